@@ -1,0 +1,97 @@
+"""Pure numpy/pandas helpers that shape engine output for the figures and tables.
+
+Kept apart from Streamlit so that filtering, projection and labelset naming are unit-testable and
+shared by every page instead of being re-derived in each view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+EMPTY_LABELSET = "{}"
+
+
+def labelset_text(row: Sequence[int], label_names: Sequence[str]) -> str:
+    """Name a labelset as ``{a, c}`` so that rules and instances share one spelling."""
+    return "{" + ", ".join(name for bit, name in zip(row, label_names, strict=True) if bit) + "}"
+
+
+def labelset_texts(Y: np.ndarray, label_names: Sequence[str]) -> np.ndarray:
+    """``labelset_text`` for every row of an indicator matrix, computed once per distinct row."""
+    Y = np.asarray(Y, dtype=np.uint8)
+    if Y.shape[0] == 0:
+        return np.empty(0, dtype=object)
+    distinct, inverse = np.unique(Y, axis=0, return_inverse=True)
+    names = np.array([labelset_text(row, label_names) for row in distinct], dtype=object)
+    return names[inverse.ravel()]
+
+
+def frequent_labelsets(labelsets: Sequence[str], top: int) -> list[str]:
+    """The ``top`` most frequent labelsets (ties by name), the ones that get their own colour."""
+    counts = pd.Series(labelsets, dtype=object).value_counts()
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [name for name, _ in ordered[:top]]
+
+
+def axis_range(values: np.ndarray, pad: float = 0.03) -> tuple[float, float]:
+    """Min/max of a feature with a small margin; fixed ranges keep live redraws from jumping."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return (0.0, 1.0)
+    low, high = float(values.min()), float(values.max())
+    span = high - low if high > low else max(abs(high), 1.0)
+    return (low - pad * span, high + pad * span)
+
+
+def project_rules(
+    lower: np.ndarray,
+    upper: np.ndarray,
+    features: tuple[int, int],
+    ranges: tuple[tuple[float, float], tuple[float, float]],
+) -> pd.DataFrame:
+    """Each rule's rectangle on two features; a wildcard (NaN) spans the whole axis range."""
+    out = {}
+    for axis, feature, (low, high) in zip("xy", features, ranges, strict=True):
+        lo = np.asarray(lower, dtype=float)[:, feature]
+        hi = np.asarray(upper, dtype=float)[:, feature]
+        out[f"{axis}0"] = np.clip(np.where(np.isnan(lo), low, lo), low, high)
+        out[f"{axis}1"] = np.clip(np.where(np.isnan(hi), high, hi), low, high)
+    return pd.DataFrame(out)
+
+
+def select_rules(
+    rules: pd.DataFrame,
+    *,
+    labelsets: Sequence[str] | None = None,
+    min_fitness: float = 0.0,
+    min_numerosity: int = 1,
+    min_experience: int = 0,
+    cap: int | None = None,
+) -> tuple[pd.DataFrame, int]:
+    """Filter rules, fittest first, at most ``cap`` of them; also say how many passed the filters.
+
+    The count lets a page say "showing 300 of 812" when the cap cut the drawing short.
+    """
+    keep = (
+        (rules["fitness"] >= min_fitness)
+        & (rules["numerosity"] >= min_numerosity)
+        & (rules["experience"] >= min_experience)
+    )
+    if labelsets:
+        keep &= rules["labelset"].isin(list(labelsets))
+    chosen = rules[keep].sort_values(
+        ["fitness", "numerosity"], ascending=False, kind="stable"
+    )
+    n_passed = len(chosen)
+    if cap is not None:
+        chosen = chosen.head(cap)
+    return chosen, n_passed
+
+
+def specified_matrix(lower: np.ndarray) -> np.ndarray:
+    """Which features each rule specifies (True) rather than leaves as a wildcard (False)."""
+    return ~np.isnan(np.asarray(lower, dtype=float))

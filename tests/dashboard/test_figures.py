@@ -1,0 +1,195 @@
+"""The pure figure builders, checked through ``fig.to_dict()`` on hand-made data."""
+
+import math
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from plotly_spec import values
+
+from dashboard import figures
+
+
+def _rects(n, seed=0):
+    rng = np.random.default_rng(seed)
+    x0, y0 = rng.uniform(0, 0.5, n), rng.uniform(0, 0.5, n)
+    return pd.DataFrame({
+        "x0": x0, "x1": x0 + 0.3, "y0": y0, "y1": y0 + 0.3,
+        "fitness": rng.uniform(0, 1, n), "numerosity": rng.integers(1, 20, n),
+        "labelset": rng.choice(["{a}", "{b}", "{a, b}", "{}"], n),
+    })
+
+
+def _points(n, seed=1):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "x": rng.uniform(0, 1, n), "y": rng.uniform(0, 1, n),
+        "labelset": rng.choice(["{a}", "{b}", "{a, b}"], n), "index": np.arange(n),
+    })
+
+
+def _population(rects, points, color_by="fitness", palette=None):
+    return figures.population_figure(
+        rects, points, feature_names=("petal length", "petal width"),
+        ranges=((0.0, 1.0), (0.0, 1.0)), color_by=color_by,
+        palette=palette if palette is not None else {"{a}": "#1F77B4", "{b}": "#FF7F0E"},
+        title="Population",
+    ).to_dict()
+
+
+def test_rectangle_path_closes_each_rectangle_and_separates_with_nan():
+    rects = pd.DataFrame({"x0": [0.0, 2.0], "x1": [1.0, 3.0], "y0": [0.0, 0.0], "y1": [1.0, 2.0]})
+    xs, ys = figures.rectangle_path(rects)
+    assert xs.shape == ys.shape == (12,)
+    assert list(xs[:5]) == [0, 1, 1, 0, 0] and math.isnan(xs[5])
+    assert list(ys[6:11]) == [0, 0, 2, 2, 0] and math.isnan(ys[11])
+
+
+def test_population_draws_every_rectangle_once_in_filled_traces():
+    rects = _rects(50)
+    fig = _population(rects, _points(30))
+    fills = [t for t in fig["data"] if t.get("fill") == "toself"]
+    # each rectangle contributes 6 vertices (5 + NaN separator) to exactly one trace
+    assert sum(len(values(t["x"])) for t in fills) == 6 * len(rects)
+    assert all(t["hoverinfo"] == "skip" for t in fills)
+    assert {t["name"] for t in fills if t["showlegend"]} <= {
+        f"fitness {a:.1f}–{b:.1f}"
+        for a, b in zip(figures.FITNESS_EDGES[:-1], figures.FITNESS_EDGES[1:], strict=True)
+    }
+
+
+def test_population_axes_legends_and_points():
+    fig = _population(_rects(10), _points(40))
+    layout = fig["layout"]
+    assert layout["xaxis"]["title"]["text"] == "petal length"
+    assert layout["yaxis"]["title"]["text"] == "petal width"
+    assert layout["xaxis"]["range"] == [0.0, 1.0]
+    assert layout["title"]["text"] == "Population"
+    assert "fitness" in layout["legend"]["title"]["text"]
+    markers = [t for t in fig["data"] if t["mode"] == "markers"]
+    assert sum(len(values(t["customdata"])) for t in markers) == 40
+    # labelsets outside the palette are grouped as "other"
+    names = {t["name"] for t in markers}
+    assert names == {"{a}", "{b}", figures.OTHER_LABELSETS}
+    assert all(t["legend"] == "legend2" for t in markers)
+
+
+def test_population_coloured_by_labelset_shares_the_palette():
+    palette = {"{a}": "#1F77B4", "{b}": "#FF7F0E"}
+    fig = _population(_rects(40), _points(5), color_by="labelset", palette=palette)
+    fills = [t for t in fig["data"] if t.get("fill") == "toself"]
+    assert {t["name"] for t in fills} <= {"{a}", "{b}", figures.OTHER_LABELSETS}
+    a_fill = next(t for t in fills if t["name"] == "{a}")
+    assert a_fill["fillcolor"].startswith("rgba(31, 119, 180,")
+
+
+def test_population_opacity_grows_with_numerosity():
+    rects = _rects(2)
+    rects["fitness"] = 0.9
+    rects["numerosity"] = [1, 15]
+    fills = [t for t in _population(rects, _points(1))["data"] if t.get("fill") == "toself"]
+    alphas = sorted(float(t["fillcolor"].rsplit(",", 1)[1].rstrip(")")) for t in fills)
+    assert alphas == [figures.NUMEROSITY_OPACITY[0], figures.NUMEROSITY_OPACITY[-1]]
+
+
+def test_population_with_no_rules_still_has_axes():
+    fig = _population(_rects(0), _points(3))
+    assert not [t for t in fig["data"] if t.get("fill") == "toself"]
+    assert fig["layout"]["xaxis"]["title"]["text"] == "petal length"
+
+
+def test_population_1000_rectangles_is_fast():
+    rects, points = _rects(1000), _points(2417)
+    start = time.perf_counter()
+    fig = _population(rects, points)
+    elapsed = time.perf_counter() - start
+    assert len(fig["data"]) <= 5 * 4 + 3  # bounded by colour x opacity bins, not by rules
+    assert elapsed < 0.5
+
+
+def test_histograms_have_three_titled_panels():
+    rules = _rects(30).assign(generality=np.linspace(0, 1, 30))
+    fig = figures.population_histograms(rules).to_dict()
+    assert [t["type"] for t in fig["data"]] == ["histogram"] * 3
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert titles == ["Fitness", "Numerosity", "Generality"]
+    assert fig["layout"]["xaxis2"]["title"]["text"] == "numerosity"
+    assert "30 rules" in fig["layout"]["title"]["text"]
+
+
+def test_learning_curves_split_training_and_held_out():
+    curves = pd.DataFrame({
+        "iteration": [100, 100, 200, 200],
+        "split": ["training", "held-out"] * 2,
+        "hamming_loss": [0.3, 0.35, 0.2, 0.25], "accuracy": [0.5, 0.4, 0.6, 0.5],
+        "f1": [0.55, 0.45, 0.65, 0.55],
+    })
+    fig = figures.learning_curves(curves).to_dict()
+    assert len(fig["data"]) == 6
+    held = [t for t in fig["data"] if t["name"] == "held-out"]
+    assert [values(t["y"]).tolist() for t in held] == [[0.35, 0.25], [0.4, 0.5], [0.45, 0.55]]
+    assert sum(t["showlegend"] for t in fig["data"]) == 2
+    assert fig["layout"]["xaxis3"]["title"]["text"] == "iteration"
+
+
+def test_learning_curves_empty_says_what_to_do():
+    empty = pd.DataFrame(columns=["iteration", "split", *figures.METRICS])
+    fig = figures.learning_curves(empty).to_dict()
+    assert "Start" in fig["layout"]["annotations"][-1]["text"]
+
+
+def test_population_curves_plot_history_columns():
+    history = pd.DataFrame({
+        "iteration": [0, 50, 100], "macro_size": [0, 40, 60], "micro_size": [0, 50, 100],
+        "mean_fitness": [0, 0.5, 0.7], "mean_generality": [0, 0.3, 0.4], "coverage": [0, 0.8, 1],
+    })
+    fig = figures.population_curves(history).to_dict()
+    assert len(fig["data"]) == 5
+    assert fig["layout"]["yaxis"]["title"]["text"] == "rules"
+
+
+def test_label_scores_marks_outcomes_and_threshold():
+    fig = figures.label_scores(
+        ["a", "b", "c", "d"], np.array([0.9, 0.6, 0.2, 0.1]), 0.5,
+        predicted=np.array([1, 1, 0, 0]), true=np.array([1, 0, 1, 0]),
+    ).to_dict()
+    by_name = {t["name"]: values(t["x"]).tolist() for t in fig["data"]}
+    assert by_name["predicted, true"] == ["a"]
+    assert by_name["predicted, not true"] == ["b"]
+    assert by_name["missed (true, not predicted)"] == ["c"]
+    assert by_name["not predicted, not true"] == ["d"]
+    line = fig["layout"]["shapes"][0]
+    assert line["y0"] == line["y1"] == 0.5
+
+
+def test_heatmap_weights_specified_features_by_numerosity():
+    specified = np.array([[True, False], [True, True]])
+    fig = figures.rule_feature_heatmap(specified, np.array([3, 1]), ["f0", "f1"], [7, 9]).to_dict()
+    heat = fig["data"][0]
+    assert values(heat["z"]).tolist() == [[3, 0], [1, 1]]
+    assert list(heat["y"]) == ["rule 7", "rule 9"]
+    assert list(heat["x"]) == ["f0", "f1"]
+
+
+@pytest.mark.parametrize("shade_from, shaded", [(4.0, True), (100.0, False)])
+def test_theory_figure_marks_dataset_measure_and_region(shade_from, shaded):
+    x = np.arange(1, 17, dtype=float)
+    fig = figures.theory_figure(
+        x, {"E[F_em]": 1 / x, "HL upper bound": 0.5 + 0 * x}, x_title="DL", log_x=True,
+        current_x=6.0, measured=0.3, measured_name="measured mean fitness (hl)",
+        shade_from=shade_from, title="vs DL",
+    ).to_dict()
+    names = [t["name"] for t in fig["data"]]
+    assert names == ["E[F_em]", "HL upper bound", "measured mean fitness (hl)"]
+    assert list(fig["data"][-1]["x"]) == [6.0]
+    kinds = [(s["type"], s["x0"]) for s in fig["layout"]["shapes"]]
+    assert ("line", 6.0) in kinds
+    assert any(kind == "rect" for kind, _ in kinds) is shaded
+    assert fig["layout"]["xaxis"]["type"] == "log"
+
+
+def test_label_frequencies_are_fractions_of_n():
+    fig = figures.label_frequencies(["a", "b"], np.array([5, 15]), 20).to_dict()
+    assert values(fig["data"][0]["y"]).tolist() == [0.25, 0.75]
+    assert fig["layout"]["yaxis"]["tickformat"] == ".0%"
