@@ -1,0 +1,50 @@
+"""Covering: when no rule in the match set advocates the instance's labelset, make one that does."""
+
+import numpy as np
+from numba import njit
+
+from mlr_core import rng
+from mlr_core.population import insert_rule
+
+
+@njit(cache=True)
+def random_interval(x_j, r0, state):
+    """An interval centred on ``x_j`` with side length drawn from U[0.5 r0, 1.5 r0], clipped to
+    the unit axis."""
+    half = 0.5 * r0 * (0.5 + rng.uniform(state))
+    return max(x_j - half, 0.0), min(x_j + half, 1.0)
+
+
+@njit(cache=True)
+def specify_at_most(chosen, count, limit, state):
+    """Keep a random ``limit`` of the first ``count`` entries of ``chosen``, sorted; return the
+    new count (the rule specificity limit, as in ExSTraCS)."""
+    if count <= limit:
+        return count
+    for i in range(limit):
+        j = i + rng.integer(state, count - i)
+        chosen[i], chosen[j] = chosen[j], chosen[i]
+    chosen[:limit] = np.sort(chosen[:limit])
+    return limit
+
+
+@njit(cache=True)
+def cover(pop, x, ls_id, cfg, state, iteration):
+    """Insert a rule that matches ``x`` and predicts labelset ``ls_id``; return its slot.
+
+    Each feature is a wildcard with probability ``p_hash``; the others get a random interval
+    around ``x_j``. At most ``max_specified`` features are specified.
+    """
+    d = x.shape[0]
+    chosen = np.empty(d, dtype=np.int32)
+    count = 0
+    for j in range(d):
+        if rng.uniform(state) >= cfg.p_hash:
+            chosen[count] = j
+            count += 1
+    count = specify_at_most(chosen, count, cfg.max_specified, state)
+    lo = np.empty(count)
+    hi = np.empty(count)
+    for k in range(count):
+        lo[k], hi[k] = random_interval(x[chosen[k]], cfg.r0, state)
+    return insert_rule(pop, count, chosen[:count], lo, hi, ls_id, 1.0, 1.0, 1.0, iteration)

@@ -1,0 +1,169 @@
+"""The rule population as a struct of arrays, and the matching kernels over it.
+
+A rule's condition is stored sparsely: the sorted indices of its specified (non-wildcard) features
+and their [lower, upper] bounds on the [0, 1]-scaled axes. Matching then costs the number of
+specified features (with early exit), not d, so 1,185 binary features match as fast as 103.
+Rules occupy slots ``0 .. size-1`` contiguously; removal moves the last rule into the hole.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+# The arrays of one population. ``size`` and ``micro`` are 1-element arrays so kernels can
+# update them in place.
+Population = namedtuple(
+    "Population",
+    "feat lo hi nspec ls num exp correct acc fit cs ts birth size micro",
+)
+
+
+def new_population(capacity: int, max_specified: int) -> Population:
+    """An empty population with room for ``capacity`` macro rules of at most ``max_specified``
+    specified features each."""
+    k = max(int(max_specified), 1)
+    return Population(
+        feat=np.zeros((capacity, k), dtype=np.int32),
+        lo=np.zeros((capacity, k)),
+        hi=np.zeros((capacity, k)),
+        nspec=np.zeros(capacity, dtype=np.int32),
+        ls=np.zeros(capacity, dtype=np.int32),
+        num=np.zeros(capacity, dtype=np.int64),
+        exp=np.zeros(capacity, dtype=np.int64),
+        correct=np.zeros(capacity),
+        acc=np.zeros(capacity),
+        fit=np.zeros(capacity),
+        cs=np.zeros(capacity),
+        ts=np.zeros(capacity, dtype=np.int64),
+        birth=np.zeros(capacity, dtype=np.int64),
+        size=np.zeros(1, dtype=np.int64),
+        micro=np.zeros(1, dtype=np.int64),
+    )
+
+
+def live(pop: Population) -> Population:
+    """Views of the occupied slots only (``size`` and ``micro`` unchanged)."""
+    n = int(pop.size[0])
+    return Population(*(a[:n] for a in pop[:-2]), pop.size, pop.micro)
+
+
+def dense_bounds(pop: Population, n_features: int):
+    """(lower, upper) as ``size x d`` arrays on the scaled axes, NaN where a feature is a wildcard."""
+    p = live(pop)
+    n = len(p.nspec)
+    lower = np.full((n, n_features), np.nan)
+    upper = np.full((n, n_features), np.nan)
+    rows, slots = np.nonzero(np.arange(p.feat.shape[1])[None, :] < p.nspec[:, None])
+    cols = p.feat[rows, slots]
+    lower[rows, cols] = p.lo[rows, slots]
+    upper[rows, cols] = p.hi[rows, slots]
+    return lower, upper
+
+
+def generality(pop: Population, n_features: int) -> np.ndarray:
+    """Per rule, the mean over features of the covered fraction of the axis (a wildcard counts 1)."""
+    p = live(pop)
+    widths = np.where(np.arange(p.lo.shape[1])[None, :] < p.nspec[:, None], p.hi - p.lo, 0.0)
+    return (n_features - p.nspec + widths.sum(axis=1)) / n_features
+
+
+@njit(cache=True, inline="always")
+def matches(pop, i, x):
+    """True if rule ``i`` covers ``x`` (early exit on the first failing feature)."""
+    for k in range(pop.nspec[i]):
+        v = x[pop.feat[i, k]]
+        if v < pop.lo[i, k] or v > pop.hi[i, k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def match_set(pop, x, out):
+    """Write the indices of the rules matching ``x`` into ``out``; return how many."""
+    count = 0
+    for i in range(pop.size[0]):
+        if matches(pop, i, x):
+            out[count] = i
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def distance(pop, i, x):
+    """Euclidean distance from ``x`` to rule ``i``'s hyper-rectangle (0 inside it)."""
+    total = 0.0
+    for k in range(pop.nspec[i]):
+        v = x[pop.feat[i, k]]
+        gap = max(pop.lo[i, k] - v, v - pop.hi[i, k], 0.0)
+        total += gap * gap
+    return np.sqrt(total)
+
+
+@njit(cache=True)
+def copy_rule(pop, src, dst):
+    """Copy every field of rule ``src`` into slot ``dst``."""
+    n = pop.nspec[src]
+    pop.feat[dst, :n] = pop.feat[src, :n]
+    pop.lo[dst, :n] = pop.lo[src, :n]
+    pop.hi[dst, :n] = pop.hi[src, :n]
+    pop.nspec[dst] = n
+    pop.ls[dst] = pop.ls[src]
+    pop.num[dst] = pop.num[src]
+    pop.exp[dst] = pop.exp[src]
+    pop.correct[dst] = pop.correct[src]
+    pop.acc[dst] = pop.acc[src]
+    pop.fit[dst] = pop.fit[src]
+    pop.cs[dst] = pop.cs[src]
+    pop.ts[dst] = pop.ts[src]
+    pop.birth[dst] = pop.birth[src]
+
+
+@njit(cache=True)
+def remove_rule(pop, i):
+    """Drop rule ``i`` (all its copies) by moving the last rule into its slot."""
+    pop.micro[0] -= pop.num[i]
+    last = pop.size[0] - 1
+    if i != last:
+        copy_rule(pop, last, i)
+    pop.num[last] = 0
+    pop.size[0] = last
+
+
+@njit(cache=True)
+def same_condition(pop, i, nspec, feat, lo, hi):
+    """True if rule ``i``'s condition equals the given sparse condition exactly."""
+    if pop.nspec[i] != nspec:
+        return False
+    for k in range(nspec):
+        if pop.feat[i, k] != feat[k] or pop.lo[i, k] != lo[k] or pop.hi[i, k] != hi[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def insert_rule(pop, nspec, feat, lo, hi, ls, fit, acc, cs, iteration):
+    """Add one copy of a rule: merged into an identical rule (numerosity + 1) if one exists,
+    otherwise appended as a new inexperienced rule. Returns its slot."""
+    for i in range(pop.size[0]):
+        if pop.ls[i] == ls and same_condition(pop, i, nspec, feat, lo, hi):
+            pop.num[i] += 1
+            pop.micro[0] += 1
+            return i
+    i = pop.size[0]
+    pop.feat[i, :nspec] = feat[:nspec]
+    pop.lo[i, :nspec] = lo[:nspec]
+    pop.hi[i, :nspec] = hi[:nspec]
+    pop.nspec[i] = nspec
+    pop.ls[i] = ls
+    pop.num[i] = 1
+    pop.exp[i] = 0
+    pop.correct[i] = 0.0
+    pop.acc[i] = acc
+    pop.fit[i] = fit
+    pop.cs[i] = cs
+    pop.ts[i] = iteration
+    pop.birth[i] = iteration
+    pop.size[0] = i + 1
+    pop.micro[0] += 1
+    return i

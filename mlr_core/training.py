@@ -1,0 +1,73 @@
+"""One MLR training iteration (the UCS cycle), compiled, run k times per call.
+
+All state lives in arrays owned by the estimator: the population, the random generator, the
+epoch order and the event counters, so a run can be paused after any iteration and continued.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from mlr_core import rng
+from mlr_core.covering import cover
+from mlr_core.deletion import delete_excess
+from mlr_core.fitness import update_sets
+from mlr_core.ga import correct_set_subsumption, ga_due, run_ga
+from mlr_core.population import match_set
+
+Config = namedtuple(
+    "Config",
+    "n_rules p_hash r0 max_specified nu beta theta_ga tau roulette chi mu m0 "
+    "ga_subsumption theta_sub acc0 theta_del delta correct_set_subsumption",
+)
+
+# Positions in the counters array.
+ITERATION, POSITION, EPOCH, N_COVERING, N_GA, N_SUBSUMPTION, N_DELETION, N_MATCHED = range(8)
+N_COUNTERS = 8
+
+
+@njit(cache=True)
+def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations):
+    """Advance training by ``n_iterations`` instances of the shuffled training set.
+
+    ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores``.
+    """
+    capacity = pop.nspec.shape[0]
+    mset = np.empty(capacity, dtype=np.int64)
+    cset = np.empty(capacity, dtype=np.int64)
+    for _ in range(n_iterations):
+        if counters[POSITION] == order.shape[0]:
+            rng.shuffle(state, order)
+            counters[POSITION] = 0
+            counters[EPOCH] += 1
+        row = order[counters[POSITION]]
+        counters[POSITION] += 1
+        iteration = counters[ITERATION]
+        x = X[row]
+        y_id = y_ids[row]
+
+        n_match = match_set(pop, x, mset)
+        if n_match > 0:
+            counters[N_MATCHED] += 1
+        n_correct = 0
+        for k in range(n_match):
+            if pop.ls[mset[k]] == y_id:
+                cset[n_correct] = mset[k]
+                n_correct += 1
+        if n_correct == 0:
+            new = cover(pop, x, y_id, cfg, state, iteration)
+            mset[n_match] = new
+            cset[0] = new
+            n_match += 1
+            n_correct = 1
+            counters[N_COVERING] += 1
+
+        update_sets(pop, mset, n_match, cset, n_correct, y_id, scores, cfg)
+        if ga_due(pop, cset, n_correct, iteration, cfg.theta_ga):
+            counters[N_SUBSUMPTION] += run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration)
+            counters[N_GA] += 1
+        if cfg.correct_set_subsumption:
+            counters[N_SUBSUMPTION] += correct_set_subsumption(pop, cset, n_correct, cfg)
+        counters[N_DELETION] += delete_excess(pop, cfg, state)
+        counters[ITERATION] += 1
