@@ -8,11 +8,9 @@ from mlr_core.population import insert_rule
 
 
 @njit(cache=True)
-def random_interval(x_j, r0, state):
-    """An interval centred on ``x_j`` with side length drawn from U[0.5 r0, 1.5 r0], clipped to
-    the unit axis."""
-    half = 0.5 * r0 * (0.5 + rng.uniform(state))
-    return max(x_j - half, 0.0), min(x_j + half, 1.0)
+def random_spread(r0, state):
+    """Half the side length of a new interval, the side drawn from U[0.5 r0, 1.5 r0]."""
+    return 0.5 * r0 * (0.5 + rng.uniform(state))
 
 
 @njit(cache=True)
@@ -43,8 +41,10 @@ def cover(pop, x, ls_id, cfg, state, iteration):
             chosen[count] = j
             count += 1
     count = specify_at_most(chosen, count, cfg.max_specified, state)
-    lo = np.empty(count)
-    hi = np.empty(count)
+    center = np.empty(count)
+    spread = np.empty(count)
     for k in range(count):
-        lo[k], hi[k] = random_interval(x[chosen[k]], cfg.r0, state)
-    return insert_rule(pop, count, chosen[:count], lo, hi, ls_id, 1.0, 1.0, 1.0, iteration)
+        center[k] = x[chosen[k]]
+        spread[k] = random_spread(cfg.r0, state)
+    return insert_rule(pop, count, chosen[:count], center, spread, ls_id, 1.0, 1.0, 1.0,
+                       iteration)

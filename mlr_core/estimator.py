@@ -11,11 +11,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from mlr_core import io, rng
 from mlr_core import population as popmod
-from mlr_core import rng
 from mlr_core.errors import InputError
+from mlr_core.explain import Explanation, contributions
 from mlr_core.fitness import score_table
-from mlr_core.prediction import by_rank, by_threshold, normalise, vote
+from mlr_core.prediction import by_rank, by_threshold, normalise, vote, voters
+from mlr_core.rules import rule_texts, rules_frame
 from mlr_core.training import (
     EPOCH,
     ITERATION,
@@ -335,6 +337,68 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """The bipartition in force: ``("threshold", t)`` or ``("rcut", k)``."""
         return self._bipartition()
 
+    def explain(self, x):
+        """The voters for one instance (a 1-D array of d features) and how their votes became
+        MLR_agg's and MLR_max's answers. See :class:`Explanation`."""
+        x = np.asarray(x, dtype=np.float64).reshape(1, -1)
+        votes = self._vote(x)
+        scaled = self._scale(check_features(self, x, reset=False))[0]
+        slots = np.empty(self.population_.nspec.shape[0], dtype=np.int64)
+        count, covered = voters(self.population_, scaled, int(self.min_vote_experience),
+                                int(self.n_nearest), slots)
+        slots = slots[:count]
+        pop = self.population_
+        frame = self.rules_frame().iloc[slots].reset_index()
+        sets = self.labelsets_[pop.ls[slots]]
+        share = contributions(pop.fit[slots], pop.num[slots], sets, votes[1][0], self.label_names_)
+        scores = normalise(votes[0], votes[1], self.score_norm)
+        method, value = self._bipartition()
+        agg = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+        column = 2 if self.max_rule == "vote" else 3
+        names = np.array(self.label_names_)
+        return Explanation(
+            match_set=pd.concat([frame, share], axis=1),
+            rule_ids=slots,
+            fallback=not covered,
+            union=list(names[sets.any(axis=0)]),
+            scores=pd.Series(scores[0], index=self.label_names_, name="score"),
+            bipartition=(method, value),
+            agg_labels=list(names[agg[0].astype(bool)]),
+            max_labels=list(names[self.labelsets_[votes[column][0]].astype(bool)]),
+        )
+
+    # ------------------------------------------------------------------- rules
+
+    def rule_bounds(self):
+        """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
+        in the data's original units; NaN where the feature is a wildcard."""
+        check_is_fitted(self, "population_")
+        lower, upper = popmod.dense_bounds(self.population_, len(self.feature_names_))
+        span = self.data_max_ - self.data_min_
+        return self.data_min_ + lower * span, self.data_min_ + upper * span
+
+    def rules_frame(self):
+        """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
+        numerosity, experience, generality, ... one row per macro rule."""
+        check_is_fitted(self, "population_")
+        pop = popmod.live(self.population_)
+        scaled = popmod.dense_bounds(self.population_, len(self.feature_names_))
+        lower, upper = self.rule_bounds()
+        sets = self.labelsets_[pop.ls]
+        texts = rule_texts(lower, upper, *scaled, sets, self.feature_names_, self.label_names_)
+        return rules_frame(pop, texts, sets, self._generality(), self.label_names_)
+
+    def to_json(self):
+        """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
+        check_is_fitted(self, "population_")
+        return io.to_json(self)
+
+    @classmethod
+    def from_json(cls, text):
+        """A model saved by :meth:`to_json`; raises ModelFormatError if the text is not one.
+        It predicts at once; ``start(X, Y, warm_start=True)`` continues its training."""
+        return io.from_json(cls, text)
+
     # ---------------------------------------------------------------- internals
 
     def _init_state(self, X, Y, feature_names, label_names):
@@ -417,6 +481,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         iteration count) so that live training pays for it only when something predicts."""
         if self.bipartition == "threshold" and self.threshold is not None:
             return "threshold", float(self.threshold)
+        if not hasattr(self, "_X_train"):  # loaded from JSON: the saved choice
+            return self._frozen_bipartition
         k = int(round(self._card))
         if self.bipartition == "rcut":
             return "rcut", k
@@ -427,8 +493,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _tune(self, k):
         """Best threshold (or RCut for ``auto``) by example-based F1 on the training data."""
-        if not hasattr(self, "_X_train"):
-            return ("threshold", float(self.threshold if self.threshold is not None else 0.5))
         votes = vote(self.population_, self._X_train, self.labelsets_,
                      int(self.min_vote_experience), int(self.n_nearest))
         scores = normalise(votes[0], votes[1], self.score_norm)

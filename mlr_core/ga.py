@@ -1,7 +1,7 @@
 """The genetic algorithm in the correct set: selection, uniform crossover, mutation that keeps the
 offspring matching, GA subsumption, and the optional correct-set subsumption.
 
-Offspring conditions are built on dense per-feature arrays (``spec``, ``lo``, ``hi`` of length d),
+Offspring conditions are built on dense per-feature arrays (``spec``, ``c``, ``s`` of length d),
 then stored sparsely; labelsets are never changed by the GA.
 """
 
@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from mlr_core import rng
-from mlr_core.covering import random_interval, specify_at_most
+from mlr_core.covering import random_spread, specify_at_most
 from mlr_core.population import insert_rule, remove_rule
 
 
@@ -49,29 +49,29 @@ def select_parent(pop, cset, n_correct, cfg, state):
 
 
 @njit(cache=True)
-def to_dense(pop, i, spec, lo, hi):
+def to_dense(pop, i, spec, c, s):
     """Write rule ``i``'s condition into dense per-feature arrays."""
     spec[:] = False
     for k in range(pop.nspec[i]):
         f = pop.feat[i, k]
         spec[f] = True
-        lo[f] = pop.lo[i, k]
-        hi[f] = pop.hi[i, k]
+        c[f] = pop.center[i, k]
+        s[f] = pop.spread[i, k]
 
 
 @njit(cache=True)
-def crossover(spec_a, lo_a, hi_a, spec_b, lo_b, hi_b, state):
+def crossover(spec_a, c_a, s_a, spec_b, c_b, s_b, state):
     """Uniform crossover: each feature's whole interval (or wildcard) swaps with probability 0.5.
     Both parents match x, so both children do."""
     for f in range(spec_a.shape[0]):
         if rng.uniform(state) < 0.5:
             spec_a[f], spec_b[f] = spec_b[f], spec_a[f]
-            lo_a[f], lo_b[f] = lo_b[f], lo_a[f]
-            hi_a[f], hi_b[f] = hi_b[f], hi_a[f]
+            c_a[f], c_b[f] = c_b[f], c_a[f]
+            s_a[f], s_b[f] = s_b[f], s_a[f]
 
 
 @njit(cache=True)
-def mutate(spec, lo, hi, x, cfg, state):
+def mutate(spec, c, s, x, cfg, state):
     """Per feature with probability mu: a wildcard becomes an interval around x_j; an interval
     becomes a wildcard (probability 0.5) or has its centre and spread moved by U(-m0, m0) and is
     then widened, if needed, to keep containing x_j. An interval spanning the whole axis is a
@@ -81,30 +81,30 @@ def mutate(spec, lo, hi, x, cfg, state):
             continue
         if not spec[f]:
             spec[f] = True
-            lo[f], hi[f] = random_interval(x[f], cfg.r0, state)
+            c[f] = x[f]
+            s[f] = random_spread(cfg.r0, state)
         elif rng.uniform(state) < 0.5:
             spec[f] = False
         else:
-            centre = 0.5 * (lo[f] + hi[f]) + (2.0 * rng.uniform(state) - 1.0) * cfg.m0
-            spread = abs(0.5 * (hi[f] - lo[f]) + (2.0 * rng.uniform(state) - 1.0) * cfg.m0)
-            spread = max(spread, abs(x[f] - centre))
-            lo[f] = max(centre - spread, 0.0)
-            hi[f] = min(centre + spread, 1.0)
-            if lo[f] <= 0.0 and hi[f] >= 1.0:
+            c[f] += (2.0 * rng.uniform(state) - 1.0) * cfg.m0
+            s[f] = abs(s[f] + (2.0 * rng.uniform(state) - 1.0) * cfg.m0)
+            s[f] = max(s[f], abs(x[f] - c[f]))
+            if c[f] - s[f] <= 0.0 and c[f] + s[f] >= 1.0:
                 spec[f] = False
 
 
 @njit(cache=True)
-def to_sparse(spec, lo, hi, limit, state):
-    """The sparse (feat, lo, hi, count) form, generalising random features beyond ``limit``."""
+def to_sparse(spec, c, s, limit, state):
+    """The sparse (feat, centre, spread, count) form, generalising random features beyond
+    ``limit``."""
     chosen = np.nonzero(spec)[0].astype(np.int32)
     count = specify_at_most(chosen, chosen.shape[0], limit, state)
     feat = chosen[:count].copy()
-    return feat, lo[feat], hi[feat], count
+    return feat, c[feat], s[feat], count
 
 
 @njit(cache=True)
-def subsumes(pop, i, feat, lo, hi, count):
+def subsumes(pop, i, feat, center, spread, count):
     """True if rule ``i``'s condition contains the given sparse condition (it is more general:
     every feature it specifies is specified in the other, with a narrower interval)."""
     k = 0
@@ -114,7 +114,8 @@ def subsumes(pop, i, feat, lo, hi, count):
             k += 1
         if k == count or feat[k] != f:
             return False
-        if lo[k] < pop.lo[i, p] or hi[k] > pop.hi[i, p]:
+        if (center[k] - spread[k] < pop.center[i, p] - pop.spread[i, p]
+                or center[k] + spread[k] > pop.center[i, p] + pop.spread[i, p]):
             return False
     return True
 
@@ -135,23 +136,25 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     d = x.shape[0]
     spec_a = np.empty(d, dtype=np.bool_)
     spec_b = np.empty(d, dtype=np.bool_)
-    lo_a, hi_a, lo_b, hi_b = np.empty(d), np.empty(d), np.empty(d), np.empty(d)
-    to_dense(pop, p1, spec_a, lo_a, hi_a)
-    to_dense(pop, p2, spec_b, lo_b, hi_b)
+    c_a, s_a, c_b, s_b = np.empty(d), np.empty(d), np.empty(d), np.empty(d)
+    to_dense(pop, p1, spec_a, c_a, s_a)
+    to_dense(pop, p2, spec_b, c_b, s_b)
     if rng.uniform(state) < cfg.chi:
-        crossover(spec_a, lo_a, hi_a, spec_b, lo_b, hi_b, state)
+        crossover(spec_a, c_a, s_a, spec_b, c_b, s_b, state)
     child_fit = 0.5 * (pop.fit[p1] + pop.fit[p2]) * 0.1
     child_acc = 0.5 * (pop.acc[p1] + pop.acc[p2])
     child_cs = 0.5 * (pop.cs[p1] + pop.cs[p2])
     subsumed = 0
     for child in range(2):
-        spec, lo, hi = (spec_a, lo_a, hi_a) if child == 0 else (spec_b, lo_b, hi_b)
-        mutate(spec, lo, hi, x, cfg, state)
-        feat, c_lo, c_hi, count = to_sparse(spec, lo, hi, cfg.max_specified, state)
+        spec, c, s = (spec_a, c_a, s_a) if child == 0 else (spec_b, c_b, s_b)
+        mutate(spec, c, s, x, cfg, state)
+        feat, center, spread, count = to_sparse(spec, c, s, cfg.max_specified, state)
         absorbed = False
         if cfg.ga_subsumption:
             for parent in (p1, p2):
-                if can_subsume(pop, parent, cfg) and subsumes(pop, parent, feat, c_lo, c_hi, count):
+                if can_subsume(pop, parent, cfg) and subsumes(
+                    pop, parent, feat, center, spread, count
+                ):
                     pop.num[parent] += 1
                     pop.micro[0] += 1
                     absorbed = True
@@ -159,7 +162,7 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
         if absorbed:
             subsumed += 1
         else:
-            insert_rule(pop, count, feat, c_lo, c_hi, y_id, child_fit, child_acc, child_cs,
+            insert_rule(pop, count, feat, center, spread, y_id, child_fit, child_acc, child_cs,
                         iteration)
     return subsumed
 
@@ -175,7 +178,7 @@ def correct_set_subsumption(pop, cset, n_correct, cfg):
         if can_subsume(pop, i, cfg):
             g = -float(pop.nspec[i])
             for p in range(pop.nspec[i]):
-                g += pop.hi[i, p] - pop.lo[i, p]
+                g += 2.0 * pop.spread[i, p]
             if g > best_generality:
                 best, best_generality = i, g
     if best < 0:
@@ -184,7 +187,9 @@ def correct_set_subsumption(pop, cset, n_correct, cfg):
     for k in range(n_correct):
         i = cset[k]
         n = pop.nspec[i]
-        if i != best and subsumes(pop, best, pop.feat[i, :n], pop.lo[i, :n], pop.hi[i, :n], n):
+        if i != best and subsumes(
+            pop, best, pop.feat[i, :n], pop.center[i, :n], pop.spread[i, :n], n
+        ):
             victims.append(i)
     victims.sort()
     for v in victims[::-1]:

@@ -1,7 +1,8 @@
 """The rule population as a struct of arrays, and the matching kernels over it.
 
 A rule's condition is stored sparsely: the sorted indices of its specified (non-wildcard) features
-and their [lower, upper] bounds on the [0, 1]-scaled axes. Matching then costs the number of
+and their centre and spread on the [0, 1]-scaled axes (XCSF's ``hyperrectangle_csr``: x matches
+when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). Matching then costs the number of
 specified features (with early exit), not d, so 1,185 binary features match as fast as 103.
 Rules occupy slots ``0 .. size-1`` contiguously; removal moves the last rule into the hole.
 """
@@ -15,7 +16,7 @@ from numba import njit
 # update them in place.
 Population = namedtuple(
     "Population",
-    "feat lo hi nspec ls num exp correct acc fit cs ts birth size micro",
+    "feat center spread nspec ls num exp correct acc fit cs ts birth size micro",
 )
 
 
@@ -25,8 +26,8 @@ def new_population(capacity: int, max_specified: int) -> Population:
     k = max(int(max_specified), 1)
     return Population(
         feat=np.zeros((capacity, k), dtype=np.int32),
-        lo=np.zeros((capacity, k)),
-        hi=np.zeros((capacity, k)),
+        center=np.zeros((capacity, k)),
+        spread=np.zeros((capacity, k)),
         nspec=np.zeros(capacity, dtype=np.int32),
         ls=np.zeros(capacity, dtype=np.int32),
         num=np.zeros(capacity, dtype=np.int64),
@@ -49,22 +50,24 @@ def live(pop: Population) -> Population:
 
 
 def dense_bounds(pop: Population, n_features: int):
-    """(lower, upper) as ``size x d`` arrays on the scaled axes, NaN where a feature is a wildcard."""
+    """(lower, upper) as ``size x d`` arrays on the scaled axes (clipped to [0, 1]), NaN where a
+    feature is a wildcard."""
     p = live(pop)
     n = len(p.nspec)
     lower = np.full((n, n_features), np.nan)
     upper = np.full((n, n_features), np.nan)
     rows, slots = np.nonzero(np.arange(p.feat.shape[1])[None, :] < p.nspec[:, None])
     cols = p.feat[rows, slots]
-    lower[rows, cols] = p.lo[rows, slots]
-    upper[rows, cols] = p.hi[rows, slots]
+    lower[rows, cols] = np.maximum(p.center[rows, slots] - p.spread[rows, slots], 0.0)
+    upper[rows, cols] = np.minimum(p.center[rows, slots] + p.spread[rows, slots], 1.0)
     return lower, upper
 
 
 def generality(pop: Population, n_features: int) -> np.ndarray:
     """Per rule, the mean over features of the covered fraction of the axis (a wildcard counts 1)."""
     p = live(pop)
-    widths = np.where(np.arange(p.lo.shape[1])[None, :] < p.nspec[:, None], p.hi - p.lo, 0.0)
+    width = np.minimum(p.center + p.spread, 1.0) - np.maximum(p.center - p.spread, 0.0)
+    widths = np.where(np.arange(p.center.shape[1])[None, :] < p.nspec[:, None], width, 0.0)
     return (n_features - p.nspec + widths.sum(axis=1)) / n_features
 
 
@@ -72,8 +75,7 @@ def generality(pop: Population, n_features: int) -> np.ndarray:
 def matches(pop, i, x):
     """True if rule ``i`` covers ``x`` (early exit on the first failing feature)."""
     for k in range(pop.nspec[i]):
-        v = x[pop.feat[i, k]]
-        if v < pop.lo[i, k] or v > pop.hi[i, k]:
+        if abs(x[pop.feat[i, k]] - pop.center[i, k]) > pop.spread[i, k]:
             return False
     return True
 
@@ -94,8 +96,7 @@ def distance(pop, i, x):
     """Euclidean distance from ``x`` to rule ``i``'s hyper-rectangle (0 inside it)."""
     total = 0.0
     for k in range(pop.nspec[i]):
-        v = x[pop.feat[i, k]]
-        gap = max(pop.lo[i, k] - v, v - pop.hi[i, k], 0.0)
+        gap = max(abs(x[pop.feat[i, k]] - pop.center[i, k]) - pop.spread[i, k], 0.0)
         total += gap * gap
     return np.sqrt(total)
 
@@ -105,8 +106,8 @@ def copy_rule(pop, src, dst):
     """Copy every field of rule ``src`` into slot ``dst``."""
     n = pop.nspec[src]
     pop.feat[dst, :n] = pop.feat[src, :n]
-    pop.lo[dst, :n] = pop.lo[src, :n]
-    pop.hi[dst, :n] = pop.hi[src, :n]
+    pop.center[dst, :n] = pop.center[src, :n]
+    pop.spread[dst, :n] = pop.spread[src, :n]
     pop.nspec[dst] = n
     pop.ls[dst] = pop.ls[src]
     pop.num[dst] = pop.num[src]
@@ -131,29 +132,30 @@ def remove_rule(pop, i):
 
 
 @njit(cache=True)
-def same_condition(pop, i, nspec, feat, lo, hi):
+def same_condition(pop, i, nspec, feat, center, spread):
     """True if rule ``i``'s condition equals the given sparse condition exactly."""
     if pop.nspec[i] != nspec:
         return False
     for k in range(nspec):
-        if pop.feat[i, k] != feat[k] or pop.lo[i, k] != lo[k] or pop.hi[i, k] != hi[k]:
+        if (pop.feat[i, k] != feat[k] or pop.center[i, k] != center[k]
+                or pop.spread[i, k] != spread[k]):
             return False
     return True
 
 
 @njit(cache=True)
-def insert_rule(pop, nspec, feat, lo, hi, ls, fit, acc, cs, iteration):
+def insert_rule(pop, nspec, feat, center, spread, ls, fit, acc, cs, iteration):
     """Add one copy of a rule: merged into an identical rule (numerosity + 1) if one exists,
     otherwise appended as a new inexperienced rule. Returns its slot."""
     for i in range(pop.size[0]):
-        if pop.ls[i] == ls and same_condition(pop, i, nspec, feat, lo, hi):
+        if pop.ls[i] == ls and same_condition(pop, i, nspec, feat, center, spread):
             pop.num[i] += 1
             pop.micro[0] += 1
             return i
     i = pop.size[0]
     pop.feat[i, :nspec] = feat[:nspec]
-    pop.lo[i, :nspec] = lo[:nspec]
-    pop.hi[i, :nspec] = hi[:nspec]
+    pop.center[i, :nspec] = center[:nspec]
+    pop.spread[i, :nspec] = spread[:nspec]
     pop.nspec[i] = nspec
     pop.ls[i] = ls
     pop.num[i] = 1
