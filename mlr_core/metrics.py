@@ -1,0 +1,267 @@
+"""The multi-label measures of the paper's tables, by their standard definitions.
+
+scikit-learn computes each of them; this module fixes the conventions it leaves open, validates
+inputs with messages that name the argument, row and column at fault, and adds the
+``paper_compatible`` variants that reproduce the authors' own evaluation code (see
+``docs/mlr-spec.md``, "What the authors' own code does differently").
+
+With ``h`` the predicted labelset and ``L`` the true one of an instance:
+
+- ``hamming_loss``: mean over instances of ``|h xor L| / m``.
+- ``accuracy`` (Jaccard) ``|h & L| / |h | L|``, ``precision`` ``|h & L| / |h|``, ``recall``
+  ``|h & L| / |L|``, ``f1`` ``2 |h & L| / (|h| + |L|)``: averaged over instances.
+- ``micro_f1``: F1 of the counts pooled over all labels; ``macro_f1``: mean over labels of each
+  label's F1.
+- ``subset_accuracy``: fraction of instances with ``h == L`` exactly.
+- From scores (higher = more relevant): ``one_error`` (the top-ranked label is not relevant),
+  ``ranking_loss`` (fraction of relevant/irrelevant label pairs ordered wrongly, ties count as
+  wrong), ``coverage`` (scikit-learn's ``coverage_error``: how far down the ranking one must go to
+  cover every relevant label, counting from 1, ties resolved pessimistically; subtract 1 for the
+  MULAN/Zhang-Zhou convention) and ``average_precision`` (label ranking average precision).
+
+Conventions for 0/0 (standard mode)
+-----------------------------------
+- ``accuracy``, ``precision``, ``recall`` and ``f1`` of an instance whose predicted and true
+  labelsets are both empty are 1 (a perfect answer). When only the prediction is empty, precision
+  is 0 (not scikit-learn's ``zero_division``, which would reward predicting nothing); when only
+  the truth is empty, recall is 0.
+- ``micro_f1`` is 1 when nothing is relevant and nothing predicted anywhere; in ``macro_f1`` a
+  label never present and never predicted scores 1 (as in MULAN), one never present but predicted
+  scores 0.
+- Ranking measures: an instance with no relevant label cannot be ranked wrongly: ranking loss 0,
+  average precision 1 and coverage 0 (scikit-learn), one-error 0. One with every label relevant
+  has ranking loss 0 (no pair to order).
+- ``one_error`` with tied top scores: the expected error when the tie is broken at random, that is
+  the fraction of irrelevant labels among those sharing the top score. Ties are exact equality.
+
+``paper_compatible=True`` (the authors' code)
+---------------------------------------------
+Precision and recall swapped (``|h & L| / |L|`` is called precision); every example-based 0/0 is 0;
+micro and macro precision and recall add 1 to their denominators (``TP / (TP + FP + 1)``) and F is
+``2PR / (P + R + 0.001)``, so macro-F1 is the F of the macro-averaged P and R; one-error counts a
+tie in favour (no error when any top-scored label is relevant). Hamming loss, subset accuracy and
+the other ranking measures are the same in both modes. Their ranking loss also returned ``|L|``
+(not a fraction) for an instance with every label relevant; that is a bug and is not reproduced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sklearn.metrics as skm
+
+from mlr_core.errors import InputError
+from mlr_core.stats import check_label_matrix
+
+MEASURES = (
+    "hamming_loss",
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "micro_f1",
+    "macro_f1",
+    "subset_accuracy",
+)
+"""Measures of a bipartition (predicted 0/1 labels), in the order `evaluate` returns them."""
+
+RANKING_MEASURES = ("one_error", "ranking_loss", "coverage", "average_precision")
+"""Measures of label scores, returned by `evaluate` when scores are given."""
+
+LOWER_IS_BETTER = frozenset({"hamming_loss", "one_error", "ranking_loss", "coverage"})
+"""The measures that are losses; for every other measure higher is better."""
+
+_PAPER_EPSILON = 0.001  # added to P + R in the authors' F-measure
+
+
+def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
+    Y_true = check_label_matrix(Y_true, "Y_true")
+    Y_pred = check_label_matrix(Y_pred, "Y_pred")
+    if Y_true.shape != Y_pred.shape:
+        raise InputError(f"Y_pred has shape {Y_pred.shape} but Y_true has shape {Y_true.shape}")
+    return Y_true, Y_pred
+
+
+def _labels_and_scores(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
+    Y_true = check_label_matrix(Y_true, "Y_true")
+    try:
+        scores = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"scores must be a numeric matrix: {err}") from err
+    if scores.shape != Y_true.shape:
+        raise InputError(f"scores has shape {scores.shape} but Y_true has shape {Y_true.shape}")
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        raise InputError(f"scores, row {i}, column {j}: {scores[i, j]} is not a finite number")
+    return Y_true, scores
+
+
+def hamming_loss(Y_true, Y_pred) -> float:
+    """Fraction of wrongly predicted label bits (lower is better)."""
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    return float(skm.hamming_loss(Y_true, Y_pred))
+
+
+def subset_accuracy(Y_true, Y_pred) -> float:
+    """Fraction of instances whose predicted labelset equals the true one exactly."""
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    return float(skm.accuracy_score(Y_true, Y_pred))
+
+
+_EXAMPLE_BASED = {
+    "accuracy": skm.jaccard_score,
+    "precision": skm.precision_score,
+    "recall": skm.recall_score,
+    "f1": skm.f1_score,
+}
+_PAPER_NAME = {"precision": "recall", "recall": "precision"}  # the authors' swap
+
+
+def _example_based(measure: str, Y_true, Y_pred, paper_compatible: bool) -> float:
+    """Average over instances, with this module's 0/0 convention or the authors' (0/0 = 0).
+
+    scikit-learn with ``zero_division=0`` scores every 0/0 instance 0; the standard convention
+    differs only on instances whose two labelsets are both empty, which score 1 instead.
+    """
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    if paper_compatible:
+        measure = _PAPER_NAME.get(measure, measure)
+    value = _EXAMPLE_BASED[measure](Y_true, Y_pred, average="samples", zero_division=0)
+    if not paper_compatible:
+        value += np.mean(~(Y_true.any(axis=1) | Y_pred.any(axis=1)))
+    return float(value)
+
+
+def accuracy(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """Example-based accuracy (Jaccard index) ``|h & L| / |h | L|``, averaged over instances."""
+    return _example_based("accuracy", Y_true, Y_pred, paper_compatible)
+
+
+def precision(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """Example-based precision ``|h & L| / |h|`` (the authors': ``|h & L| / |L|``)."""
+    return _example_based("precision", Y_true, Y_pred, paper_compatible)
+
+
+def recall(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """Example-based recall ``|h & L| / |L|`` (the authors': ``|h & L| / |h|``)."""
+    return _example_based("recall", Y_true, Y_pred, paper_compatible)
+
+
+def f1(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """Example-based F1 ``2 |h & L| / (|h| + |L|)``, averaged over instances."""
+    return _example_based("f1", Y_true, Y_pred, paper_compatible)
+
+
+def _paper_label_based(Y_true, Y_pred, average: str) -> float:
+    """The authors' micro/macro F: P = TP / (TP + FP + 1), R likewise, F = 2PR / (P + R + eps)."""
+    confusion = skm.multilabel_confusion_matrix(Y_true, Y_pred)  # (m, 2, 2): [[tn, fp], [fn, tp]]
+    fp, fn, tp = confusion[:, 0, 1], confusion[:, 1, 0], confusion[:, 1, 1]
+    if average == "micro":
+        fp, fn, tp = fp.sum(), fn.sum(), tp.sum()
+    p = np.mean(tp / (tp + fp + 1.0))
+    r = np.mean(tp / (tp + fn + 1.0))
+    return float(2.0 * p * r / (p + r + _PAPER_EPSILON))
+
+
+def _label_based_f1(Y_true, Y_pred, average: str, paper_compatible: bool) -> float:
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    if paper_compatible:
+        return _paper_label_based(Y_true, Y_pred, average)
+    return float(skm.f1_score(Y_true, Y_pred, average=average, zero_division=1))
+
+
+def micro_f1(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """F1 of the true/false positive and negative counts pooled over all labels."""
+    return _label_based_f1(Y_true, Y_pred, "micro", paper_compatible)
+
+
+def macro_f1(Y_true, Y_pred, paper_compatible: bool = False) -> float:
+    """Mean over labels of each label's F1 (the authors': F of the macro-averaged P and R)."""
+    return _label_based_f1(Y_true, Y_pred, "macro", paper_compatible)
+
+
+def one_error(Y_true, scores, paper_compatible: bool = False) -> float:
+    """Fraction of instances whose top-scored label is not relevant (lower is better).
+
+    scikit-learn has no one-error. Ties at the top score count as the expected error of a random
+    tie-break (``paper_compatible``: no error if any tied label is relevant); an instance with no
+    relevant label scores 0 in standard mode (1 in the authors' code, which found no relevant top
+    label).
+    """
+    Y_true, scores = _labels_and_scores(Y_true, scores)
+    top = scores == scores.max(axis=1, keepdims=True)
+    relevant_top = (top & (Y_true == 1)).sum(axis=1)
+    if paper_compatible:
+        return float(np.mean(relevant_top == 0))
+    errors = 1.0 - relevant_top / top.sum(axis=1)
+    errors[~Y_true.any(axis=1)] = 0.0
+    return float(errors.mean())
+
+
+def ranking_loss(Y_true, scores) -> float:
+    """Fraction of (relevant, irrelevant) label pairs with the irrelevant one scored at least as
+    high, averaged over instances (lower is better)."""
+    Y_true, scores = _labels_and_scores(Y_true, scores)
+    return float(skm.label_ranking_loss(Y_true, scores))
+
+
+def coverage(Y_true, scores) -> float:
+    """Mean rank (from 1, pessimistic on ties) of the lowest-ranked relevant label."""
+    Y_true, scores = _labels_and_scores(Y_true, scores)
+    return float(skm.coverage_error(Y_true, scores))
+
+
+def average_precision(Y_true, scores) -> float:
+    """Label ranking average precision: for each relevant label, the fraction of labels ranked at
+    or above it that are relevant, averaged."""
+    Y_true, scores = _labels_and_scores(Y_true, scores)
+    return float(skm.label_ranking_average_precision_score(Y_true, scores))
+
+
+def evaluate(Y_true, Y_pred, scores=None, paper_compatible: bool = False) -> dict[str, float]:
+    """Every measure at once, by name.
+
+    Parameters
+    ----------
+    Y_true, Y_pred : array-like of shape (n_samples, n_labels)
+        True and predicted 0/1 labels.
+    scores : array-like of shape (n_samples, n_labels), optional
+        Label scores (higher = more relevant), e.g. ``predict_proba``; adds `RANKING_MEASURES`.
+    paper_compatible : bool
+        Reproduce the authors' definitions (see the module docstring) instead of the standard ones.
+
+    Returns
+    -------
+    dict of str to float
+        The keys of `MEASURES`, then those of `RANKING_MEASURES` when ``scores`` is given.
+
+    Raises
+    ------
+    InputError
+        Shapes differ, labels are not 0/1, scores are not finite, or a matrix is empty.
+
+    Examples
+    --------
+    >>> evaluate([[1, 0], [0, 1]], [[1, 0], [1, 1]])["hamming_loss"]
+    0.25
+    """
+    Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
+    result = {
+        "hamming_loss": hamming_loss(Y_true, Y_pred),
+        "accuracy": accuracy(Y_true, Y_pred, paper_compatible),
+        "precision": precision(Y_true, Y_pred, paper_compatible),
+        "recall": recall(Y_true, Y_pred, paper_compatible),
+        "f1": f1(Y_true, Y_pred, paper_compatible),
+        "micro_f1": micro_f1(Y_true, Y_pred, paper_compatible),
+        "macro_f1": macro_f1(Y_true, Y_pred, paper_compatible),
+        "subset_accuracy": subset_accuracy(Y_true, Y_pred),
+    }
+    if scores is not None:
+        Y_true, scores = _labels_and_scores(Y_true, scores)
+        result.update(
+            one_error=one_error(Y_true, scores, paper_compatible),
+            ranking_loss=ranking_loss(Y_true, scores),
+            coverage=coverage(Y_true, scores),
+            average_precision=average_precision(Y_true, scores),
+        )
+    return result

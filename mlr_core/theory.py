@@ -1,0 +1,117 @@
+"""The paper's expected-fitness analysis as pure, vectorised functions (section "Fitness evaluation
+of a classifier in MLR").
+
+Every function takes scalars or numpy arrays and broadcasts them against each other, so that the
+dashboard can draw a curve from one call; a scalar input gives a numpy scalar. Symbols:
+
+- ``r0``: mean side length of a covered interval on the [0, 1] scale;
+- ``d``: number of features; ``tau``: average fraction of features a rule specifies (the paper's
+  tau_#, about ``1 - P#`` right after covering);
+- ``m``: number of labels; ``dl``: number of distinct labelsets; ``dens``: label density;
+- ``ahd``, ``ahw``: average Hamming distance and weight of the distinct labelsets
+  (``mlr_core.stats.dataset_stats``).
+
+The paper prints ``r0 ** (n * tau)`` in its lower bound (eq. Fbar lower bound); ``d`` is meant, as
+in every other equation, and is used here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mlr_core.errors import InputError
+
+
+def _checked(name: str, value, low: float, high: float, low_open: bool = False) -> np.ndarray:
+    """``value`` as a float array, every element in [low, high] (or (low, high])."""
+    arr = np.asarray(value, dtype=np.float64)
+    outside = (arr <= low if low_open else arr < low) | (arr > high) | np.isnan(arr)
+    if np.any(outside):
+        bracket = "(" if low_open else "["
+        raise InputError(f"{name} must lie in {bracket}{low}, {high}], got {arr[outside].flat[0]}")
+    return arr
+
+
+def match_probability(r0, d, tau):
+    """Probability that a random rule matches a random instance, ``P(R in [M]) = r0 ** (d*tau)``.
+
+    Paper: the equation after eq. (P_m(R)), with uniformly distributed instances.
+    """
+    r0 = _checked("r0", r0, 0.0, 1.0, low_open=True)
+    d = _checked("d", d, 0.0, np.inf)
+    tau = _checked("tau", tau, 0.0, 1.0)
+    return r0 ** (d * tau)
+
+
+def expected_fitness_em(r0, d, tau, dl):
+    """Expected fitness of a random rule under exact-match fitness, ``r0**(d*tau) / DL``.
+
+    Paper: eq. (average F em), with nu = 1.
+    """
+    dl = _checked("dl", dl, 1.0, np.inf)
+    return match_probability(r0, d, tau) / dl
+
+
+def expected_fitness_hl(r0, d, tau, ahd, m):
+    """Expected fitness of a random rule under Hamming-loss fitness, ``r0**(d*tau) (1 - ahd/m)``.
+
+    Paper: eq. (average F), with nu = 1; the two bounds below bracket it.
+    """
+    m = _checked("m", m, 1.0, np.inf)
+    ahd = _checked("ahd", ahd, 0.0, np.inf)
+    return match_probability(r0, d, tau) * (1.0 - ahd / m)
+
+
+def hl_fitness_upper_bound(r0, d, tau, m, dl):
+    """Upper bound on the expected HL fitness, ``r0**(d*tau) (1 - (m+1)/(2m) + 2**(m-1)/(m DL))``.
+
+    Paper: eq. (Fbar upper bound), from the ahd lower bound; meaningful only where
+    `upper_bound_valid` holds (elsewhere it exceeds the trivial bound ``r0**(d*tau)``).
+    """
+    m = _checked("m", m, 1.0, np.inf)
+    dl = _checked("dl", dl, 1.0, np.inf)
+    return match_probability(r0, d, tau) * (1.0 - ahd_lower_bound(m, dl) / m)
+
+
+def hl_fitness_lower_bound(r0, d, tau, dens):
+    """Lower bound on the expected HL fitness, ``r0**(d*tau) (2 Dens**2 - 2 Dens + 1)``.
+
+    Paper: eq. (Fbar lower bound) with d for the printed n. It rests on eq. (ahd and card), which
+    replaces ahw by Card and so assumes every labelset is distinct (DL = n): on yeast, emotions and
+    genbase the bound computed from Dens exceeds ``expected_fitness_hl``. Pass ``dens = ahw / m``
+    for the bound that holds for any dataset (from eq. (ahw upper bound)).
+    """
+    dens = _checked("dens", dens, 0.0, 1.0)
+    return match_probability(r0, d, tau) * (2.0 * dens**2 - 2.0 * dens + 1.0)
+
+
+def upper_bound_valid(dl, m):
+    """Where the ahd lower bound, hence the HL fitness upper bound, is meaningful:
+    ``DL >= 2**m / (m + 1)`` (paper, after eq. (ahd lower bound)).
+
+    Compared in log2 so that large ``m`` (CAL500 has 174 labels) does not overflow.
+    """
+    dl = _checked("dl", dl, 1.0, np.inf)
+    m = _checked("m", m, 1.0, np.inf)
+    return np.log2(dl) >= m - np.log2(m + 1.0)
+
+
+def ahd_lower_bound(m, dl):
+    """Lower bound on the average Hamming distance of a binary code, ``(m+1)/2 - 2**(m-1)/DL``.
+
+    Paper: eq. (ahd lower bound) (Fu et al. 2001); negative, hence trivially true, exactly where
+    `upper_bound_valid` is false.
+    """
+    m = _checked("m", m, 1.0, np.inf)
+    dl = _checked("dl", dl, 1.0, np.inf)
+    return (m + 1.0) / 2.0 - np.exp2(m - 1.0) / dl
+
+
+def ahd_upper_bound(ahw, m):
+    """Upper bound on the average Hamming distance by the average weight, ``2ahw - 2ahw**2 / m``.
+
+    Paper: eq. (ahw upper bound) (Zhang et al. 2001); it holds for any set of distinct labelsets.
+    """
+    m = _checked("m", m, 1.0, np.inf)
+    ahw = _checked("ahw", ahw, 0.0, np.inf)
+    return 2.0 * ahw - 2.0 * ahw**2 / m
