@@ -32,6 +32,14 @@ OUTCOME_COLORS = {
     "not predicted, not true": "#BBBBBB",
 }
 FONT = {"size": 13}
+#: History column -> (panel, legend name, colour) of the population-over-iterations chart.
+POPULATION_SERIES = {
+    "macro_size": (1, "macro size (distinct rules)", "#1F77B4"),
+    "micro_size": (1, "micro size (sum of numerosity)", "#AEC7E8"),
+    "mean_fitness": (2, "mean fitness", "#440154"),
+    "mean_generality": (2, "mean generality", "#E08214"),
+    "coverage": (2, "coverage of training data", "#2CA02C"),
+}
 
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
@@ -72,12 +80,14 @@ def rectangle_path(rects: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
-def _bin_labels(edges: Sequence[float], last_open: bool, fmt: str) -> list[str]:
-    """Legend text of each bin: ``0.2–0.4`` or, for an open last bin, ``≥ 10``."""
-    labels = [f"{edges[i]:{fmt}}–{edges[i + 1]:{fmt}}" for i in range(len(edges) - 1)]
-    if last_open:
-        labels.append(f"≥ {edges[-1]:{fmt}}")
-    return labels
+def numerosity_key() -> str:
+    """The opacity key of the rectangles, e.g. ``1 / 2–4 / 5–9 / ≥ 10``."""
+    edges = NUMEROSITY_EDGES
+    parts = [
+        str(low) if high - low == 1 else f"{low}–{high - 1}"
+        for low, high in zip(edges[:-1], edges[1:], strict=True)
+    ]
+    return " / ".join([*parts, f"≥ {edges[-1]}"])
 
 
 def population_figure(
@@ -94,50 +104,55 @@ def population_figure(
 
     ``rects``: x0, x1, y0, y1, fitness, numerosity, labelset (one row per rule, wildcards already
     spanning the axis). ``points``: x, y, labelset, index (customdata: a click names the instance).
-    ``color_by`` is ``"fitness"`` (binned scale) or ``"labelset"``; opacity follows numerosity bins.
+    ``color_by`` is ``"fitness"`` (binned scale, its own legend) or ``"labelset"`` (one legend for
+    rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets".
     """
     fig = go.Figure()
     num_bin = np.digitize(rects["numerosity"].to_numpy(float), NUMEROSITY_EDGES[1:])
     if color_by == "fitness":
-        groups = np.clip(
-            np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1]), 0, 4
-        )
-        names = [f"fitness {label}" for label in _bin_labels(FITNESS_EDGES, False, ".1f")]
+        groups = np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1])
+        names = [
+            f"fitness {low:.1f}–{high:.1f}"
+            for low, high in zip(FITNESS_EDGES[:-1], FITNESS_EDGES[1:], strict=True)
+        ]
         colors = list(FITNESS_COLORS)
-        legend_title = "Rules (colour: fitness)"
+        legends = {"legend": "Rules (colour: fitness)", "legend2": "Instances (labelset)"}
     else:
         names = [*palette, OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
         lookup = {name: i for i, name in enumerate(palette)}
         groups = rects["labelset"].map(lambda s: lookup.get(s, len(palette))).to_numpy(int)
-        legend_title = "Rules (colour: labelset)"
+        legends = {"legend": "Labelset (rules and instances)"}
     for group, (name, color) in enumerate(zip(names, colors, strict=True)):
-        shown = False
+        in_group = groups == group
+        if not in_group.any():
+            continue
+        if color_by == "fitness":  # translucent fills make faint legend symbols: add a swatch
+            fig.add_trace(go.Scatter(
+                x=[None], y=[None], mode="markers", name=name, legendgroup=name,
+                marker={"symbol": "square", "size": 13, "color": color}, legend="legend",
+            ))
         for level, alpha in enumerate(NUMEROSITY_OPACITY):
-            chosen = rects[(groups == group) & (num_bin == level)]
+            chosen = rects[in_group & (num_bin == level)]
             if chosen.empty:
                 continue
             xs, ys = rectangle_path(chosen)
-            fig.add_trace(
-                go.Scatter(
-                    x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, alpha),
-                    line={"color": _rgba(color, min(1.0, alpha * 3)), "width": 0.8},
-                    name=name, legendgroup=name, showlegend=not shown, legend="legend",
-                    hoverinfo="skip",
-                )
-            )
-            shown = True
-    _add_points(fig, points, palette, feature_names)
+            fig.add_trace(go.Scatter(
+                x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, alpha),
+                line={"color": _rgba(color, min(1.0, alpha * 3)), "width": 0.8},
+                name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
+            ))
+    _add_points(fig, points, palette, feature_names, legend=list(legends)[-1])
     fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
     fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
-    fig.update_layout(
-        legend={"title": {"text": legend_title}, "x": 1.02, "y": 1.0, "yanchor": "top"},
-        legend2={"title": {"text": "Instances (labelset)"}, "x": 1.02, "y": 0.48,
-                 "yanchor": "top"},
-        dragmode="pan",
-        clickmode="event+select",
-    )
+    for (legend, text), top in zip(legends.items(), (1.0, 0.68), strict=False):
+        fig.update_layout({legend: {"title": {"text": text}, "x": 1.02, "y": top,
+                                    "yanchor": "top"}})
+    fig.update_layout(dragmode="pan", clickmode="event+select")
+    fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}", showarrow=False,
+                       xref="paper", yref="paper", x=1.02, y=0.0, xanchor="left",
+                       yanchor="bottom", align="left", font={"size": 12})
     return _layout(fig, title, 560)
 
 
@@ -146,6 +161,7 @@ def _add_points(
     points: pd.DataFrame,
     palette: Mapping[str, str],
     feature_names: tuple[str, str],
+    legend: str,
 ) -> None:
     """One marker trace per labelset colour; customdata carries the instance index for clicks."""
     known = points["labelset"].isin(list(palette))
@@ -160,7 +176,8 @@ def _add_points(
             continue
         fig.add_trace(
             go.Scatter(
-                x=chosen["x"], y=chosen["y"], mode="markers", name=name, legend="legend2",
+                x=chosen["x"], y=chosen["y"], mode="markers", name=name, legend=legend,
+                legendgroup=name,
                 marker={"color": color, "size": 7, "line": {"color": "white", "width": 0.8}},
                 customdata=chosen["index"].to_numpy(), text=chosen["labelset"],
                 hovertemplate=hover,
@@ -168,21 +185,26 @@ def _add_points(
         )
 
 
-def population_histograms(rules: pd.DataFrame) -> go.Figure:
-    """Fitness, numerosity and generality of the macro rules: has the population converged?"""
-    fig = make_subplots(rows=1, cols=3, subplot_titles=("Fitness", "Numerosity", "Generality"))
-    for col, (column, color) in enumerate(
+def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:
+    """Fitness, numerosity and generality of the macro rules, stacked to sit beside the projection.
+
+    Has the population converged? Many fit, numerous, general rules say yes.
+    """
+    fig = make_subplots(rows=3, cols=1, vertical_spacing=0.16,
+                        subplot_titles=("Fitness", "Numerosity", "Generality"))
+    for row, (column, color) in enumerate(
         [("fitness", "#440154"), ("numerosity", "#21918C"), ("generality", "#E08214")], start=1
     ):
         fig.add_trace(
-            go.Histogram(x=rules[column], marker_color=color, nbinsx=20, showlegend=False,
-                         name=column),
-            row=1, col=col,
+            go.Histogram(
+                x=rules[column], marker_color=color, nbinsx=20, showlegend=False, name=column,
+                hovertemplate=f"{column} %{{x}}: %{{y}} rules<extra></extra>",
+            ),
+            row=row, col=1,
         )
-        fig.update_xaxes(title_text=column, row=1, col=col)
-    fig.update_yaxes(title_text="rules", row=1, col=1)
+        fig.update_yaxes(title_text="rules", row=row, col=1)
     fig.update_layout(bargap=0.05)
-    return _layout(fig, f"Distribution over the {len(rules)} rules", 300)
+    return _layout(fig, f"The {len(rules):,} rules", height)
 
 
 def learning_curves(curves: pd.DataFrame) -> go.Figure:
@@ -213,18 +235,15 @@ def learning_curves(curves: pd.DataFrame) -> go.Figure:
 
 
 def population_curves(history: pd.DataFrame) -> go.Figure:
-    """Population size and mean fitness / generality / coverage over iterations (engine history)."""
+    """Population size and mean fitness / generality / coverage over iterations (engine history).
+
+    An empty history (no iteration recorded yet) gives empty, still labelled panels.
+    """
+    history = history.reindex(columns=["iteration", *POPULATION_SERIES])
     fig = make_subplots(
         rows=1, cols=2, subplot_titles=("Population size", "Mean fitness, generality, coverage")
     )
-    series = [
-        (1, "macro_size", "macro size (distinct rules)", "#1F77B4"),
-        (1, "micro_size", "micro size (sum of numerosity)", "#AEC7E8"),
-        (2, "mean_fitness", "mean fitness", "#440154"),
-        (2, "mean_generality", "mean generality", "#E08214"),
-        (2, "coverage", "coverage of training data", "#2CA02C"),
-    ]
-    for col, column, name, color in series:
+    for column, (col, name, color) in POPULATION_SERIES.items():
         fig.add_trace(
             go.Scatter(x=history["iteration"], y=history[column], name=name,
                        mode="lines", line={"color": color}),
@@ -317,12 +336,21 @@ def theory_figure(
     for i, (name, y) in enumerate(curves.items()):
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
                                  line={"dash": styles[i % len(styles)], "width": 2.5}))
-    if shade_from is not None and shade_from <= float(np.max(x)):
-        fig.add_vrect(x0=max(shade_from, float(np.min(x))), x1=float(np.max(x)),
-                      fillcolor="rgba(44, 160, 44, 0.12)", line_width=0,
-                      annotation_text="upper bound meaningful", annotation_position="top left")
-    fig.add_vline(x=current_x, line_color="black", line_width=1.5,
-                  annotation_text="current dataset", annotation_position="top right")
+    # annotations on a log axis take log10 coordinates (shapes take data values)
+    def at(value: float) -> float:
+        return float(np.log10(value)) if log_x else float(value)
+
+    low, high = float(np.min(x)), float(np.max(x))
+    if shade_from is not None and shade_from <= high:
+        fig.add_vrect(x0=max(shade_from, low), x1=high, fillcolor="rgba(44, 160, 44, 0.12)",
+                      line_width=0)
+        fig.add_annotation(x=at(max(shade_from, low)), y=0.02, xref="x", yref="paper",
+                           text="upper bound meaningful", showarrow=False, xanchor="left",
+                           yanchor="bottom", font={"color": "rgb(30, 110, 30)"})
+    fig.add_vline(x=current_x, line_color="black", line_width=1.5)
+    fig.add_annotation(x=at(current_x), y=1.0, xref="x", yref="paper", text="current dataset",
+                       showarrow=False, xanchor="left", yanchor="bottom")
+    fig.update_xaxes(range=[at(low), at(high)])
     if measured is not None:
         fig.add_trace(go.Scatter(
             x=[current_x], y=[measured], mode="markers", name=measured_name,
@@ -330,7 +358,8 @@ def theory_figure(
                     "line": {"color": "black", "width": 1}},
         ))
     fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
-    fig.update_yaxes(title_text="expected fitness of a rule", rangemode="tozero")
+    # fitness spans orders of magnitude (r0^(d·tau) is tiny in high d): a log axis shows it all
+    fig.update_yaxes(title_text="fitness of a rule (log scale)", type="log")
     fig.update_layout(legend={"orientation": "h", "y": -0.22, "x": 0.0})
     return _layout(fig, title, 420)
 

@@ -11,16 +11,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-EMPTY_LABELSET = "{}"
-
-
-def labelset_text(row: Sequence[int], label_names: Sequence[str]) -> str:
-    """Name a labelset as ``{a, c}`` so that rules and instances share one spelling."""
-    return "{" + ", ".join(name for bit, name in zip(row, label_names, strict=True) if bit) + "}"
+from mlr_core.rules import labelset_text
 
 
 def labelset_texts(Y: np.ndarray, label_names: Sequence[str]) -> np.ndarray:
-    """``labelset_text`` for every row of an indicator matrix, computed once per distinct row."""
+    """The engine's ``{a, c}`` spelling for every row of Y, so instances match ``rules_frame``."""
     Y = np.asarray(Y, dtype=np.uint8)
     if Y.shape[0] == 0:
         return np.empty(0, dtype=object)

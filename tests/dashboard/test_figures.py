@@ -52,8 +52,11 @@ def test_population_draws_every_rectangle_once_in_filled_traces():
     fills = [t for t in fig["data"] if t.get("fill") == "toself"]
     # each rectangle contributes 6 vertices (5 + NaN separator) to exactly one trace
     assert sum(len(values(t["x"])) for t in fills) == 6 * len(rects)
-    assert all(t["hoverinfo"] == "skip" for t in fills)
-    assert {t["name"] for t in fills if t["showlegend"]} <= {
+    assert all(t["hoverinfo"] == "skip" and not t["showlegend"] for t in fills)
+    # one solid legend swatch per fitness bin in use; fills toggle with it (same legendgroup)
+    swatches = [t for t in fig["data"] if t["mode"] == "markers" and t["legend"] == "legend"]
+    assert {t["name"] for t in swatches} == {t["legendgroup"] for t in fills}
+    assert {t["name"] for t in swatches} <= {
         f"fitness {a:.1f}–{b:.1f}"
         for a, b in zip(figures.FITNESS_EDGES[:-1], figures.FITNESS_EDGES[1:], strict=True)
     }
@@ -67,7 +70,8 @@ def test_population_axes_legends_and_points():
     assert layout["xaxis"]["range"] == [0.0, 1.0]
     assert layout["title"]["text"] == "Population"
     assert "fitness" in layout["legend"]["title"]["text"]
-    markers = [t for t in fig["data"] if t["mode"] == "markers"]
+    assert "1 / 2–4 / 5–9 / ≥ 10" in layout["annotations"][0]["text"]
+    markers = [t for t in fig["data"] if t["mode"] == "markers" and "customdata" in t]
     assert sum(len(values(t["customdata"])) for t in markers) == 40
     # labelsets outside the palette are grouped as "other"
     names = {t["name"] for t in markers}
@@ -82,6 +86,10 @@ def test_population_coloured_by_labelset_shares_the_palette():
     assert {t["name"] for t in fills} <= {"{a}", "{b}", figures.OTHER_LABELSETS}
     a_fill = next(t for t in fills if t["name"] == "{a}")
     assert a_fill["fillcolor"].startswith("rgba(31, 119, 180,")
+    # one legend: the points carry the labelset entries, rules share their legendgroup
+    points = [t for t in fig["data"] if t["mode"] == "markers"]
+    assert all(t["legend"] == "legend" and t["legendgroup"] == t["name"] for t in points)
+    assert "legend2" not in fig["layout"]
 
 
 def test_population_opacity_grows_with_numerosity():
@@ -104,7 +112,8 @@ def test_population_1000_rectangles_is_fast():
     start = time.perf_counter()
     fig = _population(rects, points)
     elapsed = time.perf_counter() - start
-    assert len(fig["data"]) <= 5 * 4 + 3  # bounded by colour x opacity bins, not by rules
+    # traces are bounded by colour x opacity bins (+ swatches + point groups), not by rules
+    assert len(fig["data"]) <= 5 * 4 + 5 + 3
     assert elapsed < 0.5
 
 
@@ -114,7 +123,7 @@ def test_histograms_have_three_titled_panels():
     assert [t["type"] for t in fig["data"]] == ["histogram"] * 3
     titles = [a["text"] for a in fig["layout"]["annotations"]]
     assert titles == ["Fitness", "Numerosity", "Generality"]
-    assert fig["layout"]["xaxis2"]["title"]["text"] == "numerosity"
+    assert fig["layout"]["yaxis2"]["title"]["text"] == "rules"
     assert "30 rules" in fig["layout"]["title"]["text"]
 
 
@@ -147,6 +156,8 @@ def test_population_curves_plot_history_columns():
     fig = figures.population_curves(history).to_dict()
     assert len(fig["data"]) == 5
     assert fig["layout"]["yaxis"]["title"]["text"] == "rules"
+    empty = figures.population_curves(pd.DataFrame()).to_dict()
+    assert len(empty["data"]) == 5 and empty["layout"]["xaxis"]["title"]["text"] == "iteration"
 
 
 def test_label_scores_marks_outcomes_and_threshold():
@@ -187,6 +198,11 @@ def test_theory_figure_marks_dataset_measure_and_region(shade_from, shaded):
     assert ("line", 6.0) in kinds
     assert any(kind == "rect" for kind, _ in kinds) is shaded
     assert fig["layout"]["xaxis"]["type"] == "log"
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    # on a log axis annotations sit at log10(x), or they stretch the axis to 10**x
+    label = next(a for a in fig["layout"]["annotations"] if a["text"] == "current dataset")
+    assert label["x"] == pytest.approx(np.log10(6.0))
+    assert fig["layout"]["xaxis"]["range"] == [0.0, pytest.approx(np.log10(16.0))]
 
 
 def test_label_frequencies_are_fractions_of_n():

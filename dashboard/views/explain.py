@@ -1,0 +1,90 @@
+"""Explain an instance: which rules matched it, how they voted, and whether the answer was right."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard import figures, state, ui
+
+MATCH_COLUMNS = ["rule_id", "rule", "fitness", "numerosity", "experience", "accuracy"]
+TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
+
+
+def _picked_by_index() -> None:
+    state.get().selected = int(st.session_state["instance_index"])
+
+
+def _picked_in_table() -> None:
+    rows = st.session_state["instance_table"].selection.rows
+    if rows:
+        state.get().selected = int(rows[0])
+
+
+def picker(session: state.Session) -> int:
+    """Choose the instance by index or from the table (the Population page's click also sets it)."""
+    data = session.dataset
+    st.session_state["instance_index"] = session.selected
+    st.number_input("Instance index", 0, len(data.X) - 1, key="instance_index",
+                    on_change=_picked_by_index, width=220,
+                    help="Or click a point on the Population page, or a row in the table below.")
+    with st.expander("Pick from the table", icon=":material/table:"):
+        table = pd.DataFrame(data.X[:, :TABLE_FEATURES],
+                             columns=data.feature_names[:TABLE_FEATURES])
+        table.insert(0, "labelset", session.labelsets)
+        table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.test_idx),
+                                          "held-out", "training"))
+        st.dataframe(table, key="instance_table", on_select=_picked_in_table,
+                     selection_mode="single-row", height=260)
+    return session.selected
+
+
+def verdict(labels: list[str], truth: set[str]) -> str:
+    """``{a, c}`` followed by right / wrong against the true labelset."""
+    text = "{" + ", ".join(labels) + "}"
+    wrong = set(labels) ^ truth
+    if not wrong:
+        return f"{text} :green[:material/check_circle: right]"
+    return f"{text} :red[:material/cancel: wrong on {', '.join(sorted(wrong))}]"
+
+
+def explanation(session: state.Session, index: int) -> None:
+    """The match set, the vote, both answers and the truth, for one instance."""
+    data, model = session.dataset, session.model
+    exp = model.explain(data.X[index])
+    names = data.label_names
+    truth = {name for name, bit in zip(names, data.Y[index], strict=True) if bit}
+    split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
+    st.subheader(f"Instance #{index} · {split}")
+    if exp.fallback:
+        st.warning("No rule matched this instance: the nearest rules answered instead "
+                   "(nearest-rule fallback).", icon=":material/warning:")
+    else:
+        st.markdown(f"**{len(exp.rule_ids)} rules matched** (the match set [M]).")
+    answers = st.columns(3)
+    answers[0].markdown(f"**True labelset**  \n{{{', '.join(l for l in names if l in truth)}}}")
+    answers[1].markdown(f"**MLR_agg**  \n{verdict(exp.agg_labels, truth)}")
+    answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
+    method, value = exp.bipartition
+    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · bipartition: "
+               + (f"threshold {value:.2f}" if method == "threshold" else f"top {value} labels"))
+    predicted = np.isin(names, exp.agg_labels)
+    st.plotly_chart(
+        figures.label_scores(names, exp.scores.to_numpy(), value if method == "threshold"
+                             else None, predicted, data.Y[index]),
+        key="label_scores",
+    )
+    shown = exp.match_set[[c for c in MATCH_COLUMNS if c in exp.match_set]]
+    st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]"))
+    st.dataframe(shown.sort_values("fitness", ascending=False), hide_index=True,
+                 column_config={"rule": st.column_config.TextColumn("rule", width="large"),
+                                "fitness": st.column_config.NumberColumn(format="%.3f"),
+                                "accuracy": st.column_config.NumberColumn(format="%.3f")})
+    with st.expander("Feature values", icon=":material/list:"):
+        st.dataframe(pd.DataFrame({"feature": data.feature_names, "value": data.X[index]}),
+                     hide_index=True)
+
+
+st.title("Explain an instance")
+session = state.get()
+with ui.reported():
+    explanation(session, picker(session))

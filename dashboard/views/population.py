@@ -1,0 +1,97 @@
+"""Population: the rules as hyper-rectangles on a feature pair, the data on top, redrawn live."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard import figures, frames, state, ui
+
+MAX_POINTS = 5000
+
+
+def options(session: state.Session) -> dict:
+    """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
+    names = session.dataset.feature_names
+    cols = st.columns([2, 2, 2, 1])
+    fx = cols[0].selectbox("x feature", range(len(names)), 0, format_func=names.__getitem__,
+                           key="pop_x")
+    fy = cols[1].selectbox("y feature", range(len(names)), min(1, len(names) - 1),
+                           format_func=names.__getitem__, key="pop_y")
+    color_by = cols[2].segmented_control("Colour rules by", ["fitness", "labelset"],
+                                         default="fitness", required=True, key="pop_color")
+    cap = cols[3].number_input("Max rectangles", 10, 5000, 300, step=50, key="pop_cap")
+    with st.expander("Filters", icon=":material/filter_alt:"):
+        f = st.columns(4)
+        return {
+            "features": (fx, fy), "color_by": color_by, "cap": cap,
+            "labelsets": f[0].multiselect("Labelsets", sorted(set(session.labelsets)),
+                                          key="pop_labelsets"),
+            "min_fitness": f[1].slider("Minimum fitness", 0.0, 1.0, 0.0, 0.05, key="pop_fit"),
+            "min_numerosity": f[2].number_input("Minimum numerosity", 1, 10_000, 1,
+                                                key="pop_num"),
+            "min_experience": f[3].number_input("Minimum experience", 0, 1_000_000, 0,
+                                                key="pop_exp"),
+        }
+
+
+def data_points(session: state.Session, features: tuple[int, int]) -> pd.DataFrame:
+    """The instances on the chosen pair (a fixed sample of them when there are very many)."""
+    n = len(session.dataset.X)
+    index = np.arange(n)
+    if n > MAX_POINTS:
+        index = np.sort(np.random.default_rng(0).choice(n, MAX_POINTS, replace=False))
+    X = session.dataset.X
+    return pd.DataFrame({"x": X[index, features[0]], "y": X[index, features[1]],
+                         "labelset": session.labelsets[index], "index": index})
+
+
+def projection(session: state.Session, opts: dict) -> None:
+    """The live part: rectangles + points, click-to-select, and the histograms beside them."""
+    model, X = session.model, session.dataset.X
+    rules = model.rules_frame()
+    lower, upper = model.rule_bounds()
+    fx, fy = opts["features"]
+    ranges = (frames.axis_range(X[:, fx]), frames.axis_range(X[:, fy]))
+    rects = frames.project_rules(lower, upper, (fx, fy), ranges).set_index(rules.index)
+    chosen, n_passed = frames.select_rules(
+        rules.join(rects), labelsets=opts["labelsets"], min_fitness=opts["min_fitness"],
+        min_numerosity=opts["min_numerosity"], min_experience=opts["min_experience"],
+        cap=opts["cap"],
+    )
+    names = session.dataset.feature_names
+    iteration = model.summary()["iteration"]
+    if n_passed > len(chosen):
+        st.warning(f"Showing the {len(chosen):,} fittest of {n_passed:,} rules that pass the "
+                   f"filters (cap {opts['cap']:,}).", icon=":material/content_cut:")
+    else:
+        st.caption(f"Showing all {n_passed:,} rules that pass the filters "
+                   f"(population: {len(rules):,} rules).")
+    left, right = st.columns([3, 1])
+    fig = figures.population_figure(
+        chosen, data_points(session, (fx, fy)), feature_names=(names[fx], names[fy]),
+        ranges=ranges, color_by=opts["color_by"],
+        palette=figures.labelset_palette(session.palette_labelsets),
+        title=f"{len(chosen):,} rules on {names[fx]} × {names[fy]} at iteration {iteration:,}",
+    )
+    with left:
+        event = st.plotly_chart(fig, key="projection", on_select="rerun",
+                                selection_mode="points")
+        clicked = [p["customdata"] for p in event.selection.points if "customdata" in p]
+        if clicked:
+            value = clicked[0]
+            session.selected = int(value[0] if isinstance(value, list) else value)
+    with right:
+        st.plotly_chart(figures.population_histograms(rules), key="histograms")
+    st.caption(
+        "A wildcard spans the whole axis. "
+        f"Selected instance: **#{session.selected}** "
+        f"(labelset {session.labelsets[session.selected]}) — click a point to select another."
+    )
+    st.page_link("views/explain.py", label=f"Explain instance #{session.selected}",
+                 icon=":material/manage_search:")
+
+
+st.title("Population")
+session = state.get()
+opts = options(session)
+ui.live(lambda s: projection(s, opts))

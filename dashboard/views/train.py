@@ -1,0 +1,69 @@
+"""Train (live): the run's vital signs and learning curves, redrawn every tick while it trains."""
+
+import streamlit as st
+
+from dashboard import figures, state, ui
+
+FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
+PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labelset)"}
+
+
+def parameters_form(session: state.Session) -> None:
+    """The model's parameters; applied (with a fresh model) only when the form is submitted."""
+    p = session.params
+    with st.form("params", border=True):
+        st.markdown("**Model parameters** (applied on reset)")
+        params = {
+            "n_rules": st.number_input("N: max population (micro)", 10, 20_000,
+                                       int(p["n_rules"]), step=50),
+            "p_hash": st.slider("P#: wildcard probability at covering", 0.0, 1.0,
+                                float(p["p_hash"]), 0.01),
+            "fitness": st.radio("Fitness", list(FITNESS), list(FITNESS).index(p["fitness"]),
+                                format_func=FITNESS.get, horizontal=True),
+            "nu": st.number_input("ν: fitness pressure (F = acc^ν)", 0.5, 50.0, float(p["nu"]),
+                                  step=0.5),
+            "theta_ga": st.number_input("θ_GA: GA threshold", 0, 1_000, int(p["theta_ga"]),
+                                        step=5),
+            "r0": st.slider("r0: mean interval width at covering", 0.05, 1.0, float(p["r0"]),
+                            0.05),
+            "prediction": st.radio("Prediction", list(PREDICTION),
+                                   list(PREDICTION).index(p["prediction"]),
+                                   format_func=PREDICTION.get),
+            "random_state": st.number_input("Seed", 0, 2**31 - 1, int(p["random_state"])),
+        }
+        holdout = st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5,
+                            float(session.holdout), 0.05, format="%.2f")
+        if st.form_submit_button("Apply and reset", key="apply", type="primary",
+                                 width="stretch"):
+            with ui.reported():
+                session.reset(params, holdout)
+
+
+def vital_signs(session: state.Session) -> None:
+    """Metrics and curves of the current run (drawn by the live fragment)."""
+    s = session.model.summary()
+    top = st.columns(6)
+    top[0].metric("Iteration", f"{s['iteration']:,}")
+    top[1].metric("Epoch", f"{s['epoch']:.2f}")
+    top[2].metric("Rules", f"{s['macro_size']:,} / {s['micro_size']:,}",
+                  help="macro (distinct rules) / micro (sum of numerosities, at most N)")
+    top[3].metric("Mean fitness", f"{s['mean_fitness']:.3f}")
+    top[4].metric("Mean generality", f"{s['mean_generality']:.3f}")
+    top[5].metric("Coverage (recent)", "—" if s["coverage"] != s["coverage"]
+                  else f"{s['coverage']:.1%}")
+    st.caption(
+        f"Covering {s['n_covering']:,} · GA {s['n_ga']:,} · subsumption {s['n_subsumption']:,}"
+        f" · deletion {s['n_deletion']:,} · train {len(session.train_idx):,} rows,"
+        f" held-out {len(session.test_idx):,} rows"
+    )
+    st.plotly_chart(figures.learning_curves(session.curves.frame()), key="learning_curves")
+    st.plotly_chart(figures.population_curves(session.model.history()), key="population_curves")
+
+
+st.title("Train (live)")
+session = state.get()
+main, side = st.columns([3, 1], gap="medium")
+with side:
+    parameters_form(session)
+with main:
+    ui.live(vital_signs)
