@@ -384,6 +384,14 @@ def _row_labeler(lines: Sequence[str]) -> RowLabel:
     return row_label
 
 
+def _arff_error_text(err: arff.ArffException) -> str:
+    """liac-arff's message with its line; its own ``str`` fails when the bad value holds a ``%``."""
+    try:
+        return str(err)
+    except (TypeError, ValueError):
+        return err.message.replace("%d", str(err.line))
+
+
 def _decode_arff(lines: list[str], source: str) -> tuple[dict, bool]:
     """Parse with liac-arff (dense, or list of dicts for sparse rows); errors -> DatasetError."""
     first = next(_iter_data_lines(lines), None)
@@ -395,7 +403,7 @@ def _decode_arff(lines: list[str], source: str) -> tuple[dict, bool]:
         hint = ""
         if not any(line.strip().upper().startswith("@DATA") for line in lines):
             hint = " (no @data section: is the file truncated, or not ARFF?)"
-        raise DatasetError(f"{source}: {_short(str(err))}{hint}") from err
+        raise DatasetError(f"{source}: {_short(_arff_error_text(err))}{hint}") from err
     except Exception as err:  # liac-arff lets some malformed input escape as other exceptions
         line = getattr(decoder, "_current_line", "?")
         raise DatasetError(
