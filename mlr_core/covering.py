@@ -1,19 +1,19 @@
 """Covering: when no rule in the match set advocates the instance's labelset, make one that does."""
 
 import numpy as np
-from numba import njit
 
 from mlr_core import rng
+from mlr_core.jit import njit
 from mlr_core.population import insert_rule
 
 
-@njit(cache=True)
+@njit
 def random_spread(r0, state):
     """Half the side length of a new interval, the side drawn from U[0.5 r0, 1.5 r0]."""
     return 0.5 * r0 * (0.5 + rng.uniform(state))
 
 
-@njit(cache=True)
+@njit
 def specify_at_most(chosen, count, limit, state):
     """Keep a random ``limit`` of the first ``count`` entries of ``chosen``, sorted; return the
     new count (the rule specificity limit, as in ExSTraCS)."""
@@ -26,7 +26,7 @@ def specify_at_most(chosen, count, limit, state):
     return limit
 
 
-@njit(cache=True)
+@njit
 def cover(pop, x, ls_id, cfg, state, iteration):
     """Insert a rule that matches ``x`` and predicts labelset ``ls_id``; return its slot.
 

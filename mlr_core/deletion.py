@@ -1,15 +1,15 @@
 """Deletion: keep the micro population at most N by removing copies chosen by roulette wheel."""
 
 import numpy as np
-from numba import njit
 
 from mlr_core import rng
+from mlr_core.jit import njit
 from mlr_core.population import remove_rule
 
 _TINY = 1e-300  # a floor on fitness so that the deletion vote of a 0-fitness rule is finite
 
 
-@njit(cache=True)
+@njit
 def deletion_votes(pop, cfg):
     """Vote ``cs * num``, times ``mean_F / F`` for experienced rules far below the mean fitness."""
     n = pop.size[0]
@@ -26,7 +26,7 @@ def deletion_votes(pop, cfg):
     return votes
 
 
-@njit(cache=True)
+@njit
 def delete_excess(pop, cfg, state):
     """Remove one copy at a time until ``micro <= N``; return how many copies were removed."""
     removed = 0

@@ -6,7 +6,6 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
-from sklearn.metrics import f1_score
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -236,7 +235,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             X = check_features(self, X, reset=False)
         else:
             X = check_features(self, X, reset=True)
-        Y = check_labels(getattr(Y, "values", Y), X.shape[0])
+        raw_Y = Y
+        Y = check_labels(Y, X.shape[0])
         if keep and Y.shape[1] != len(self.label_names_):
             raise InputError(
                 f"Y has {Y.shape[1]} labels but the model was trained on "
@@ -244,6 +244,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             )
         if not keep:
             self._init_state(X, Y, feature_names, label_names)
+            self.label_dtype_ = _label_dtype(raw_Y)
         self._X_train = self._scale(X)
         self._y_ids = self._labelset_ids(Y, extend=True)
         self._card = float(Y.sum(axis=1).mean())
@@ -313,16 +314,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     # --------------------------------------------------------------- prediction
 
     def predict(self, X, prediction=None):
-        """0/1 label matrix (n x m) by MLR_agg or MLR_max (``prediction`` overrides the
-        constructor's choice for this call)."""
+        """0/1 label matrix (n x m, in the training labels' dtype) by MLR_agg or MLR_max
+        (``prediction`` overrides the constructor's choice for this call)."""
         prediction = prediction or self.prediction
         votes = self._vote(X)
         if prediction == "max":
             column = 2 if self.max_rule == "vote" else 3
-            return self.labelsets_[votes[column]].astype(np.uint8)
+            return self.labelsets_[votes[column]].astype(self.label_dtype_)
         scores = normalise(votes[0], votes[1], self.score_norm)
         method, value = self._bipartition()
-        return by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+        labels = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+        return labels.astype(self.label_dtype_)
 
     def predict_proba(self, X):
         """Aggregated per-label scores (n x m, in [0, 1]); they also rank the labels."""
@@ -506,9 +508,23 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         def f1(choice):
             method, value = choice
             pred = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
-            return f1_score(truth, pred, average="samples", zero_division=1.0)
+            return _example_f1(truth, pred)
 
         return max(candidates, key=f1)
+
+
+def _example_f1(truth, pred):
+    """Mean per-instance F1 (1 when both sets are empty). By hand because scikit-learn's
+    ``average="samples"`` refuses a single label column, which is legal here."""
+    hits = (truth & pred).sum(axis=1)
+    sizes = truth.sum(axis=1) + pred.sum(axis=1)
+    return float(np.where(sizes > 0, 2 * hits / np.maximum(sizes, 1), 1.0).mean())
+
+
+def _label_dtype(Y):
+    """Predictions come back in the dtype of the training labels (int, bool or float)."""
+    dtype = np.asarray(getattr(Y, "values", Y)).dtype
+    return dtype if dtype.kind in "biuf" else np.dtype(np.int64)
 
 
 def _names(given, from_frame, count, prefix):

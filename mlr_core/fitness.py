@@ -6,7 +6,8 @@ The per-match score comes from a precomputed labelset x labelset table: 1 for an
 """
 
 import numpy as np
-from numba import njit
+
+from mlr_core.jit import njit
 
 
 def score_table(labelsets: np.ndarray, mode: str) -> np.ndarray:
@@ -18,7 +19,7 @@ def score_table(labelsets: np.ndarray, mode: str) -> np.ndarray:
     return 1.0 - hamming
 
 
-@njit(cache=True)
+@njit
 def update_sets(pop, mset, n_match, cset, n_correct, y_id, scores, cfg):
     """UCS update of [M] (exp, correct, acc, F = acc ** nu) and of [C] (correct-set size cs)."""
     for k in range(n_match):

@@ -6,14 +6,14 @@ then stored sparsely; labelsets are never changed by the GA.
 """
 
 import numpy as np
-from numba import njit
 
 from mlr_core import rng
 from mlr_core.covering import random_spread, specify_at_most
+from mlr_core.jit import njit
 from mlr_core.population import insert_rule, remove_rule
 
 
-@njit(cache=True)
+@njit
 def ga_due(pop, cset, n_correct, iteration, theta_ga):
     """True if the numerosity-weighted mean time since the last GA in [C] exceeds theta_ga."""
     weighted = 0.0
@@ -25,7 +25,7 @@ def ga_due(pop, cset, n_correct, iteration, theta_ga):
     return iteration - weighted / total > theta_ga
 
 
-@njit(cache=True)
+@njit
 def select_parent(pop, cset, n_correct, cfg, state):
     """Tournament on fitness among a fraction tau of [C], or roulette on fitness."""
     if cfg.roulette:
@@ -48,7 +48,7 @@ def select_parent(pop, cset, n_correct, cfg, state):
     return best
 
 
-@njit(cache=True)
+@njit
 def to_dense(pop, i, spec, c, s):
     """Write rule ``i``'s condition into dense per-feature arrays."""
     spec[:] = False
@@ -59,7 +59,7 @@ def to_dense(pop, i, spec, c, s):
         s[f] = pop.spread[i, k]
 
 
-@njit(cache=True)
+@njit
 def crossover(spec_a, c_a, s_a, spec_b, c_b, s_b, state):
     """Uniform crossover: each feature's whole interval (or wildcard) swaps with probability 0.5.
     Both parents match x, so both children do."""
@@ -70,7 +70,7 @@ def crossover(spec_a, c_a, s_a, spec_b, c_b, s_b, state):
             s_a[f], s_b[f] = s_b[f], s_a[f]
 
 
-@njit(cache=True)
+@njit
 def mutate(spec, c, s, x, cfg, state):
     """Per feature with probability mu: a wildcard becomes an interval around x_j; an interval
     becomes a wildcard (probability 0.5) or has its centre and spread moved by U(-m0, m0) and is
@@ -93,7 +93,7 @@ def mutate(spec, c, s, x, cfg, state):
                 spec[f] = False
 
 
-@njit(cache=True)
+@njit
 def to_sparse(spec, c, s, limit, state):
     """The sparse (feat, centre, spread, count) form, generalising random features beyond
     ``limit``."""
@@ -103,7 +103,7 @@ def to_sparse(spec, c, s, limit, state):
     return feat, c[feat], s[feat], count
 
 
-@njit(cache=True)
+@njit
 def subsumes(pop, i, feat, center, spread, count):
     """True if rule ``i``'s condition contains the given sparse condition (it is more general:
     every feature it specifies is specified in the other, with a narrower interval)."""
@@ -120,13 +120,13 @@ def subsumes(pop, i, feat, center, spread, count):
     return True
 
 
-@njit(cache=True)
+@njit
 def can_subsume(pop, i, cfg):
     """Experienced and accurate enough to absorb other rules."""
     return pop.exp[i] > cfg.theta_sub and pop.acc[i] > cfg.acc0
 
 
-@njit(cache=True)
+@njit
 def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     """One GA event in [C]; returns how many offspring a parent subsumed."""
     for k in range(n_correct):
@@ -167,7 +167,7 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     return subsumed
 
 
-@njit(cache=True)
+@njit
 def correct_set_subsumption(pop, cset, n_correct, cfg):
     """The most general experienced, accurate rule of [C] absorbs every rule of [C] it contains.
     Returns how many rules were absorbed."""

@@ -149,6 +149,7 @@ def _build(cls, data):
     model.data_min_, model.data_max_ = data_min, data_max
     model.labelsets_ = np.array(labelsets, dtype=np.uint8).reshape(-1, m)
     model.max_specified_ = k
+    model.label_dtype_ = np.dtype(np.int64)
     model.population_ = pop
     model._card = float(data["label_cardinality"])
     model._counters = counters

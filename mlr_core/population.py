@@ -2,15 +2,17 @@
 
 A rule's condition is stored sparsely: the sorted indices of its specified (non-wildcard) features
 and their centre and spread on the [0, 1]-scaled axes (XCSF's ``hyperrectangle_csr``: x matches
-when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). Matching then costs the number of
-specified features (with early exit), not d, so 1,185 binary features match as fast as 103.
+when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). Matching then
+costs the number of specified features (with early exit), not d, so 1,185 binary features match
+as fast as 103.
 Rules occupy slots ``0 .. size-1`` contiguously; removal moves the last rule into the hole.
 """
 
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+
+from mlr_core.jit import njit
 
 # The arrays of one population. ``size`` and ``micro`` are 1-element arrays so kernels can
 # update them in place.
@@ -64,14 +66,14 @@ def dense_bounds(pop: Population, n_features: int):
 
 
 def generality(pop: Population, n_features: int) -> np.ndarray:
-    """Per rule, the mean over features of the covered fraction of the axis (a wildcard counts 1)."""
+    """Per rule, the mean over features of the covered fraction of the axis (wildcards count 1)."""
     p = live(pop)
     width = np.minimum(p.center + p.spread, 1.0) - np.maximum(p.center - p.spread, 0.0)
     widths = np.where(np.arange(p.center.shape[1])[None, :] < p.nspec[:, None], width, 0.0)
     return (n_features - p.nspec + widths.sum(axis=1)) / n_features
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def matches(pop, i, x):
     """True if rule ``i`` covers ``x`` (early exit on the first failing feature)."""
     for k in range(pop.nspec[i]):
@@ -80,7 +82,7 @@ def matches(pop, i, x):
     return True
 
 
-@njit(cache=True)
+@njit
 def match_set(pop, x, out):
     """Write the indices of the rules matching ``x`` into ``out``; return how many."""
     count = 0
@@ -91,7 +93,7 @@ def match_set(pop, x, out):
     return count
 
 
-@njit(cache=True)
+@njit
 def distance(pop, i, x):
     """Euclidean distance from ``x`` to rule ``i``'s hyper-rectangle (0 inside it)."""
     total = 0.0
@@ -101,7 +103,7 @@ def distance(pop, i, x):
     return np.sqrt(total)
 
 
-@njit(cache=True)
+@njit
 def copy_rule(pop, src, dst):
     """Copy every field of rule ``src`` into slot ``dst``."""
     n = pop.nspec[src]
@@ -120,7 +122,7 @@ def copy_rule(pop, src, dst):
     pop.birth[dst] = pop.birth[src]
 
 
-@njit(cache=True)
+@njit
 def remove_rule(pop, i):
     """Drop rule ``i`` (all its copies) by moving the last rule into its slot."""
     pop.micro[0] -= pop.num[i]
@@ -131,7 +133,7 @@ def remove_rule(pop, i):
     pop.size[0] = last
 
 
-@njit(cache=True)
+@njit
 def same_condition(pop, i, nspec, feat, center, spread):
     """True if rule ``i``'s condition equals the given sparse condition exactly."""
     if pop.nspec[i] != nspec:
@@ -143,7 +145,7 @@ def same_condition(pop, i, nspec, feat, center, spread):
     return True
 
 
-@njit(cache=True)
+@njit
 def insert_rule(pop, nspec, feat, center, spread, ls, fit, acc, cs, iteration):
     """Add one copy of a rule: merged into an identical rule (numerosity + 1) if one exists,
     otherwise appended as a new inexperienced rule. Returns its slot."""

@@ -6,12 +6,13 @@ little experience vote only when no experienced rule matches.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from mlr_core.jit import njit
 from mlr_core.population import distance, match_set
 
 
-@njit(cache=True)
+@njit
 def voters(pop, x, min_experience, n_nearest, out):
     """Write the voting rules' slots into ``out``; return (count, covered)."""
     count = match_set(pop, x, out)
@@ -34,7 +35,7 @@ def voters(pop, x, min_experience, n_nearest, out):
     return count, True
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _ahead(a1, a2, a3, b1, b2, b3):
     """Lexicographic (a1, a2, a3) > (b1, b2, b3)."""
     if a1 != b1:
@@ -44,7 +45,7 @@ def _ahead(a1, a2, a3, b1, b2, b3):
     return a3 > b3
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def vote(pop, X, labelsets, min_experience, n_nearest):
     """For each row of X: per-label votes (sum of F * num over voters advocating the label), the
     total vote, the labelset with the largest vote (ties: larger numerosity, then newer rules),

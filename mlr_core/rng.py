@@ -6,7 +6,8 @@ would no longer fix the run. Here each model carries its 4-word state array.
 """
 
 import numpy as np
-from numba import njit
+
+from mlr_core.jit import njit
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -24,12 +25,12 @@ def new_state(seed: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit
 def next_u64(s):
     """Advance the state in place and return 64 random bits."""
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
@@ -43,19 +44,19 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@njit
 def uniform(s):
     """A float in [0, 1) with 53 random bits."""
     return (next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit
 def integer(s, n):
     """An integer in [0, n) (n > 0)."""
     return min(int(uniform(s) * n), n - 1)
 
 
-@njit(cache=True)
+@njit
 def shuffle(s, a):
     """Fisher-Yates shuffle of a 1-D array in place."""
     for i in range(a.shape[0] - 1, 0, -1):

@@ -7,13 +7,13 @@ epoch order and the event counters, so a run can be paused after any iteration a
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from mlr_core import rng
 from mlr_core.covering import cover
 from mlr_core.deletion import delete_excess
 from mlr_core.fitness import update_sets
 from mlr_core.ga import correct_set_subsumption, ga_due, run_ga
+from mlr_core.jit import njit
 from mlr_core.population import match_set
 
 Config = namedtuple(
@@ -27,7 +27,7 @@ ITERATION, POSITION, EPOCH, N_COVERING, N_GA, N_SUBSUMPTION, N_DELETION, N_MATCH
 N_COUNTERS = 8
 
 
-@njit(cache=True)
+@njit
 def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 

@@ -5,6 +5,7 @@ counts); its ValueErrors are re-raised as :class:`InputError` so callers catch o
 """
 
 import numpy as np
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data
 
 from mlr_core.errors import InputError
@@ -20,20 +21,19 @@ def check_features(estimator, X, reset: bool) -> np.ndarray:
 
 
 def check_labels(Y, n_rows: int) -> np.ndarray:
-    """Y as an ``n x m`` uint8 0/1 matrix with m >= 2 and one row per row of X."""
-    Y = np.asarray(Y)
+    """Y as an ``n x m`` uint8 0/1 matrix with m >= 1 and one row per row of X."""
+    if Y is None:
+        raise InputError("MLRClassifier requires y to be passed, but the target y is None.")
+    Y = np.asarray(getattr(Y, "values", Y))
     if Y.ndim != 2:
         raise InputError(
-            f"Y must be a 2-D 0/1 label matrix (n_samples x n_labels), got shape {Y.shape}; "
-            "a 1-D vector of classes is not multi-label data."
+            f"Unknown label type: {type_of_target(Y)!r} with shape {Y.shape}. Y must be a 2-D "
+            "0/1 label matrix (n_samples x n_labels); a 1-D vector is not multi-label data."
         )
     if Y.shape[0] != n_rows:
         raise InputError(f"X has {n_rows} rows but Y has {Y.shape[0]}: they must match.")
-    if Y.shape[1] < 2:
-        raise InputError(
-            f"Y has {Y.shape[1]} label column(s); multi-label learning needs at least 2 "
-            "(for one label use a binary classifier)."
-        )
+    if Y.shape[1] == 0:
+        raise InputError("Y has no label columns: there is nothing to learn.")
     try:
         values = Y.astype(np.float64)
     except (TypeError, ValueError) as err:
@@ -42,6 +42,7 @@ def check_labels(Y, n_rows: int) -> np.ndarray:
     if bad.any():
         row, col = np.argwhere(bad)[0]
         raise InputError(
-            f"Y must hold only 0 and 1; found {Y[row, col]!r} at row {row}, label column {col}."
+            f"Unknown label type: {type_of_target(values)!r}. Y must hold only 0 and 1; found "
+            f"{Y[row, col]!r} at row {row}, label column {col}."
         )
     return values.astype(np.uint8)
