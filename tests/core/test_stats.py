@@ -74,8 +74,11 @@ def test_bad_label_matrices_are_refused(Y, message):
 def test_check_label_matrix_words_come_from_the_caller():
     with pytest.raises(DatasetError, match="file.csv, line 7: label 'b' is 3"):
         check_label_matrix(
-            [[0, 3]], "file.csv", error=DatasetError, row_label=lambda i: f"line {i + 7}",
+            [[0, 3]],
+            "file.csv",
+            error=DatasetError,
+            row_label=lambda i: f"line {i + 7}",
             label_names=["a", "b"],
-        )  # fmt: skip
+        )
     out = check_label_matrix([[True, False]])
     assert out.dtype == np.uint8 and out.flags.c_contiguous
