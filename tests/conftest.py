@@ -2,16 +2,20 @@
 
 The five datasets of the paper are not in this repository (they are not ours to redistribute); they
 sit in ``../shared/datasets`` beside the repository root. Tests that need them take the
-``shared_datasets_dir`` fixture and are skipped, with a message saying where the files were
-looked for, when that folder is absent.
+``shared_datasets_dir`` fixture (the folder) or ``real_datasets`` (the five, loaded once per
+session), and are skipped, with a message saying where the files were looked for, when that folder
+is absent.
 """
 
 from pathlib import Path
 
 import pytest
 
+from mlr_core.datasets import Dataset, load_dataset
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
+REAL_DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase")
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +27,9 @@ def shared_datasets_dir() -> Path:
             "the repository root)"
         )
     return SHARED_DATASETS
+
+
+@pytest.fixture(scope="session")
+def real_datasets(shared_datasets_dir) -> dict[str, Dataset]:
+    """The paper's five datasets by name, loaded once and shared: tests must not modify them."""
+    return {name: load_dataset(shared_datasets_dir / f"{name}.arff") for name in REAL_DATASETS}

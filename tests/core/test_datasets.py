@@ -26,19 +26,13 @@ README_TABLE = {
 }
 
 
-@pytest.fixture(scope="module")
-def real(shared_datasets_dir):
-    """The five real datasets, loaded once for the module."""
-    return {name: load_dataset(shared_datasets_dir / f"{name}.arff") for name in README_TABLE}
-
-
 # --- the real datasets ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", README_TABLE)
-def test_real_dataset_reproduces_readme_table(real, name):
+def test_real_dataset_reproduces_readme_table(real_datasets, name):
     n, d, kinds, m, card, dens, dl, pdl = README_TABLE[name]
-    data = real[name]
+    data = real_datasets[name]
     stats = dataset_stats(data.Y)
     assert (stats["n"], len(data.source_attributes), stats["m"]) == (n, d, m)
     counts = Counter(kind for _, kind in data.source_attributes)
@@ -51,25 +45,25 @@ def test_real_dataset_reproduces_readme_table(real, name):
     assert data.meta["format"] == "MULAN" and data.name == name
 
 
-def test_yeast_labels_are_matched_by_name_not_xml_order(real, shared_datasets_dir):
+def test_yeast_labels_are_matched_by_name_not_xml_order(real_datasets, shared_datasets_dir):
     # yeast.xml lists Class1, Class2, Class3, Class6, Class4, ...; the columns follow the ARFF
     text = (shared_datasets_dir / "yeast.arff").read_text()
     arff_order = re.findall(r"@attribute\s+(Class\d+)", text, flags=re.IGNORECASE)
-    assert real["yeast"].label_names == arff_order == [f"Class{i}" for i in range(1, 15)]
-    assert real["yeast"].feature_names[:2] == ["Att1", "Att2"]
+    assert real_datasets["yeast"].label_names == arff_order == [f"Class{i}" for i in range(1, 15)]
+    assert real_datasets["yeast"].feature_names[:2] == ["Att1", "Att2"]
 
 
-def test_genbase_yes_no_decoded_by_value_name(real, shared_datasets_dir):
+def test_genbase_yes_no_decoded_by_value_name(real_datasets, shared_datasets_dir):
     # {YES, NO} declares YES first: ordinal decoding would give YES -> 0. Count YES in the data.
     text = (shared_datasets_dir / "genbase.arff").read_text()
     n_yes = text[text.upper().index("@DATA") :].count("YES")
-    genbase = real["genbase"]
+    genbase = real_datasets["genbase"]
     assert set(genbase.feature_types) == {"binary"}
     assert genbase.X.sum() == n_yes > 0
 
 
-def test_flags_nominals_one_hot_and_binaries_single_column(real):
-    flags = real["flags"]
+def test_flags_nominals_one_hot_and_binaries_single_column(real_datasets):
+    flags = real_datasets["flags"]
     assert flags.n_features == 10 + (6 + 4 + 10 + 8) + 5
     landmass = [j for j, f in enumerate(flags.feature_names) if f.startswith("landmass=")]
     assert [flags.feature_names[j] for j in landmass] == [f"landmass={v}" for v in range(1, 7)]

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from mlr_core import theory
-from mlr_core.datasets import load_dataset
 from mlr_core.errors import InputError
 from mlr_core.stats import dataset_stats
 
@@ -84,8 +83,8 @@ NAMES = ("yeast", "emotions", "flags", "cal500", "genbase")
 
 
 @pytest.fixture(scope="module")
-def real_stats(shared_datasets_dir):
-    return {n: dataset_stats(load_dataset(shared_datasets_dir / f"{n}.arff").Y) for n in NAMES}
+def real_stats(real_datasets):
+    return {name: dataset_stats(data.Y) for name, data in real_datasets.items()}
 
 
 @pytest.mark.parametrize("name", NAMES)
