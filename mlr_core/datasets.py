@@ -7,7 +7,9 @@ dashboard shows that message as it is.
 Formats
 -------
 - **MULAN**: ``name.arff`` (dense or sparse) plus ``name.xml`` naming the label attributes. The
-  XML decides; a stale MEKA ``-C`` in ``@relation`` is then ignored (with a note).
+  XML decides which attributes are labels, matched by name; ``Y``'s columns keep the ARFF's order
+  (yeast.xml lists its labels in another). A stale MEKA ``-C`` in ``@relation`` is then ignored
+  (with a note).
 - **MEKA**: one ARFF whose ``@relation`` carries ``-C m``: the first ``m`` attributes are labels
   when ``m > 0``, the last ``|m|`` when ``m < 0``.
 - **CSV** (comma-separated, header row, numbers only): label columns are those named
@@ -106,9 +108,8 @@ class Dataset:
         if self.feature_types is None:
             self.feature_types = ["numeric"] * self.X.shape[1]
         self.feature_types = list(self.feature_types)
-        if len(self.feature_types) != self.X.shape[1] or not set(self.feature_types) <= set(
-            FEATURE_TYPES
-        ):
+        known = set(self.feature_types) <= set(FEATURE_TYPES)
+        if len(self.feature_types) != self.X.shape[1] or not known:
             raise DatasetError(
                 f"dataset {self.name!r}: feature_types must give one of {FEATURE_TYPES} for each "
                 f"of the {self.X.shape[1]} feature columns"
@@ -536,6 +537,60 @@ def _xml_label_names(xml: bytes, xml_source: str) -> list[str]:
     return names
 
 
+def _decode_label(attr, kind, col, source, row_label: RowLabel) -> np.ndarray:
+    """One label attribute as a 0/1 (or not yet checked numeric) column."""
+    what = f"label {attr!r}"
+    if kind == "STRING":
+        raise DatasetError(f"{source}: {what} is a string attribute; labels must be 0/1")
+    if not isinstance(kind, list):
+        return _as_numbers(col, what, source, row_label)
+    true = _binary_true_value(kind)
+    if true is None:
+        raise DatasetError(
+            f"{source}: {what} is nominal with values {kind}; a label needs two values such as "
+            "{0,1}"
+        )
+    return _nominal_indicators(col, kind, what, source, row_label)[kind.index(true)]
+
+
+def _encode_features(attributes, raw, skip, source, row_label: RowLabel, notes):
+    """Feature columns, names, types and source attributes of the non-label attributes."""
+    columns, names, types, sources = [], [], [], []
+    for j, (attr, kind) in enumerate(attributes):
+        if j in skip:
+            continue
+        what = f"attribute {attr!r}"
+        if kind == "STRING":
+            notes.append(f"dropped string attribute {attr!r} (an ID or free text is not a feature)")
+            continue
+        if not isinstance(kind, list):
+            columns.append(_as_numbers(raw[:, j], what, source, row_label))
+            names.append(attr)
+            types.append("numeric")
+            sources.append((attr, "numeric"))
+            continue
+        indicators = _nominal_indicators(raw[:, j], kind, what, source, row_label)
+        true = _binary_true_value(kind)
+        if true is not None:
+            columns.append(indicators[kind.index(true)])
+            names.append(attr)
+            types.append("binary")
+            sources.append((attr, "binary"))
+        else:
+            columns.extend(indicators)
+            names.extend(f"{attr}={value}" for value in kind)
+            types.extend(["nominal"] * len(kind))
+            sources.append((attr, "nominal"))
+    n_nominal = sum(kind == "nominal" for _, kind in sources)
+    if n_nominal:
+        notes.append(
+            f"{n_nominal} nominal attribute(s) one-hot encoded into {types.count('nominal')} "
+            "columns named 'attribute=value'"
+        )
+    X = np.column_stack(columns).astype(np.float64) if columns else np.empty((raw.shape[0], 0))
+    return X, names, types, sources
+
+
 def _parse_arff(text, source, name, xml, xml_source, labels, notes) -> Dataset:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     obj, sparse = _decode_arff(lines, source)
@@ -546,64 +601,14 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes) -> Dataset:
     label_idx, rule = _label_indices(names, obj["relation"], labels, xml, xml_source, source, notes)
     raw = _raw_matrix(obj, sparse)
     row_label = _row_labeler(lines)
-
-    label_cols = []
-    for j in label_idx:
-        attr, kind = attributes[j]
-        col, what = raw[:, j], f"label {attr!r}"
-        if kind == "STRING":
-            raise DatasetError(f"{source}: {what} is a string attribute; labels must be 0/1")
-        if isinstance(kind, list):
-            true = _binary_true_value(kind)
-            if true is None:
-                raise DatasetError(
-                    f"{source}: {what} is nominal with values {kind}; a label needs two values "
-                    "such as {0,1}"
-                )
-            indicators = _nominal_indicators(col, kind, what, source, row_label)
-            label_cols.append(indicators[kind.index(true)])
-        else:
-            label_cols.append(_as_numbers(col, what, source, row_label))
-
-    columns, feature_names, feature_types, source_attributes = [], [], [], []
-    is_label = set(label_idx)
-    for j, (attr, kind) in enumerate(attributes):
-        if j in is_label:
-            continue
-        col, what = raw[:, j], f"attribute {attr!r}"
-        if kind == "STRING":
-            notes.append(f"dropped string attribute {attr!r} (an ID or free text is not a feature)")
-            continue
-        if not isinstance(kind, list):
-            columns.append(_as_numbers(col, what, source, row_label))
-            feature_names.append(attr)
-            feature_types.append("numeric")
-            source_attributes.append((attr, "numeric"))
-            continue
-        indicators = _nominal_indicators(col, kind, what, source, row_label)
-        true = _binary_true_value(kind)
-        if true is not None:
-            columns.append(indicators[kind.index(true)])
-            feature_names.append(attr)
-            feature_types.append("binary")
-            source_attributes.append((attr, "binary"))
-        else:
-            columns.extend(indicators)
-            feature_names.extend(f"{attr}={value}" for value in kind)
-            feature_types.extend(["nominal"] * len(kind))
-            source_attributes.append((attr, "nominal"))
-
-    n = raw.shape[0]
-    X = np.column_stack(columns).astype(np.float64) if columns else np.empty((n, 0))
-    Y = np.column_stack(label_cols)
-    label_names = [attributes[j][0] for j in label_idx]
+    Y = np.column_stack(
+        [_decode_label(*attributes[j], raw[:, j], source, row_label) for j in label_idx]
+    )
+    X, feature_names, feature_types, source_attributes = _encode_features(
+        attributes, raw, set(label_idx), source, row_label, notes
+    )
+    label_names = [names[j] for j in label_idx]
     X, Y = _checked_arrays(X, Y, feature_names, label_names, source, row_label)
-    n_onehot = sum(kind == "nominal" for _, kind in source_attributes)
-    if n_onehot:
-        notes.append(
-            f"{n_onehot} nominal attribute(s) one-hot encoded into "
-            f"{feature_types.count('nominal')} columns named 'attribute=value'"
-        )
     return Dataset(
         X,
         Y,
