@@ -48,7 +48,7 @@ def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
         title={"text": title, "x": 0.0, "xanchor": "left"},
         height=height,
         font=FONT,
-        margin={"l": 60, "r": 20, "t": 70, "b": 55},
+        margin={"l": 60, "r": 20, "b": 55, "t": fig.layout.margin.t or 70},
     )
     return fig
 
@@ -113,11 +113,11 @@ def population_figure(
     if color_by == "fitness":
         groups = np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1])
         names = [
-            f"fitness {low:.1f}–{high:.1f}"
+            f"{low:.1f}–{high:.1f}"
             for low, high in zip(FITNESS_EDGES[:-1], FITNESS_EDGES[1:], strict=True)
         ]
         colors = list(FITNESS_COLORS)
-        legends = {"legend": "Rules (colour: fitness)", "legend2": "Instances (labelset)"}
+        legends = {"legend": "Rule fitness:", "legend2": "Instances (labelset)"}
     else:
         names = [*palette, OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
@@ -146,9 +146,16 @@ def population_figure(
     _add_points(fig, points, palette, feature_names, legend=list(legends)[-1])
     fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
     fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
-    for (legend, text), top in zip(legends.items(), (1.0, 0.68), strict=False):
-        fig.update_layout({legend: {"title": {"text": text}, "x": 1.02, "y": top,
-                                    "yanchor": "top"}})
+    side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
+    if color_by == "fitness":  # fitness bins in a row above the plot, labelsets at the side
+        fig.update_layout(
+            legend={"title": {"text": legends["legend"], "side": "left"}, "orientation": "h",
+                    "x": 0.0, "y": 1.01, "yanchor": "bottom"},
+            legend2={"title": {"text": legends["legend2"]}, **side},
+            margin={"t": 100},
+        )
+    else:
+        fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
     fig.update_layout(dragmode="pan", clickmode="event+select")
     fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}", showarrow=False,
                        xref="paper", yref="paper", x=1.02, y=0.0, xanchor="left",

@@ -42,17 +42,20 @@ def parameters_form(session: state.Session) -> None:
 def vital_signs(session: state.Session) -> None:
     """Metrics and curves of the current run (drawn by the live fragment)."""
     s = session.model.summary()
-    top = st.columns(6)
-    top[0].metric("Iteration", f"{s['iteration']:,}")
-    top[1].metric("Epoch", f"{s['epoch']:.2f}")
-    top[2].metric("Rules", f"{s['macro_size']:,} / {s['micro_size']:,}",
-                  help="macro (distinct rules) / micro (sum of numerosities, at most N)")
-    top[3].metric("Mean fitness", f"{s['mean_fitness']:.3f}")
-    top[4].metric("Mean generality", f"{s['mean_generality']:.3f}")
-    top[5].metric("Coverage (recent)", "—" if s["coverage"] != s["coverage"]
-                  else f"{s['coverage']:.1%}")
+    coverage = s["coverage"]
+    first, second = st.columns(4), st.columns(4)
+    first[0].metric("Iteration", f"{s['iteration']:,}")
+    first[1].metric("Epoch", f"{s['epoch']:.2f}")
+    first[2].metric("Macro rules", f"{s['macro_size']:,}", help="distinct rules")
+    first[3].metric("Micro rules", f"{s['micro_size']:,}",
+                    help="sum of numerosities (at most N)")
+    second[0].metric("Mean fitness", f"{s['mean_fitness']:.3f}")
+    second[1].metric("Mean generality", f"{s['mean_generality']:.3f}")
+    second[2].metric("Coverage (recent)", "—" if coverage != coverage else f"{coverage:.1%}",
+                     help="share of recent training instances some rule matched before covering")
+    second[3].metric("GA runs", f"{s['n_ga']:,}")
     st.caption(
-        f"Covering {s['n_covering']:,} · GA {s['n_ga']:,} · subsumption {s['n_subsumption']:,}"
+        f"Covering {s['n_covering']:,} · subsumption {s['n_subsumption']:,}"
         f" · deletion {s['n_deletion']:,} · train {len(session.train_idx):,} rows,"
         f" held-out {len(session.test_idx):,} rows"
     )

@@ -57,7 +57,7 @@ def test_population_draws_every_rectangle_once_in_filled_traces():
     swatches = [t for t in fig["data"] if t["mode"] == "markers" and t["legend"] == "legend"]
     assert {t["name"] for t in swatches} == {t["legendgroup"] for t in fills}
     assert {t["name"] for t in swatches} <= {
-        f"fitness {a:.1f}–{b:.1f}"
+        f"{a:.1f}–{b:.1f}"
         for a, b in zip(figures.FITNESS_EDGES[:-1], figures.FITNESS_EDGES[1:], strict=True)
     }
 
