@@ -251,7 +251,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self._order = np.arange(X.shape[0], dtype=np.int64)
         rng.shuffle(self._rng, self._order)
         self._counters[POSITION] = 0
-        self._config = self._make_config()
+        self._config = self._make_config(self.max_specified_)
         self._tuned = None
         return self
 
@@ -424,10 +424,11 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self._record_every = self.history_every
         self._next_record = self.history_every
 
-    def _make_config(self):
+    def _make_config(self, max_specified):
+        """The kernels' view of the parameters."""
         return Config(
             n_rules=int(self.n_rules), p_hash=float(self.p_hash), r0=float(self.r0),
-            max_specified=int(self.max_specified_), nu=float(self.nu), beta=float(self.beta),
+            max_specified=int(max_specified), nu=float(self.nu), beta=float(self.beta),
             theta_ga=float(self.theta_ga), tau=float(self.tau),
             roulette=self.selection == "roulette", chi=float(self.chi), mu=float(self.mu),
             m0=float(self.m0), ga_subsumption=bool(self.ga_subsumption),

@@ -1,0 +1,174 @@
+"""Invariants of the learning cycle, checked after every single iteration on random data."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mlr_core import MLRClassifier
+from mlr_core.covering import cover
+from mlr_core.population import live, match_set, new_population
+from mlr_core.rng import new_state
+from mlr_core.training import ITERATION, POSITION
+
+
+def _snapshot(model):
+    """Each rule keyed by (birth, labelset id, condition) -> (exp, ts): identity across steps,
+    since removal moves rules between slots."""
+    pop = live(model.population_)
+    rules = {}
+    for i in range(len(pop.num)):
+        n = pop.nspec[i]
+        key = (int(pop.birth[i]), int(pop.ls[i]), tuple(pop.feat[i, :n]),
+               tuple(pop.center[i, :n]), tuple(pop.spread[i, :n]))
+        rules[key] = (int(pop.exp[i]), int(pop.ts[i]))
+    return rules
+
+
+def _matches(key, x):
+    _, _, feat, center, spread = key
+    return all(abs(x[f] - c) <= s for f, c, s in zip(feat, center, spread, strict=True))
+
+
+def _check_population(model):
+    pop = live(model.population_)
+    assert pop.micro[0] <= model.n_rules
+    assert pop.micro[0] == pop.num.sum()
+    assert (pop.num >= 1).all()
+    assert ((pop.fit >= 0) & (pop.fit <= 1)).all()
+    assert ((pop.acc >= 0) & (pop.acc <= 1)).all()
+    assert (pop.exp >= 0).all()
+    assert (pop.nspec <= model.max_specified_).all()
+    assert ((pop.spread >= 0) | (np.arange(pop.spread.shape[1]) >= pop.nspec[:, None])).all()
+
+
+@st.composite
+def problems(draw):
+    seed = draw(st.integers(0, 2**16))
+    r = np.random.default_rng(seed)
+    n = draw(st.integers(5, 40))
+    d = draw(st.integers(1, 6))
+    m = draw(st.integers(2, 4))
+    X = r.random((n, d)) * draw(st.sampled_from([1.0, 100.0]))
+    Y = (r.random((n, m)) < 0.4).astype(int)
+    params = {
+        "n_rules": draw(st.integers(5, 60)),
+        "fitness": draw(st.sampled_from(["em", "hl"])),
+        "selection": draw(st.sampled_from(["tournament", "roulette"])),
+        "correct_set_subsumption": draw(st.booleans()),
+        "theta_ga": draw(st.sampled_from([0, 5, 25])),
+        "theta_sub": draw(st.sampled_from([0, 20])),
+        "p_hash": draw(st.sampled_from([0.0, 0.33, 0.9])),
+        "random_state": seed,
+    }
+    return X, Y, params
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_every_step_keeps_the_invariants(problem):
+    X, Y, params = problem
+    model = MLRClassifier(**params).start(X, Y)
+    scaled = model._X_train
+    for _ in range(150):
+        counters = model._counters
+        row = model._order[counters[POSITION]] if counters[POSITION] < len(X) else None
+        before = _snapshot(model)
+        iteration = int(counters[ITERATION])
+        model.learn(1)
+        _check_population(model)
+        if row is None:  # a new epoch reshuffled the order: the instance is unknown here
+            continue
+        x, y_id = scaled[row], model._y_ids[row]
+        after = _snapshot(model)
+        for key, (exp, ts) in after.items():
+            if key[0] == iteration:  # born now: by covering or the GA, for this instance
+                assert _matches(key, x), "a new rule does not match its instance"
+                assert key[1] == y_id, "a new rule does not advocate the instance's labelset"
+            elif key in before:
+                matched = _matches(key, x)
+                assert exp == before[key][0] + matched, "experience grows exactly in [M]"
+                if ts == iteration and before[key][1] != iteration:
+                    assert key[1] == y_id and matched, "the GA ran outside the correct set"
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**16), st.integers(1, 40), st.sampled_from([0.0, 0.33, 0.9, 1.0]),
+       st.integers(1, 40))
+def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
+    r = np.random.default_rng(seed)
+    x = r.random(d)
+    cfg = MLRClassifier(p_hash=p_hash)._make_config(min(limit, d))
+    pop = new_population(10, min(limit, d))
+    slot = cover(pop, x, 3, cfg, new_state(seed), 0)
+    out = np.empty(10, dtype=np.int64)
+    assert match_set(pop, x, out) == 1 and out[0] == slot
+    assert pop.ls[slot] == 3 and pop.nspec[slot] <= min(limit, d)
+    assert pop.num[slot] == 1 and pop.micro[0] == 1
+
+
+def test_same_seed_gives_identical_population_and_other_seed_differs():
+    r = np.random.default_rng(3)
+    X, Y = r.random((80, 4)), (r.random((80, 3)) < 0.5).astype(int)
+
+    def run(seed):
+        return MLRClassifier(n_rules=100, n_iter=3000, random_state=seed).fit(X, Y)
+
+    a, b, c = run(7), run(7), run(8)
+    for field in live(a.population_)._fields:
+        assert np.array_equal(getattr(live(a.population_), field),
+                              getattr(live(b.population_), field))
+    assert not np.array_equal(live(a.population_).center, live(c.population_).center)
+
+
+def test_learn_in_pieces_equals_one_fit():
+    r = np.random.default_rng(4)
+    X, Y = r.random((60, 3)), (r.random((60, 3)) < 0.5).astype(int)
+    whole = MLRClassifier(n_rules=80, n_iter=2000, random_state=1).fit(X, Y)
+    pieces = MLRClassifier(n_rules=80, random_state=1).start(X, Y)
+    for k in (1, 7, 500, 992, 500):
+        pieces.learn(k)
+    assert whole.summary() == pieces.summary()
+    assert np.array_equal(whole.predict_proba(X), pieces.predict_proba(X))
+
+
+def test_predicting_does_not_change_the_model():
+    r = np.random.default_rng(5)
+    X, Y = r.random((70, 3)), (r.random((70, 4)) < 0.4).astype(int)
+    model = MLRClassifier(n_rules=100, n_iter=2000, random_state=0).fit(X, Y)
+    before = [a.copy() for a in model.population_] + [model._rng.copy(), model._counters.copy()]
+    model.predict(X)
+    model.predict(X, prediction="max")
+    model.predict_proba(r.random((20, 3)) * 5)  # outside the training range too
+    model.explain(X[0])
+    model.rules_frame()
+    model.to_json()
+    model.summary()
+    after = list(model.population_) + [model._rng, model._counters]
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+
+
+def test_memory_and_history_stay_bounded_over_a_long_run():
+    r = np.random.default_rng(6)
+    X, Y = r.random((200, 5)), (r.random((200, 4)) < 0.4).astype(int)
+    model = MLRClassifier(n_rules=50, history_every=10, random_state=0).start(X, Y)
+    capacity = model.population_.center.nbytes
+    model.learn(100_000)
+    history = model.history()
+    assert model.population_.center.nbytes == capacity
+    assert 0 < len(history) <= 1000
+    assert history["iteration"].iloc[-1] > 90_000  # thinned, still spans the run
+    assert history["iteration"].is_monotonic_increasing
+    assert model.summary()["micro_size"] <= 50
+
+
+def test_summary_reports_the_run():
+    r = np.random.default_rng(8)
+    X, Y = r.random((50, 2)), (r.random((50, 3)) < 0.5).astype(int)
+    model = MLRClassifier(n_rules=40, random_state=0).start(X, Y).learn(520)
+    s = model.summary()
+    assert s["iteration"] == 520 and abs(s["epoch"] - 520 / 50) < 1e-12
+    assert 0 < s["macro_size"] <= s["micro_size"] <= 40
+    assert 0 <= s["mean_fitness"] <= 1 and 0 <= s["mean_generality"] <= 1
+    assert 0 <= s["coverage"] <= 1
+    assert s["n_covering"] >= 1 and s["n_deletion"] >= s["n_covering"] - 40
+    assert set(model.history().columns) == set(s)

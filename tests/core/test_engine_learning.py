@@ -1,0 +1,114 @@
+"""The engine learns: a rectangle-separable problem, the EM/HL fitness relation, prediction modes."""
+
+import numpy as np
+import pytest
+
+from mlr_core import MLRClassifier
+from mlr_core.covering import cover
+from mlr_core.fitness import score_table, update_sets
+from mlr_core.population import match_set, new_population
+from mlr_core.rng import new_state
+
+# labelset by region of the unit square: three labelsets, each a union of rectangles
+LABELSETS = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]])
+
+
+def rectangles(n, seed):
+    X = np.random.default_rng(seed).random((n, 2))
+    region = np.where(X[:, 0] < 0.4, 0, np.where(X[:, 1] < 0.5, 1, 2))
+    return X, LABELSETS[region]
+
+
+def test_learns_a_rectangle_separable_problem():
+    X, Y = rectangles(600, 0)
+    X_test, Y_test = rectangles(400, 1)
+    model = MLRClassifier(n_rules=400, n_iter=30_000, random_state=0).fit(X, Y)
+    for prediction in ("agg", "max"):
+        exact = (model.predict(X_test, prediction=prediction) == Y_test).all(axis=1).mean()
+        assert exact >= 0.95, (prediction, exact)
+    assert model.score(X_test, Y_test) >= 0.95
+    assert model.coverage(X_test) >= 0.98
+
+
+def test_hl_fitness_is_at_least_em_fitness_for_the_same_history():
+    """Per match, 1 - Hamming loss >= exact match, so after the same matches F_hl >= F_em."""
+    r = np.random.default_rng(2)
+    X = r.random((40, 3))
+    labelsets = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    y_ids = r.integers(0, 4, 40).astype(np.int32)
+    cfg = MLRClassifier(p_hash=0.5, r0=0.9)._make_config(3)
+    pops = {mode: new_population(103, 3) for mode in ("em", "hl")}
+    for mode, pop in pops.items():
+        state = new_state(0)
+        for i in range(10):  # the same rules in both populations
+            cover(pop, X[i], y_ids[i], cfg, state, 0)
+        table = score_table(labelsets, mode)
+        mset = np.empty(103, dtype=np.int64)
+        for x, y_id in zip(X, y_ids, strict=True):
+            n = match_set(pop, x, mset)
+            update_sets(pop, mset, n, mset[:0], 0, y_id, table, cfg)
+    em, hl = pops["em"], pops["hl"]
+    size = em.size[0]
+    assert np.array_equal(em.exp[:size], hl.exp[:size]) and em.exp[:size].sum() > 0
+    assert (hl.fit[:size] >= em.fit[:size]).all()
+    assert (hl.fit[:size] > em.fit[:size]).any()
+
+
+def test_em_rewards_only_exact_labelsets():
+    table = score_table(np.array([[1, 0, 0], [1, 1, 0]], dtype=np.uint8), "em")
+    assert table.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    hl = score_table(np.array([[1, 0, 0], [1, 1, 0]], dtype=np.uint8), "hl")
+    assert np.allclose(hl, [[1.0, 2 / 3], [2 / 3, 1.0]])
+
+
+@pytest.mark.parametrize("fitness", ["em", "hl"])
+@pytest.mark.parametrize("bipartition", ["threshold", "rcut", "auto"])
+def test_prediction_modes_give_valid_labels(fitness, bipartition):
+    X, Y = rectangles(200, 3)
+    model = MLRClassifier(n_rules=200, n_iter=5000, fitness=fitness, bipartition=bipartition,
+                          random_state=0).fit(X, Y)
+    scores = model.predict_proba(X)
+    assert scores.shape == Y.shape and ((scores >= 0) & (scores <= 1 + 1e-12)).all()
+    method, value = model.bipartition_()
+    assert method == bipartition or bipartition == "auto"
+    if method == "rcut":
+        assert value == round(Y.sum(axis=1).mean())
+    labels = model.predict(X)
+    assert set(np.unique(labels)) <= {0, 1}
+    assert (model.predict(X, prediction="max") == model.labelsets_[:, None, :]).all(-1).any(0).all()
+
+
+def test_fixed_threshold_is_used_as_given():
+    X, Y = rectangles(200, 4)
+    model = MLRClassifier(n_rules=100, n_iter=2000, bipartition="threshold", threshold=0.7,
+                          random_state=0).fit(X, Y)
+    assert model.bipartition_() == ("threshold", 0.7)
+    assert np.array_equal(model.predict(X), (model.predict_proba(X) >= 0.7).astype(int))
+
+
+def test_uncovered_instance_gets_the_nearest_rules_answer():
+    X, Y = rectangles(300, 5)
+    model = MLRClassifier(n_rules=300, n_iter=10_000, p_hash=0.0, r0=0.05, random_state=0)
+    model.fit(X, Y)
+    far = np.array([[0.05, 0.95]])
+    assert model.coverage(far) in (0.0, 1.0)
+    explanation = model.explain(far[0])
+    assert explanation.fallback == (model.coverage(far) == 0.0)
+    assert len(explanation.rule_ids) >= 1
+    assert model.predict(far).shape == (1, 3)  # never fails, covered or not
+
+
+def test_explain_agrees_with_predict():
+    X, Y = rectangles(300, 6)
+    model = MLRClassifier(n_rules=200, n_iter=8000, random_state=0).fit(X, Y)
+    names = np.array(model.label_names_)
+    for x in X[:10]:
+        e = model.explain(x)
+        assert np.allclose(e.scores.values, model.predict_proba(x[None])[0])
+        assert e.agg_labels == list(names[model.predict(x[None])[0].astype(bool)])
+        assert e.max_labels == list(names[model.predict(x[None], prediction="max")[0] == 1])
+        share = e.match_set.filter(like="contribution: ").sum().to_numpy()
+        assert np.allclose(share, e.scores.values)
+        assert set(e.union) == set(names[model.labelsets_[
+            model.population_.ls[e.rule_ids]].any(axis=0)])
+        assert not e.fallback
