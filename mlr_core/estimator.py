@@ -408,6 +408,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
                                      d, "x")
         self.label_names_ = _names(label_names, None, Y.shape[1], "label")
+        self.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
         self.data_min_ = X.min(axis=0)
         self.data_max_ = X.max(axis=0)
         self.labelsets_ = np.zeros((0, Y.shape[1]), dtype=np.uint8)

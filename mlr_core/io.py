@@ -145,6 +145,7 @@ def _build(cls, data):
     _require(state.shape == (4,) and state.any(), "rng_state must be 4 non-zero hex words.")
 
     model.feature_names_, model.label_names_ = features, labels
+    model.classes_ = np.arange(m)
     model.n_features_in_ = d
     model.data_min_, model.data_max_ = data_min, data_max
     model.labelsets_ = np.array(labelsets, dtype=np.uint8).reshape(-1, m)

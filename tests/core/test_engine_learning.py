@@ -1,4 +1,4 @@
-"""The engine learns: a rectangle-separable problem, the EM/HL fitness relation, prediction modes."""
+"""The engine learns: a rectangle-separable problem, EM vs HL fitness, the prediction modes."""
 
 import numpy as np
 import pytest
