@@ -41,8 +41,10 @@ def check_labels(Y, n_rows: int) -> np.ndarray:
     bad = ~np.isin(values, (0.0, 1.0))
     if bad.any():
         row, col = np.argwhere(bad)[0]
+        kind = type_of_target(values)
+        prefix = f"Unknown label type: {kind!r}. " if kind.startswith("continuous") else ""
         raise InputError(
-            f"Unknown label type: {type_of_target(values)!r}. Y must hold only 0 and 1; found "
-            f"{Y[row, col]!r} at row {row}, label column {col}."
+            f"{prefix}Y must hold only 0 and 1; found {Y[row, col].item()!r} at row {row}, "
+            f"label column {col}."
         )
     return values.astype(np.uint8)

@@ -1,0 +1,72 @@
+"""Bad arrays get a specific error whose message says what to fix."""
+
+import numpy as np
+import pytest
+
+from mlr_core import InputError, MLRClassifier
+
+
+@pytest.fixture(scope="module")
+def good():
+    r = np.random.default_rng(0)
+    return r.random((30, 3)), (r.random((30, 3)) < 0.5).astype(int)
+
+
+def bad_X(X, value):
+    X = X.copy()
+    X[4, 1] = value
+    return X
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda X, Y: (bad_X(X, np.nan), Y), "NaN"),
+        (lambda X, Y: (bad_X(X, np.inf), Y), "infinity"),
+        (lambda X, Y: (X[:, 0], Y), "2D array"),
+        (lambda X, Y: (X, Y[:, 0]), "1-D"),
+        (lambda X, Y: (X, Y[:, :0]), "no label columns"),
+        (lambda X, Y: (X, Y[:20]), "30 rows but Y has 20"),
+        (lambda X, Y: (X, Y * 2), "only 0 and 1; found 2 at row"),
+        (lambda X, Y: (X, Y - 0.5), "only 0 and 1"),
+        (lambda X, Y: (X, None), "requires y"),
+        (lambda X, Y: (X[:0], Y[:0]), "0 sample"),
+        (lambda X, Y: (np.array([["a", "b", "c"]] * 30), Y), "could not convert"),
+    ],
+)
+def test_fit_refuses_bad_arrays(good, make, message):
+    X, Y = make(*good)
+    with pytest.raises(InputError, match=message):
+        MLRClassifier(n_iter=10).fit(X, Y)
+
+
+def test_predict_refuses_bad_arrays_after_fit(good):
+    X, Y = good
+    model = MLRClassifier(n_rules=50, n_iter=200, random_state=0).fit(X, Y)
+    with pytest.raises(InputError, match="X has 2 features, but MLRClassifier is expecting 3"):
+        model.predict(X[:, :2])
+    with pytest.raises(InputError, match="NaN"):
+        model.predict_proba(bad_X(X, np.nan))
+    with pytest.raises(InputError, match="NaN"):
+        model.explain(np.array([np.nan, 0, 0]))
+
+
+def test_bad_parameters_and_misuse_are_named(good):
+    X, Y = good
+    with pytest.raises(ValueError, match="fitness"):
+        MLRClassifier(fitness="accuracy").fit(X, Y)
+    with pytest.raises(ValueError, match="n_rules"):
+        MLRClassifier(n_rules=0).fit(X, Y)
+    with pytest.raises(InputError, match="start"):
+        MLRClassifier().learn(10)
+    with pytest.raises(InputError, match="2 names for 3 label"):
+        MLRClassifier(n_iter=10).fit(X, Y, label_names=["a", "b"])
+
+
+def test_constant_and_huge_features_are_handled(good):
+    X, Y = good
+    X = np.column_stack([X, np.full(len(X), 7.0), X[:, 0] * 1e12])
+    model = MLRClassifier(n_rules=60, n_iter=2000, random_state=0).fit(X, Y)
+    assert np.isfinite(model.predict_proba(X)).all()
+    lower, upper = model.rule_bounds()
+    assert np.all(np.isnan(lower[:, 3]) | (lower[:, 3] == 7.0))
