@@ -355,8 +355,10 @@ def theory_figure(
                            text="upper bound meaningful", showarrow=False, xanchor="left",
                            yanchor="bottom", font={"color": "rgb(30, 110, 30)"})
     fig.add_vline(x=current_x, line_color="black", line_width=1.5)
+    right_half = at(current_x) > (at(low) + at(high)) / 2  # keep the label inside the plot
     fig.add_annotation(x=at(current_x), y=1.0, xref="x", yref="paper", text="current dataset",
-                       showarrow=False, xanchor="left", yanchor="bottom")
+                       showarrow=False, xanchor="right" if right_half else "left",
+                       yanchor="bottom")
     fig.update_xaxes(range=[at(low), at(high)])
     if measured is not None:
         fig.add_trace(go.Scatter(
@@ -366,7 +368,7 @@ def theory_figure(
         ))
     fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
     # fitness spans orders of magnitude (r0^(d·tau) is tiny in high d): a log axis shows it all
-    fig.update_yaxes(title_text="fitness of a rule (log scale)", type="log")
+    fig.update_yaxes(title_text="fitness of a rule (log scale)", type="log", tickformat=".2~g")
     fig.update_layout(legend={"orientation": "h", "y": -0.22, "x": 0.0})
     return _layout(fig, title, 420)
 

@@ -1,0 +1,101 @@
+"""The dashboard in a real browser: every page, live training, click-to-explain, a bad upload.
+
+Screenshots land in each test's tmp_path. Set ``MLR_UPDATE_SCREENSHOTS=1`` to also refresh the
+README's Population screenshot (docs/screenshots/population.png).
+"""
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+#: Page title -> plotly charts it shows once the model has rules.
+PAGES = {
+    "Train (live)": 2,
+    "Population": 2,
+    "Explain an instance": 1,
+    "Rules": 1,
+    "Theory": 2,
+    "Data": 1,
+}
+README_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "population.png"
+
+
+def test_every_page_renders_its_charts(app):
+    app.press("Step")
+    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    app.idle()
+    for title, n_charts in PAGES.items():
+        app.open(title)
+        charts = app.page.get_by_test_id("stPlotlyChart")
+        charts.nth(n_charts - 1).locator(".main-svg").first.wait_for()
+        app.no_exception()
+        assert charts.count() == n_charts, title
+        app.shot(re.sub(r"\W+", "_", title.lower()).strip("_"))
+
+
+def test_start_grows_the_iteration_count_until_pause(app):
+    assert app.iteration() == 0
+    app.start()
+    first = app.iteration()
+    app.wait_until(lambda: app.iteration() > first)
+    assert app.iteration() > first > 0, "live ticks advance training"
+    app.shot("training")
+    app.pause()
+    paused = app.iteration()
+    time.sleep(1.5)
+    assert app.iteration() == paused
+
+
+def test_clicking_a_point_explains_that_instance(app):
+    app.start()
+    time.sleep(2.0)
+    app.pause()
+    app.open("Population")
+    points = app.page.get_by_test_id("stPlotlyChart").first.locator(".scatterlayer path.point")
+    points.first.wait_for()
+    caption = app.page.get_by_text(re.compile(r"Selected instance: #\d+"))
+
+    def selected() -> int:
+        return int(re.search(r"#(\d+)", caption.inner_text()).group(1))
+
+    assert selected() == 0
+    shot = app.shot("population")
+    if os.environ.get("MLR_UPDATE_SCREENSHOTS"):
+        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, README_SHOT)
+    box = points.nth(points.count() // 2).bounding_box()  # clicked where the browser drew it
+    app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    app.wait_until(lambda: selected() != 0)
+    app.idle()
+    chosen = selected()
+    app.page.get_by_role("link", name=f"Explain instance #{chosen}").click()
+    app.page.get_by_role("heading", name=re.compile(rf"Instance #{chosen} ")).wait_for()
+    app.idle()
+    app.no_exception()
+    assert app.page.get_by_text(re.compile(r"rules matched|nearest rules answered")).count()
+    app.page.locator("[data-testid='stDataFrame']:visible").first.wait_for()  # the match set
+    app.shot("explain")
+
+
+def test_a_broken_upload_shows_the_loader_error_and_keeps_the_data(app, tmp_path):
+    broken = tmp_path / "broken.arff"
+    broken.write_text("@relation broken\n@attribute a numeric\n@data\n1,2,3\n")
+    app.open("Data")
+    app.page.get_by_role("tab", name="Upload").click()
+    app.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(broken))
+    app.page.get_by_text("broken.arff").first.wait_for()
+    app.press("Load upload")
+    error = app.page.get_by_test_id("stAlertContentError")
+    error.wait_for()
+    assert "broken.arff" in error.inner_text()
+    app.idle()
+    app.no_exception()
+    assert "hypercube_2d" in app.page.get_by_test_id("stSidebar").inner_text()
+    assert app.page.get_by_role("heading", name="Current dataset: hypercube_2d").count() == 1
+    app.shot("bad_upload")
