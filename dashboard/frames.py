@@ -13,6 +13,9 @@ import pandas as pd
 
 from mlr_core.rules import labelset_text
 
+#: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
+MAX_POINTS = 5000
+
 
 def labelset_texts(Y: np.ndarray, label_names: Sequence[str]) -> np.ndarray:
     """The engine's ``{a, c}`` spelling for every row of Y, so instances match ``rules_frame``."""
@@ -85,6 +88,36 @@ def select_rules(
     if cap is not None:
         chosen = chosen.head(cap)
     return chosen, n_passed
+
+
+def projection(
+    rules: pd.DataFrame,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    X: np.ndarray,
+    features: tuple[int, int],
+    **filters,
+) -> tuple[pd.DataFrame, int, tuple[tuple[float, float], tuple[float, float]]]:
+    """The Population page's rules: filtered and capped (``select_rules``) with their rectangles.
+
+    Returns the chosen rules joined with x0/x1/y0/y1, how many passed the filters, and the fixed
+    axis ranges (the data's, so live redraws do not jump).
+    """
+    ranges = (axis_range(X[:, features[0]]), axis_range(X[:, features[1]]))
+    rects = project_rules(lower, upper, features, ranges).set_index(rules.index)
+    chosen, n_passed = select_rules(rules.join(rects), **filters)
+    return chosen, n_passed, ranges
+
+
+def instance_points(
+    X: np.ndarray, labelsets: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS
+) -> pd.DataFrame:
+    """The instances on a feature pair (a fixed random sample when there are very many)."""
+    index = np.arange(len(X))
+    if len(X) > limit:
+        index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
+    return pd.DataFrame({"x": X[index, features[0]], "y": X[index, features[1]],
+                         "labelset": labelsets[index], "index": index})
 
 
 def specified_matrix(lower: np.ndarray) -> np.ndarray:

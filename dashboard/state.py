@@ -196,12 +196,16 @@ class Session:
         iteration, now = self.model.summary()["iteration"], time.perf_counter()
         if not self.curves.due(iteration, now, force):
             return
-        measures = {}
-        for split, rows in (("training", self.train_idx[:TRAIN_EVAL_ROWS]),
-                            ("held-out", self.test_idx)):
-            truth, pred = self.dataset.Y[rows], self.model.predict(self.dataset.X[rows])
-            measures[split] = {name: float(getattr(metrics, name)(truth, pred))
-                               for name in CURVE_MEASURES}
+        sample = self.train_idx[:TRAIN_EVAL_ROWS]
+        rows = np.concatenate([sample, self.test_idx])
+        pred = self.model.predict(self.dataset.X[rows])  # one pass over both splits
+        truth = self.dataset.Y[rows]
+        measures = {
+            split: {name: float(getattr(metrics, name)(truth[part], pred[part]))
+                    for name in CURVE_MEASURES}
+            for split, part in (("training", slice(0, len(sample))),
+                                ("held-out", slice(len(sample), None)))
+        }
         self.curves.add(iteration, now, measures)
 
 

@@ -1,12 +1,8 @@
 """Population: the rules as hyper-rectangles on a feature pair, the data on top, redrawn live."""
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dashboard import figures, frames, state, ui
-
-MAX_POINTS = 5000
 
 
 def options(session: state.Session) -> dict:
@@ -34,29 +30,15 @@ def options(session: state.Session) -> dict:
         }
 
 
-def data_points(session: state.Session, features: tuple[int, int]) -> pd.DataFrame:
-    """The instances on the chosen pair (a fixed sample of them when there are very many)."""
-    n = len(session.dataset.X)
-    index = np.arange(n)
-    if n > MAX_POINTS:
-        index = np.sort(np.random.default_rng(0).choice(n, MAX_POINTS, replace=False))
-    X = session.dataset.X
-    return pd.DataFrame({"x": X[index, features[0]], "y": X[index, features[1]],
-                         "labelset": session.labelsets[index], "index": index})
-
-
 def projection(session: state.Session, opts: dict) -> None:
     """The live part: rectangles + points, click-to-select, and the histograms beside them."""
     model, X = session.model, session.dataset.X
     rules = model.rules_frame()
-    lower, upper = model.rule_bounds()
     fx, fy = opts["features"]
-    ranges = (frames.axis_range(X[:, fx]), frames.axis_range(X[:, fy]))
-    rects = frames.project_rules(lower, upper, (fx, fy), ranges).set_index(rules.index)
-    chosen, n_passed = frames.select_rules(
-        rules.join(rects), labelsets=opts["labelsets"], min_fitness=opts["min_fitness"],
-        min_numerosity=opts["min_numerosity"], min_experience=opts["min_experience"],
-        cap=opts["cap"],
+    chosen, n_passed, ranges = frames.projection(
+        rules, *model.rule_bounds(), X, (fx, fy), labelsets=opts["labelsets"],
+        min_fitness=opts["min_fitness"], min_numerosity=opts["min_numerosity"],
+        min_experience=opts["min_experience"], cap=opts["cap"],
     )
     names = session.dataset.feature_names
     iteration = model.summary()["iteration"]
@@ -68,7 +50,8 @@ def projection(session: state.Session, opts: dict) -> None:
                    f"(population: {len(rules):,} rules).")
     left, right = st.columns([3, 1])
     fig = figures.population_figure(
-        chosen, data_points(session, (fx, fy)), feature_names=(names[fx], names[fy]),
+        chosen, frames.instance_points(X, session.labelsets, (fx, fy)),
+        feature_names=(names[fx], names[fy]),
         ranges=ranges, color_by=opts["color_by"],
         palette=figures.labelset_palette(session.palette_labelsets),
         title=f"{len(chosen):,} rules on {names[fx]} × {names[fy]} at iteration {iteration:,}",

@@ -49,3 +49,25 @@ def test_select_rules_filters_sorts_and_caps():
 
 def test_specified_matrix_is_not_nan():
     assert frames.specified_matrix(np.array([[np.nan, 0.0]])).tolist() == [[False, True]]
+
+
+def test_projection_joins_rectangles_to_the_chosen_rules():
+    rules = pd.DataFrame({"fitness": [0.2, 0.9], "numerosity": [1, 1], "experience": [5, 5],
+                          "labelset": ["{a}", "{b}"]}, index=[10, 11])
+    lower = np.array([[0.1, np.nan], [0.5, 0.2]])
+    upper = np.array([[0.3, np.nan], [0.7, 0.4]])
+    X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    chosen, n_passed, ranges = frames.projection(rules, lower, upper, X, (0, 1), cap=1)
+    assert n_passed == 2 and list(chosen.index) == [11]
+    assert chosen.loc[11, ["x0", "x1", "y0", "y1"]].tolist() == [0.5, 0.7, 0.2, 0.4]
+    assert ranges[0][0] < 0.0 and ranges[1][1] > 1.0
+
+
+def test_instance_points_keep_indices_and_sample_when_many():
+    X = np.arange(20, dtype=float).reshape(10, 2)
+    labelsets = np.array([f"{{{i}}}" for i in range(10)], dtype=object)
+    points = frames.instance_points(X, labelsets, (1, 0))
+    assert points["index"].tolist() == list(range(10))
+    assert points.loc[3, ["x", "y", "labelset"]].tolist() == [7.0, 6.0, "{3}"]
+    sample = frames.instance_points(X, labelsets, (0, 1), limit=4)
+    assert len(sample) == 4 and (sample["x"] == X[sample["index"], 0]).all()

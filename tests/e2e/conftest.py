@@ -8,70 +8,15 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from streamlit_server import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 #: The first run in a fresh checkout may compile the engine (numba cache): be patient once.
 SLOW_MS = 180_000
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(log_path: Path) -> tuple[subprocess.Popen, str]:
-    """``streamlit run`` the dashboard headless; output goes to a file (a PIPE could fill up)."""
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "streamlit_app.py"),
-        "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1",
-        "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
-    ]
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    return process, f"http://127.0.0.1:{port}"
-
-
-def wait_healthy(process: subprocess.Popen, url: str, log_path: Path, timeout: float = 60) -> None:
-    """Poll ``/_stcore/health`` until the server answers ``ok``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited early:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"streamlit not healthy after {timeout} s:\n{log_path.read_text()}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def launch_chromium(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
 @pytest.fixture(scope="session")
