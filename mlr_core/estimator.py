@@ -357,7 +357,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         method, value = self._bipartition()
         agg = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
         column = 2 if self.max_rule == "vote" else 3
-        names = np.array(self.label_names_)
+        names = np.array(self.label_names_, dtype=object)
         return Explanation(
             match_set=pd.concat([frame, share], axis=1),
             rule_ids=slots,
