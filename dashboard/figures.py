@@ -20,7 +20,7 @@ FITNESS_COLORS = sample_colorscale("Viridis_r", [0.0, 0.25, 0.5, 0.75, 1.0])
 #: Numerosity bins and the fill opacity of each: rules many copies agree on look more solid.
 NUMEROSITY_EDGES = (1, 2, 5, 10)
 NUMEROSITY_OPACITY = (0.06, 0.12, 0.2, 0.3)
-LABELSET_COLORS = qualitative.D3
+LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
 METRICS = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
@@ -351,8 +351,8 @@ def theory_figure(
     if shade_from is not None and shade_from <= high:
         fig.add_vrect(x0=max(shade_from, low), x1=high, fillcolor="rgba(44, 160, 44, 0.12)",
                       line_width=0)
-        fig.add_annotation(x=at(max(shade_from, low)), y=0.02, xref="x", yref="paper",
-                           text="upper bound meaningful", showarrow=False, xanchor="left",
+        fig.add_annotation(x=at(high), y=0.02, xref="x", yref="paper",
+                           text="upper bound meaningful", showarrow=False, xanchor="right",
                            yanchor="bottom", font={"color": "rgb(30, 110, 30)"})
     fig.add_vline(x=current_x, line_color="black", line_width=1.5)
     right_half = at(current_x) > (at(low) + at(high)) / 2  # keep the label inside the plot

@@ -120,6 +120,19 @@ def instance_points(
                          "labelset": labelsets[index], "index": index})
 
 
+def most_specified(lower: np.ndarray, numerosity: np.ndarray, k: int = 2) -> list[int]:
+    """The ``k`` features the population specifies most (numerosity-weighted), else the first.
+
+    In high dimension most rules leave most features as wildcards; projecting on the features
+    they do specify is what shows their shape.
+    """
+    d = np.asarray(lower).shape[1]
+    weight = specified_matrix(lower).T.astype(float) @ np.asarray(numerosity, dtype=float)
+    if not weight.any():
+        return list(range(min(k, d)))
+    return [int(j) for j in np.argsort(-weight, kind="stable")[:k]]
+
+
 def specified_matrix(lower: np.ndarray) -> np.ndarray:
     """Which features each rule specifies (True) rather than leaves as a wildcard (False)."""
     return ~np.isnan(np.asarray(lower, dtype=float))

@@ -8,10 +8,14 @@ from dashboard import figures, frames, state, ui
 def options(session: state.Session) -> dict:
     """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
     names = session.dataset.feature_names
+    lower, _ = session.model.rule_bounds()
+    default = sorted(frames.most_specified(lower, session.model.rules_frame()["numerosity"]))
+    default += default[-1:] * (2 - len(default))  # one feature: project it on itself
     cols = st.columns([2, 2, 2, 1])
-    fx = cols[0].selectbox("x feature", range(len(names)), 0, format_func=names.__getitem__,
-                           key="pop_x")
-    fy = cols[1].selectbox("y feature", range(len(names)), min(1, len(names) - 1),
+    fx = cols[0].selectbox("x feature", range(len(names)), default[0],
+                           format_func=names.__getitem__, key="pop_x",
+                           help="Defaults to the two features the rules specify most.")
+    fy = cols[1].selectbox("y feature", range(len(names)), default[1],
                            format_func=names.__getitem__, key="pop_y")
     color_by = cols[2].segmented_control("Colour rules by", ["fitness", "labelset"],
                                          default="fitness", required=True, key="pop_color")

@@ -58,6 +58,7 @@ st.dataframe(
     shown, height=420, key="rules_table",
     column_config={
         "rule": st.column_config.TextColumn("rule", width="large"),
+        "labelset": st.column_config.TextColumn("labelset", width="medium"),
         "fitness": st.column_config.NumberColumn(format="%.3f"),
         "accuracy": st.column_config.NumberColumn(format="%.3f"),
         "generality": st.column_config.NumberColumn(format="%.3f"),

@@ -71,3 +71,10 @@ def test_instance_points_keep_indices_and_sample_when_many():
     assert points.loc[3, ["x", "y", "labelset"]].tolist() == [7.0, 6.0, "{3}"]
     sample = frames.instance_points(X, labelsets, (0, 1), limit=4)
     assert len(sample) == 4 and (sample["x"] == X[sample["index"], 0]).all()
+
+
+def test_most_specified_weights_by_numerosity_and_falls_back_to_the_first():
+    lower = np.array([[np.nan, 0.1, 0.2], [np.nan, np.nan, 0.3], [0.0, np.nan, np.nan]])
+    assert frames.most_specified(lower, np.array([1, 1, 5])) == [0, 2]
+    assert frames.most_specified(np.full((2, 3), np.nan), np.array([1, 1])) == [0, 1]
+    assert frames.most_specified(np.empty((0, 1)), np.empty(0)) == [0]
