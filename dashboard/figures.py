@@ -19,7 +19,7 @@ FITNESS_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 FITNESS_COLORS = sample_colorscale("Viridis_r", [0.0, 0.25, 0.5, 0.75, 1.0])
 #: Numerosity bins and the fill opacity of each: rules many copies agree on look more solid.
 NUMEROSITY_EDGES = (1, 2, 5, 10)
-NUMEROSITY_OPACITY = (0.06, 0.12, 0.2, 0.3)
+NUMEROSITY_OPACITY = (0.05, 0.1, 0.16, 0.24)
 LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
@@ -140,7 +140,7 @@ def population_figure(
             xs, ys = rectangle_path(chosen)
             fig.add_trace(go.Scatter(
                 x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, alpha),
-                line={"color": _rgba(color, min(1.0, alpha * 3)), "width": 0.8},
+                line={"color": _rgba(color, min(0.8, alpha * 2.5)), "width": 0.7},
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
     _add_points(fig, points, palette, feature_names, legend=list(legends)[-1])

@@ -99,3 +99,18 @@ def test_a_broken_upload_shows_the_loader_error_and_keeps_the_data(app, tmp_path
     assert "hypercube_2d" in app.page.get_by_test_id("stSidebar").inner_text()
     assert app.page.get_by_role("heading", name="Current dataset: hypercube_2d").count() == 1
     app.shot("bad_upload")
+
+
+def test_two_tabs_train_two_independent_models(app, browser, app_url):
+    app.press("Step")
+    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    context = browser.new_context(viewport={"width": 1500, "height": 1050})
+    try:
+        other = context.new_page()
+        other.goto(app_url)
+        value = other.get_by_test_id("stMetricValue").first
+        value.wait_for()
+        assert value.inner_text() == "0"
+    finally:
+        context.close()
+    assert app.iteration() == 200
