@@ -29,8 +29,10 @@ DEFAULT_PARAMS = {
     "r0": 0.5, "prediction": "agg", "random_state": 0,
 }
 DEFAULT_HOLDOUT = 0.2
+#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
 TICK_BUDGET_S = 0.25
 TICK_EVERY_S = 0.6
+#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
 CURVE_EVERY_S = 1.0
 CURVE_POINTS = 200
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).

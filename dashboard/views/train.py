@@ -1,5 +1,7 @@
 """Train (live): the run's vital signs and learning curves, redrawn every tick while it trains."""
 
+import math
+
 import streamlit as st
 
 from dashboard import figures, state, ui
@@ -51,7 +53,7 @@ def vital_signs(session: state.Session) -> None:
                     help="sum of numerosities (at most N)")
     second[0].metric("Mean fitness", f"{s['mean_fitness']:.3f}")
     second[1].metric("Mean generality", f"{s['mean_generality']:.3f}")
-    second[2].metric("Coverage (recent)", "—" if coverage != coverage else f"{coverage:.1%}",
+    second[2].metric("Coverage (recent)", "—" if math.isnan(coverage) else f"{coverage:.1%}",
                      help="share of recent training instances some rule matched before covering")
     second[3].metric("GA runs", f"{s['n_ga']:,}")
     st.caption(
