@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))  # the e2e tests' way of startin
 from dashboard import figures, frames, state  # noqa: E402
 from mlr_core.datasets import Dataset, load_dataset  # noqa: E402
 
-YEAST = Path("/work/shared/datasets/yeast.arff")
+YEAST = ROOT.parent / "shared" / "datasets" / "yeast.arff"  # the paper's data, beside the repo
 
 
 def yeast_sized() -> Dataset:
