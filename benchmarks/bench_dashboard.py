@@ -106,7 +106,10 @@ def bench_tick(repeats: int) -> None:
     print(f"live tick on {data.name} ({len(data.X)} x {data.X.shape[1]}, "
           f"{data.Y.shape[1]} labels), population {summary['macro_size']} macro / "
           f"{summary['micro_size']} micro rules, budget {1000 * state.TICK_BUDGET_S:.0f} ms")
-    for page, charts in (("Train", train_page_charts), ("Population", population_page_charts)):
+    pages = (("Train", train_page_charts), ("Population", population_page_charts))
+    for _, charts in pages:  # warm-up: numba loads (or compiles) prediction on first use
+        tick(session, charts, with_curve_point=True)
+    for page, charts in pages:
         for with_point in (False, True):
             runs = [tick(session, charts, with_point) for _ in range(repeats)]
             worst = max(runs, key=lambda r: r["total"])
