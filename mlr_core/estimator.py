@@ -441,7 +441,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _scale(self, X):
         span = self.data_max_ - self.data_min_
         span = np.where(span > 0, span, 1.0)  # a constant feature maps to 0
-        return np.clip((X - self.data_min_) / span, 0.0, 1.0)
+        scaled = X - self.data_min_  # the one copy; the rest is in place
+        scaled /= span
+        return np.clip(scaled, 0.0, 1.0, out=scaled)
 
     def _labelset_ids(self, Y, extend):
         """Index each row of Y in ``labelsets_`` (adding unseen labelsets when ``extend``)."""

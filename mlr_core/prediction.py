@@ -13,17 +13,34 @@ from mlr_core.population import distance, match_set
 
 
 @njit
+def nearest_rules(pop, x, k, out):
+    """Write the ``k`` rules nearest to ``x`` into ``out``, nearest first (ties: lower slot);
+    return how many. A running top-k, O(N k), since k is small."""
+    best = np.full(k, np.inf)
+    count = 0
+    for i in range(pop.size[0]):
+        dist = distance(pop, i, x)
+        if count == k and dist >= best[k - 1]:
+            continue
+        j = min(count, k - 1)
+        while j > 0 and best[j - 1] > dist:
+            best[j] = best[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        best[j] = dist
+        out[j] = i
+        count = min(count + 1, k)
+    return count
+
+
+@njit
 def voters(pop, x, min_experience, n_nearest, out):
-    """Write the voting rules' slots into ``out``; return (count, covered)."""
+    """Write the voting rules' slots for one instance into ``out``: the match set, or the
+    nearest rules when it is empty, only the experienced rules when some matched.
+    Returns (count, covered)."""
     count = match_set(pop, x, out)
     if count == 0:
-        size = pop.size[0]
-        dist = np.empty(size)
-        for i in range(size):
-            dist[i] = distance(pop, i, x)
-        nearest = np.argsort(dist, kind="mergesort")[: min(n_nearest, size)]
-        out[: nearest.shape[0]] = nearest
-        return nearest.shape[0], False
+        return nearest_rules(pop, x, n_nearest, out), False
     if min_experience > 0:
         kept = 0
         for k in range(count):
@@ -45,11 +62,16 @@ def _ahead(a1, a2, a3, b1, b2, b3):
     return a3 > b3
 
 
+_CHUNK = 256  # rows per parallel task; each task allocates its buffers once
+
+
 @njit(parallel=True)
 def vote(pop, X, labelsets, min_experience, n_nearest):
     """For each row of X: per-label votes (sum of F * num over voters advocating the label), the
     total vote, the labelset with the largest vote (ties: larger numerosity, then newer rules),
-    the labelset of the fittest voter (ties: numerosity, then experience), and coverage."""
+    the labelset of the fittest voter (ties: numerosity, then experience), and coverage.
+
+    Votes are summed per labelset first, then spread over labels once per distinct labelset."""
     n = X.shape[0]
     n_sets, m = labelsets.shape
     label_votes = np.zeros((n, m))
@@ -58,40 +80,47 @@ def vote(pop, X, labelsets, min_experience, n_nearest):
     fittest_set = np.full(n, -1, dtype=np.int64)
     covered = np.zeros(n, dtype=np.bool_)
     capacity = pop.nspec.shape[0]
-    for row in prange(n):
+    for chunk in prange((n + _CHUNK - 1) // _CHUNK):
         slots = np.empty(capacity, dtype=np.int64)
-        count, covered[row] = voters(pop, X[row], min_experience, n_nearest, slots)
+        touched = np.empty(n_sets, dtype=np.int64)
         set_vote = np.zeros(n_sets)
         set_num = np.zeros(n_sets)
         set_birth = np.full(n_sets, -1.0)
-        best = -1
-        for k in range(count):
-            i = slots[k]
-            w = pop.fit[i] * pop.num[i]
-            s = pop.ls[i]
-            total[row] += w
-            for j in range(m):
-                if labelsets[s, j]:
-                    label_votes[row, j] += w
-            set_vote[s] += w
-            set_num[s] += pop.num[i]
-            set_birth[s] = max(set_birth[s], float(pop.birth[i]))
-            if best < 0 or _ahead(
-                pop.fit[i], pop.num[i], pop.exp[i], pop.fit[best], pop.num[best], pop.exp[best]
-            ):
-                best = i
-        if count > 0:
-            fittest_set[row] = pop.ls[best]
-            win = -1
-            for s in range(n_sets):
+        for row in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
+            count, covered[row] = voters(pop, X[row], min_experience, n_nearest, slots)
+            n_touched = 0
+            best = -1
+            for k in range(count):
+                i = slots[k]
+                s = pop.ls[i]
                 if set_num[s] == 0:
-                    continue
-                if win < 0 or _ahead(
-                    set_vote[s], set_num[s], set_birth[s], set_vote[win], set_num[win],
-                    set_birth[win],
-                ):
+                    touched[n_touched] = s
+                    n_touched += 1
+                set_vote[s] += pop.fit[i] * pop.num[i]
+                set_num[s] += pop.num[i]
+                set_birth[s] = max(set_birth[s], float(pop.birth[i]))
+                if best < 0 or _ahead(pop.fit[i], pop.num[i], pop.exp[i], pop.fit[best],
+                                      pop.num[best], pop.exp[best]):
+                    best = i
+            if count == 0:
+                continue
+            fittest_set[row] = pop.ls[best]
+            win = touched[0]
+            for t in range(n_touched):
+                s = touched[t]
+                total[row] += set_vote[s]
+                for j in range(m):
+                    if labelsets[s, j]:
+                        label_votes[row, j] += set_vote[s]
+                if _ahead(set_vote[s], set_num[s], set_birth[s], set_vote[win], set_num[win],
+                          set_birth[win]):
                     win = s
             voted_set[row] = win
+            for t in range(n_touched):  # reset only what this row used
+                s = touched[t]
+                set_vote[s] = 0.0
+                set_num[s] = 0.0
+                set_birth[s] = -1.0
     return label_votes, total, voted_set, fittest_set, covered
 
 
