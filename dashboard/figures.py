@@ -232,7 +232,7 @@ def learning_curves(curves: pd.DataFrame) -> go.Figure:
                 ),
                 row=1, col=col,
             )
-        fig.update_xaxes(title_text="iteration", row=1, col=col)
+        fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
         fig.update_yaxes(range=[0, 1], row=1, col=col)
     fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0.0})
     if curves.empty:
@@ -256,7 +256,7 @@ def population_curves(history: pd.DataFrame) -> go.Figure:
                        mode="lines", line={"color": color}),
             row=1, col=col,
         )
-    fig.update_xaxes(title_text="iteration")
+    fig.update_xaxes(title_text="iteration", rangemode="tozero")
     fig.update_yaxes(title_text="rules", rangemode="tozero", row=1, col=1)
     fig.update_yaxes(title_text="fraction", range=[0, 1.02], row=1, col=2)
     fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0.0})
