@@ -36,7 +36,7 @@ def test_hl_fitness_is_at_least_em_fitness_for_the_same_history():
     X = r.random((40, 3))
     labelsets = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
     y_ids = r.integers(0, 4, 40).astype(np.int32)
-    cfg = MLRClassifier(p_hash=0.5, r0=0.9)._make_config(3)
+    cfg = MLRClassifier(p_hash=0.5, r0=0.9)._make_config(3, 3)
     pops = {mode: new_population(103, 3) for mode in ("em", "hl")}
     for mode, pop in pops.items():
         state = new_state(0)
