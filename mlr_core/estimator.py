@@ -234,10 +234,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         keeps a fitted or loaded model's rules, scaling and counters). Returns self."""
         self._validate_params()
         keep = warm_start and hasattr(self, "population_")
-        if keep:
-            X = check_features(self, X, reset=False)
-        else:
-            X = check_features(self, X, reset=True)
+        X = check_features(self, X, reset=not keep)
         raw_Y = Y
         Y = check_labels(Y, X.shape[0])
         if keep and Y.shape[1] != len(self.label_names_):
@@ -322,8 +319,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         prediction = prediction or self.prediction
         votes = self._vote(X)
         if prediction == "max":
-            column = 2 if self.max_rule == "vote" else 3
-            return self.labelsets_[votes[column]].astype(self.label_dtype_)
+            return self._max_labels(votes).astype(self.label_dtype_)
         scores = normalise(votes[0], votes[1], self.score_norm)
         method, value = self._bipartition()
         labels = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
@@ -359,7 +355,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         scores = normalise(votes[0], votes[1], self.score_norm)
         method, value = self._bipartition()
         agg = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
-        column = 2 if self.max_rule == "vote" else 3
         names = np.array(self.label_names_, dtype=object)
         return Explanation(
             match_set=pd.concat([frame, share], axis=1),
@@ -369,7 +364,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             scores=pd.Series(scores[0], index=self.label_names_, name="score"),
             bipartition=(method, value),
             agg_labels=list(names[agg[0].astype(bool)]),
-            max_labels=list(names[self.labelsets_[votes[column][0]].astype(bool)]),
+            max_labels=list(names[self._max_labels(votes)[0].astype(bool)]),
         )
 
     # ------------------------------------------------------------------- rules
@@ -486,6 +481,14 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return vote(self.population_, Xs, self.labelsets_, int(self.min_vote_experience),
                     int(self.n_nearest))
 
+    def _max_labels(self, votes):
+        """MLR_max's labelsets: the vote winner or the fittest voter's (``max_rule``); the empty
+        labelset where nobody voted (an empty population)."""
+        chosen = votes[2] if self.max_rule == "vote" else votes[3]
+        labels = self.labelsets_[np.maximum(chosen, 0)]
+        labels[chosen < 0] = 0
+        return labels
+
     def _bipartition(self):
         """The fixed or tuned bipartition, tuned lazily on the training data (once per
         iteration count) so that live training pays for it only when something predicts."""
@@ -496,9 +499,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         k = int(round(self._card))
         if self.bipartition == "rcut":
             return "rcut", k
-        iteration = int(self._counters[ITERATION])
-        if self._tuned is None or self._tuned[0] != iteration:
-            self._tuned = (iteration, self._tune(k))
+        key = (int(self._counters[ITERATION]), self.bipartition, self.threshold)
+        if self._tuned is None or self._tuned[0] != key:
+            self._tuned = (key, self._tune(k))
         return self._tuned[1]
 
     def _tune(self, k):

@@ -112,3 +112,12 @@ def test_explain_agrees_with_predict():
         assert set(e.union) == set(names[model.labelsets_[
             model.population_.ls[e.rule_ids]].any(axis=0)])
         assert not e.fallback
+
+
+def test_an_untrained_model_answers_with_the_empty_labelset():
+    X, Y = rectangles(50, 7)
+    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no rule yet
+    for mode in ("agg", "max"):
+        assert not model.predict(X[:5], prediction=mode).any()
+    e = model.explain(X[0])
+    assert e.fallback and e.max_labels == [] and e.agg_labels == [] and len(e.rule_ids) == 0
