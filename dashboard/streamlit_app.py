@@ -6,8 +6,6 @@ Sets the page up, runs the chosen page, then draws the shared training controls 
 
 import streamlit as st
 
-from dashboard import state, ui
-
 st.set_page_config(page_title="MLR Studio", page_icon=":material/grid_view:", layout="wide")
 page = st.navigation([
     st.Page("views/train.py", title="Train (live)", icon=":material/model_training:",
@@ -18,5 +16,12 @@ page = st.navigation([
     st.Page("views/theory.py", title="Theory", icon=":material/functions:"),
     st.Page("views/data.py", title="Data", icon=":material/dataset:"),
 ])
+# The engine's imports (scikit-learn, numba, plotly) take seconds on a first run: paint the
+# frame and say so first, instead of leaving the browser blank.
+loading = st.empty()
+loading.info("Starting the MLR engine...", icon=":material/hourglass_top:")
+from dashboard import state, ui  # noqa: E402
+
+loading.empty()
 page.run()
 ui.sidebar(state.get())
