@@ -8,6 +8,7 @@ dashboard from paying the compile time (about a minute) on every start.
 """
 
 import hashlib
+import shutil
 from pathlib import Path
 
 import numba
@@ -17,7 +18,13 @@ _SOURCES = [p.read_bytes() for p in sorted(_HERE.glob("*.py"))]
 _DIGEST = hashlib.sha1(
     b"".join(s for s in _SOURCES if b"mlr_core.jit" in s) + numba.__version__.encode()
 ).hexdigest()[:16]
-numba.config.CACHE_DIR = str(_HERE / "__pycache__" / f"numba-{_DIGEST}")
+_CACHE = _HERE / "__pycache__" / f"numba-{_DIGEST}"
+numba.config.CACHE_DIR = str(_CACHE)
+# Folders of earlier sources can never be loaded again: drop them so edits and upgrades do not
+# pile up compiled code.
+for _stale in _CACHE.parent.glob("numba-*"):
+    if _stale != _CACHE:
+        shutil.rmtree(_stale, ignore_errors=True)
 
 
 def njit(*args, **kwargs):
