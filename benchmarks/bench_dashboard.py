@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))  # the e2e tests' way of starting the app
 
 from dashboard import figures, frames, state  # noqa: E402
-from mlr_core.datasets import Dataset, load_dataset  # noqa: E402
+from mlr_core.data.loaders import Dataset, load_dataset  # noqa: E402
 
 YEAST = ROOT.parent / "shared" / "datasets" / "yeast.arff"  # the paper's data, beside the repo
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import arff
 
-from mlr_core.datasets import load_dataset
+from mlr_core.data.loaders import load_dataset
 
 NAMES = ("yeast", "emotions", "flags", "cal500", "genbase")
 DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"

@@ -9,8 +9,8 @@ The engine runs with its default parameters, ``MLRClassifier(random_state=seed)`
 mean ± std of every measure for MLR_agg and MLR_max beside the paper's values; then, per measure,
 the paper's eight-learner table with our MLR rows in place of its own, each value's rank, the
 average ranks, the Friedman test (chi2_F, which the paper prints under the name F_F, and the
-Iman-Davenport F_F) and the Bonferroni-Dunn critical difference. See ``mlr_core/experiment.py``
-for what the paper's Friedman numbers are. CSVs go to ``--out``.
+Iman-Davenport F_F) and the Bonferroni-Dunn critical difference. See
+``mlr_core/evaluation/paper.py`` for what the paper's Friedman numbers are. CSVs go to ``--out``.
 """
 
 import argparse
@@ -20,7 +20,8 @@ from pathlib import Path
 import pandas as pd
 
 from mlr_core import MLRClassifier, load_dataset
-from mlr_core.experiment import (
+from mlr_core.evaluation.measures import LOWER_IS_BETTER
+from mlr_core.evaluation.paper import (
     DATASETS,
     PAPER_CHI2,
     PAPER_MEASURES,
@@ -30,14 +31,14 @@ from mlr_core.experiment import (
     mlr_means,
     paper_table,
 )
-from mlr_core.metrics import LOWER_IS_BETTER
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "datasets"
 DEFAULT_OUT = REPO / "results" / "paper_tables"
 NOTE = (
     "note: the paper's MLR rows come from the authors' code, whose precision is |h & L| / |L| "
-    "(standard recall) and whose macro-F1 is the F of macro P and R (mlr_core/paper_results.md); "
+    "(standard recall) and whose macro-F1 is the F of macro P and R "
+    "(mlr_core/evaluation/paper_results.md); "
     "--paper-compatible uses their definitions."
 )
 

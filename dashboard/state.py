@@ -18,8 +18,9 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import figures, frames
-from mlr_core import MLRClassifier, metrics
-from mlr_core.datasets import Dataset, load_dataset
+from mlr_core import MLRClassifier
+from mlr_core.data.loaders import Dataset, load_dataset
+from mlr_core.evaluation import measures as metrics
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "hypercube_2d.csv"

@@ -11,10 +11,14 @@ from mlr_core.errors import DatasetError, InputError, MLRError, ModelFormatError
 _LAZY = {
     "MLRClassifier": "mlr_core.estimator",
     "Explanation": "mlr_core.explain",
-    "Dataset": "mlr_core.datasets",
-    "load_dataset": "mlr_core.datasets",
-    "dataset_stats": "mlr_core.stats",
-    "make_hypercube_dataset": "mlr_core.synthetic",
+    "Dataset": "mlr_core.data.loaders",
+    "load_dataset": "mlr_core.data.loaders",
+    "load_dataset_bytes": "mlr_core.data.loaders",
+    "dataset_from_frame": "mlr_core.data.loaders",
+    "dataset_stats": "mlr_core.data.stats",
+    "make_hypercube_dataset": "mlr_core.data.synthetic",
+    "evaluate": "mlr_core.evaluation.measures",
+    "cross_validate": "mlr_core.evaluation.paper",
 }
 
 __all__ = ["DatasetError", "InputError", "MLRError", "ModelFormatError", *_LAZY]

@@ -10,14 +10,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from mlr_core import io, rng
-from mlr_core import population as popmod
-from mlr_core.errors import InputError
-from mlr_core.explain import Explanation, contributions
-from mlr_core.fitness import score_table
-from mlr_core.prediction import by_rank, by_threshold, normalise, vote, voters
-from mlr_core.rules import rule_texts, rules_frame
-from mlr_core.training import (
+from mlr_core import io
+from mlr_core._engine import population as popmod
+from mlr_core._engine import rng
+from mlr_core._engine.cycle import (
     EPOCH,
     ITERATION,
     N_COUNTERS,
@@ -30,6 +26,12 @@ from mlr_core.training import (
     Config,
     run_iterations,
 )
+from mlr_core._engine.update import score_table
+from mlr_core._engine.voting import vote, voters
+from mlr_core.bipartition import by_rank, by_threshold, normalise
+from mlr_core.errors import InputError
+from mlr_core.explain import Explanation, contributions
+from mlr_core.rules import rule_texts, rules_frame
 from mlr_core.validation import check_features, check_labels
 
 _THRESHOLDS = np.round(np.arange(0.10, 0.9001, 0.05), 2)

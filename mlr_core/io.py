@@ -10,9 +10,9 @@ import json
 
 import numpy as np
 
-from mlr_core import population as popmod
+from mlr_core._engine import population as popmod
+from mlr_core._engine.cycle import N_COUNTERS
 from mlr_core.errors import ModelFormatError
-from mlr_core.training import N_COUNTERS
 
 FORMAT = "mlr-studio-model"
 VERSION = 1

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import arff
 
-from mlr_core.datasets import Dataset
-from mlr_core.stats import dataset_stats
-from mlr_core.synthetic import make_hypercube_dataset
+from mlr_core.data.loaders import Dataset
+from mlr_core.data.stats import dataset_stats
+from mlr_core.data.synthetic import make_hypercube_dataset
 
 HERE = Path(__file__).resolve().parent
 DECIMALS = 4  # features are rounded before labelling, so 4-decimal files are exact

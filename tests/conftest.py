@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mlr_core.datasets import Dataset, load_dataset
+from mlr_core.data.loaders import Dataset, load_dataset
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"

@@ -9,10 +9,10 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import figures, state, ui
-from mlr_core.datasets import load_dataset_bytes
+from mlr_core.data.loaders import load_dataset_bytes
+from mlr_core.data.stats import dataset_stats
+from mlr_core.data.synthetic import make_hypercube_dataset
 from mlr_core.errors import DatasetError
-from mlr_core.stats import dataset_stats
-from mlr_core.synthetic import make_hypercube_dataset
 
 
 def parse_labels(text: str):

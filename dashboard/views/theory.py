@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 from dashboard import figures, state
-from mlr_core import theory
-from mlr_core.stats import dataset_stats
+from mlr_core.data.stats import dataset_stats
+from mlr_core.evaluation import theory
 
 CAPTION = (
     "Symbols: **m** labels, **d** features, **r0** mean interval width of a rule on the [0, 1] "

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mlr_core.datasets import Dataset, dataset_from_frame, load_dataset, load_dataset_bytes
+from mlr_core.data.loaders import Dataset, dataset_from_frame, load_dataset, load_dataset_bytes
+from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import DatasetError
-from mlr_core.stats import dataset_stats
 
 # ../shared/datasets/README.md: n, d, (numeric, nominal, binary nominal) attributes, m, Card, Dens,
 # DL, PDL, to the table's decimals.

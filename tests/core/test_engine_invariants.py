@@ -5,10 +5,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mlr_core import MLRClassifier
-from mlr_core.covering import cover
-from mlr_core.population import live, match_set, new_population
-from mlr_core.rng import new_state
-from mlr_core.training import ITERATION, POSITION
+from mlr_core._engine.covering import cover
+from mlr_core._engine.cycle import ITERATION, POSITION
+from mlr_core._engine.matching import match_set
+from mlr_core._engine.population import live, new_population
+from mlr_core._engine.rng import new_state
 
 
 def _snapshot(model):

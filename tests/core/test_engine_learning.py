@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from mlr_core import MLRClassifier
-from mlr_core.covering import cover
-from mlr_core.fitness import score_table, update_sets
-from mlr_core.population import match_set, new_population
-from mlr_core.rng import new_state
+from mlr_core._engine.covering import cover
+from mlr_core._engine.matching import match_set
+from mlr_core._engine.population import new_population
+from mlr_core._engine.rng import new_state
+from mlr_core._engine.update import score_table, update_sets
 
 # labelset by region of the unit square: three labelsets, each a union of rectangles
 LABELSETS = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]])

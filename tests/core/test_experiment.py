@@ -1,5 +1,5 @@
 """The paper's experiment: cross-validation without leakage, the paper's numbers as published, and
-the statistics that reproduce its Friedman table (see ``mlr_core/experiment.py``)."""
+the statistics that reproduce its Friedman table (see ``mlr_core/evaluation/paper.py``)."""
 
 import math
 
@@ -10,21 +10,19 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import MLRClassifier, make_hypercube_dataset
-from mlr_core.experiment import (
+from mlr_core.evaluation.measures import LOWER_IS_BETTER, MEASURES, RANKING_MEASURES
+from mlr_core.evaluation.paper import (
     DATASETS,
     LEARNERS,
     PAPER_CHI2,
     PAPER_CRITICAL,
     PAPER_MEASURES,
-    bonferroni_dunn_cd,
     compare_with_paper,
     cross_validate,
-    friedman_test,
     mlr_means,
     paper_table,
-    rank_table,
 )
-from mlr_core.metrics import LOWER_IS_BETTER, MEASURES, RANKING_MEASURES
+from mlr_core.evaluation.statistics import bonferroni_dunn_cd, friedman_test, rank_table
 
 N_SPLITS = 3
 CALLS = []  # (method name, rows it saw) of every _Spy call, in order

@@ -6,8 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
+from mlr_core.data.stats import check_label_matrix, dataset_stats
 from mlr_core.errors import DatasetError, InputError
-from mlr_core.stats import check_label_matrix, dataset_stats
 
 
 def test_hand_worked_example():

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mlr_core.datasets import Dataset, load_dataset
+from mlr_core.data.loaders import Dataset, load_dataset
+from mlr_core.data.stats import dataset_stats
+from mlr_core.data.synthetic import make_hypercube_dataset
 from mlr_core.errors import InputError
-from mlr_core.stats import dataset_stats
-from mlr_core.synthetic import make_hypercube_dataset
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
 

@@ -6,9 +6,9 @@ import itertools
 import numpy as np
 import pytest
 
-from mlr_core import theory
+from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import InputError
-from mlr_core.stats import dataset_stats
+from mlr_core.evaluation import theory
 
 # r0 = 0.5, d = 4, tau = 0.5: a rule matches with probability 0.5 ** 2 = 0.25
 R0, D, TAU, P = 0.5, 4, 0.5, 0.25

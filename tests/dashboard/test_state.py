@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from dashboard import state
-from mlr_core.datasets import Dataset
+from mlr_core.data.loaders import Dataset
+from mlr_core.data.synthetic import make_hypercube_dataset
 from mlr_core.errors import InputError, MLRError
-from mlr_core.synthetic import make_hypercube_dataset
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import sklearn.metrics as skm
 
-from mlr_core import metrics
 from mlr_core.errors import InputError
+from mlr_core.evaluation import measures
 
 # Five instances, five labels. Label 3 is never relevant but predicted once; label 4 is never
 # relevant nor predicted.
@@ -80,14 +80,14 @@ PAPER = {
 
 @pytest.mark.parametrize(("paper", "expected"), [(False, STANDARD), (True, PAPER)])
 def test_every_measure_against_hand_worked_values(paper, expected):
-    result = metrics.evaluate(Y_TRUE, Y_PRED, SCORES, paper_compatible=paper)
-    assert list(result) == [*metrics.MEASURES, *metrics.RANKING_MEASURES]
+    result = measures.evaluate(Y_TRUE, Y_PRED, SCORES, paper_compatible=paper)
+    assert list(result) == [*measures.MEASURES, *measures.RANKING_MEASURES]
     assert result == pytest.approx(expected, abs=1e-12)
     assert all(type(v) is float for v in result.values())
 
 
 def test_without_scores_only_bipartition_measures():
-    assert list(metrics.evaluate(Y_TRUE, Y_PRED)) == list(metrics.MEASURES)
+    assert list(measures.evaluate(Y_TRUE, Y_PRED)) == list(measures.MEASURES)
 
 
 @pytest.mark.parametrize(
@@ -97,14 +97,14 @@ def test_without_scores_only_bipartition_measures():
 )  # fmt: skip
 def test_nothing_relevant_and_nothing_predicted_is_perfect(name, value):
     empty = np.zeros((3, 4), dtype=int)
-    assert metrics.evaluate(empty, empty)[name] == value
-    assert metrics.evaluate(empty, empty, paper_compatible=True)["accuracy"] == 0.0
+    assert measures.evaluate(empty, empty)[name] == value
+    assert measures.evaluate(empty, empty, paper_compatible=True)["accuracy"] == 0.0
 
 
 def test_empty_prediction_earns_no_precision():
     # scikit-learn's zero_division=1 would give precision 1 to a learner that predicts nothing
     Y_true, Y_pred = np.array([[1, 0], [0, 1]]), np.zeros((2, 2), dtype=int)
-    assert metrics.precision(Y_true, Y_pred) == 0.0
+    assert measures.precision(Y_true, Y_pred) == 0.0
     assert skm.precision_score(Y_true, Y_pred, average="samples", zero_division=1) == 1.0
 
 
@@ -112,11 +112,11 @@ def test_paper_mode_swaps_precision_and_recall():
     rng = np.random.default_rng(0)
     Y_true, Y_pred = rng.random((40, 6)) < 0.4, rng.random((40, 6)) < 0.3
     Y_true[:, 0] = Y_pred[:, 0] = True  # no empty labelset: conventions agree
-    assert metrics.precision(Y_true, Y_pred, paper_compatible=True) == pytest.approx(
-        metrics.recall(Y_true, Y_pred)
+    assert measures.precision(Y_true, Y_pred, paper_compatible=True) == pytest.approx(
+        measures.recall(Y_true, Y_pred)
     )
-    assert metrics.recall(Y_true, Y_pred, paper_compatible=True) == pytest.approx(
-        metrics.precision(Y_true, Y_pred)
+    assert measures.recall(Y_true, Y_pred, paper_compatible=True) == pytest.approx(
+        measures.precision(Y_true, Y_pred)
     )
 
 
@@ -137,21 +137,21 @@ def test_agrees_with_direct_formulas_on_random_data(seed):
             "hamming_loss": (Y_true != Y_pred).mean(),
             "subset_accuracy": (Y_true == Y_pred).all(axis=1).mean(),
         }
-    result = metrics.evaluate(Y_true, Y_pred)
+    result = measures.evaluate(Y_true, Y_pred)
     assert {k: result[k] for k in expected} == pytest.approx(expected)
 
 
 def test_one_error_ties_and_a_single_clear_winner():
     Y = [[1, 0, 0]]
-    assert metrics.one_error(Y, [[0.5, 0.5, 0.5]]) == pytest.approx(2 / 3)
-    assert metrics.one_error(Y, [[0.5, 0.5, 0.5]], paper_compatible=True) == 0.0
-    assert metrics.one_error(Y, [[0.2, 0.9, 0.1]]) == 1.0
-    assert metrics.one_error(Y, [[0.9, 0.2, 0.1]]) == 0.0
+    assert measures.one_error(Y, [[0.5, 0.5, 0.5]]) == pytest.approx(2 / 3)
+    assert measures.one_error(Y, [[0.5, 0.5, 0.5]], paper_compatible=True) == 0.0
+    assert measures.one_error(Y, [[0.2, 0.9, 0.1]]) == 1.0
+    assert measures.one_error(Y, [[0.9, 0.2, 0.1]]) == 0.0
 
 
 def test_ranking_measures_take_any_finite_scores():
     Y = [[1, 0], [0, 1]]
-    assert metrics.ranking_loss(Y, [[-5.0, -7.0], [3.0, 3.0]]) == 0.5
+    assert measures.ranking_loss(Y, [[-5.0, -7.0], [3.0, 3.0]]) == 0.5
 
 
 @pytest.mark.parametrize(
@@ -171,9 +171,9 @@ def test_ranking_measures_take_any_finite_scores():
 )
 def test_bad_input_raises_input_error(args, message):
     with pytest.raises(InputError, match=message):
-        metrics.evaluate(*args)
+        measures.evaluate(*args)
 
 
 def test_lower_is_better_names_the_losses():
-    assert metrics.LOWER_IS_BETTER <= set(metrics.MEASURES) | set(metrics.RANKING_MEASURES)
-    assert "hamming_loss" in metrics.LOWER_IS_BETTER and "f1" not in metrics.LOWER_IS_BETTER
+    assert measures.LOWER_IS_BETTER <= set(measures.MEASURES) | set(measures.RANKING_MEASURES)
+    assert "hamming_loss" in measures.LOWER_IS_BETTER and "f1" not in measures.LOWER_IS_BETTER

@@ -1,5 +1,5 @@
 """The genetic algorithm in the correct set: selection, uniform crossover, mutation that keeps the
-offspring matching, GA subsumption, and the optional correct-set subsumption.
+offspring matching, and GA subsumption of the offspring by their parents (``subsumption.py``).
 
 Offspring conditions are built on dense per-feature arrays (``spec``, ``c``, ``s`` of length d),
 then stored sparsely; labelsets are never changed by the GA.
@@ -7,10 +7,11 @@ then stored sparsely; labelsets are never changed by the GA.
 
 import numpy as np
 
-from mlr_core import rng
-from mlr_core.covering import random_spread, specify_at_most
-from mlr_core.jit import njit
-from mlr_core.population import insert_rule, remove_rule
+from mlr_core._engine import rng
+from mlr_core._engine.covering import random_spread, specify_at_most
+from mlr_core._engine.jit import njit
+from mlr_core._engine.population import insert_rule
+from mlr_core._engine.subsumption import can_subsume, subsumes
 
 
 @njit
@@ -104,29 +105,6 @@ def to_sparse(spec, c, s, limit, state):
 
 
 @njit
-def subsumes(pop, i, feat, center, spread, count):
-    """True if rule ``i``'s condition contains the given sparse condition (it is more general:
-    every feature it specifies is specified in the other, with a narrower interval)."""
-    k = 0
-    for p in range(pop.nspec[i]):
-        f = pop.feat[i, p]
-        while k < count and feat[k] < f:
-            k += 1
-        if k == count or feat[k] != f:
-            return False
-        if (center[k] - spread[k] < pop.center[i, p] - pop.spread[i, p]
-                or center[k] + spread[k] > pop.center[i, p] + pop.spread[i, p]):
-            return False
-    return True
-
-
-@njit
-def can_subsume(pop, i, cfg):
-    """Experienced and accurate enough to absorb other rules."""
-    return pop.exp[i] > cfg.theta_sub and pop.acc[i] > cfg.acc0
-
-
-@njit
 def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     """One GA event in [C]; returns how many offspring a parent subsumed."""
     for k in range(n_correct):
@@ -165,38 +143,3 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
             insert_rule(pop, count, feat, center, spread, y_id, child_fit, child_acc, child_cs,
                         iteration)
     return subsumed
-
-
-@njit
-def correct_set_subsumption(pop, cset, n_correct, cfg):
-    """The most general experienced, accurate rule of [C] absorbs every rule of [C] it contains.
-    Returns how many rules were absorbed."""
-    best = -1
-    best_generality = -1.0
-    for k in range(n_correct):
-        i = cset[k]
-        if can_subsume(pop, i, cfg):
-            g = -float(pop.nspec[i])
-            for p in range(pop.nspec[i]):
-                g += 2.0 * pop.spread[i, p]
-            if g > best_generality:
-                best, best_generality = i, g
-    if best < 0:
-        return 0
-    victims = []
-    for k in range(n_correct):
-        i = cset[k]
-        n = pop.nspec[i]
-        if i != best and subsumes(
-            pop, best, pop.feat[i, :n], pop.center[i, :n], pop.spread[i, :n], n
-        ):
-            victims.append(i)
-    victims.sort()
-    for v in victims[::-1]:
-        pop.num[best] += pop.num[v]
-        pop.micro[0] += pop.num[v]
-        last = pop.size[0] - 1
-        remove_rule(pop, v)
-        if best == last:  # the last rule was moved into the freed slot
-            best = v
-    return len(victims)

@@ -8,13 +8,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from mlr_core import rng
-from mlr_core.covering import cover
-from mlr_core.deletion import delete_excess
-from mlr_core.fitness import update_sets
-from mlr_core.ga import correct_set_subsumption, ga_due, run_ga
-from mlr_core.jit import njit
-from mlr_core.population import match_set
+from mlr_core._engine import rng
+from mlr_core._engine.covering import cover
+from mlr_core._engine.deletion import delete_excess
+from mlr_core._engine.ga import ga_due, run_ga
+from mlr_core._engine.jit import njit
+from mlr_core._engine.matching import match_set
+from mlr_core._engine.subsumption import correct_set_subsumption
+from mlr_core._engine.update import update_sets
 
 Config = namedtuple(
     "Config",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlr_core.datasets import Dataset
+from mlr_core.data.loaders import Dataset
 from mlr_core.errors import InputError
 
 

@@ -1,5 +1,5 @@
 """Statistics of a label matrix: the dataset table of the paper and the label-code quantities of its
-theory (``mlr_core.theory``).
+theory (``mlr_core.evaluation.theory``).
 
 Definitions (paper, section "Fitness evaluation of a classifier in MLR"):
 

@@ -1,21 +1,18 @@
-"""The rule population as a struct of arrays, and the matching kernels over it.
+"""The rule population as a struct of arrays: create, insert, copy and remove rules.
 
 A rule's condition is stored sparsely: the sorted indices of its specified (non-wildcard) features
 and their centre and spread on the [0, 1]-scaled axes (XCSF's ``hyperrectangle_csr``: x matches
-when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). Matching then
-costs the number of specified features (with early exit), not d, so 1,185 binary features match
-as fast as 103.
+when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). The unused
+condition slots of a rule hold a test every x passes (spread = inf), so that matching
+(``matching.py``) can check all slots without branching.
 Rules occupy slots ``0 .. size-1`` contiguously; removal moves the last rule into the hole.
-The unused condition slots of a rule hold a test every x passes (spread = inf), so that matching
-can check all slots without branching, which profiling showed to be 1.7x faster than exiting at
-the first failing feature (the exit point is a branch the CPU cannot predict).
 """
 
 from collections import namedtuple
 
 import numpy as np
 
-from mlr_core.jit import njit
+from mlr_core._engine.jit import njit
 
 # The arrays of one population. ``size`` and ``micro`` are 1-element arrays so kernels can
 # update them in place.
@@ -74,45 +71,6 @@ def generality(pop: Population, n_features: int) -> np.ndarray:
     width = np.minimum(p.center + p.spread, 1.0) - np.maximum(p.center - p.spread, 0.0)
     widths = np.where(np.arange(p.center.shape[1])[None, :] < p.nspec[:, None], width, 0.0)
     return (n_features - p.nspec + widths.sum(axis=1)) / n_features
-
-
-_FULL_SCAN = 32  # up to this many slots per rule, check them all; beyond, exit early
-
-
-@njit(inline="always")
-def matches(pop, i, x):
-    """True if rule ``i`` covers ``x``."""
-    slots = pop.feat.shape[1]
-    if slots <= _FULL_SCAN:
-        outside = 0
-        for k in range(slots):
-            outside |= abs(x[pop.feat[i, k]] - pop.center[i, k]) > pop.spread[i, k]
-        return outside == 0
-    for k in range(pop.nspec[i]):
-        if abs(x[pop.feat[i, k]] - pop.center[i, k]) > pop.spread[i, k]:
-            return False
-    return True
-
-
-@njit
-def match_set(pop, x, out):
-    """Write the indices of the rules matching ``x`` into ``out``; return how many."""
-    count = 0
-    for i in range(pop.size[0]):
-        if matches(pop, i, x):
-            out[count] = i
-            count += 1
-    return count
-
-
-@njit
-def distance(pop, i, x):
-    """Euclidean distance from ``x`` to rule ``i``'s hyper-rectangle (0 inside it)."""
-    total = 0.0
-    for k in range(pop.nspec[i]):
-        gap = max(abs(x[pop.feat[i, k]] - pop.center[i, k]) - pop.spread[i, k], 0.0)
-        total += gap * gap
-    return np.sqrt(total)
 
 
 @njit

@@ -1,4 +1,5 @@
-"""Prediction: who votes for an instance, MLR_max and MLR_agg, and the bipartition of scores.
+"""Voting: who votes for an instance, and the per-label and per-labelset votes behind MLR_agg
+and MLR_max (``mlr_core/bipartition.py`` turns the votes into labels).
 
 The voters are the match set [M]; when it is empty the nearest rules (distance from x to each
 hyper-rectangle) vote instead and the instance is reported as not covered. Optionally rules with
@@ -8,8 +9,8 @@ little experience vote only when no experienced rule matches.
 import numpy as np
 from numba import prange
 
-from mlr_core.jit import njit
-from mlr_core.population import distance, match_set
+from mlr_core._engine.jit import njit
+from mlr_core._engine.matching import distance, match_set
 
 
 @njit
@@ -122,28 +123,3 @@ def vote(pop, X, labelsets, min_experience, n_nearest):
                 set_num[s] = 0.0
                 set_birth[s] = -1.0
     return label_votes, total, voted_set, fittest_set, covered
-
-
-def normalise(label_votes: np.ndarray, total: np.ndarray, norm: str) -> np.ndarray:
-    """Scores in [0, 1]: a label's share of the total vote (``"total"``) or of the top label's
-    vote (``"max"``, the authors' code)."""
-    denom = total if norm == "total" else label_votes.max(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scores = label_votes / denom[:, None]
-    return np.nan_to_num(scores, nan=0.0)
-
-
-def by_threshold(scores: np.ndarray, threshold: float) -> np.ndarray:
-    """Labels whose score reaches the threshold."""
-    return (scores >= threshold).astype(np.uint8)
-
-
-def by_rank(scores: np.ndarray, k: int) -> np.ndarray:
-    """The k best-scoring labels (RCut); ties broken by label order. Zero-score labels never
-    count (they are outside the union of the voters' labelsets)."""
-    out = np.zeros(scores.shape, dtype=np.uint8)
-    if k <= 0:
-        return out
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-    np.put_along_axis(out, top, 1, axis=1)
-    return out & (scores > 0)

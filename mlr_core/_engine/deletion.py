@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from mlr_core import rng
-from mlr_core.jit import njit
-from mlr_core.population import remove_rule
+from mlr_core._engine import rng
+from mlr_core._engine.jit import njit
+from mlr_core._engine.population import remove_rule
 
 _TINY = 1e-300  # a floor on fitness so that the deletion vote of a 0-fitness rule is finite
 

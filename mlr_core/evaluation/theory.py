@@ -9,7 +9,7 @@ dashboard can draw a curve from one call; a scalar input gives a numpy scalar. S
   tau_#, about ``1 - P#`` right after covering);
 - ``m``: number of labels; ``dl``: number of distinct labelsets; ``dens``: label density;
 - ``ahd``, ``ahw``: average Hamming distance and weight of the distinct labelsets
-  (``mlr_core.stats.dataset_stats``).
+  (``mlr_core.data.stats.dataset_stats``).
 
 The paper prints ``r0 ** (n * tau)`` in its lower bound (eq. Fbar lower bound); ``d`` is meant, as
 in every other equation, and is used here.

@@ -2,8 +2,8 @@
 
 numba keys a cached kernel on its own file only: after an edit to a kernel it inlines from another
 module, the stale machine code would still be loaded. So the cache lives in a folder named after
-a hash of every compiled module of this package (those that import this one); any change to one
-of them starts a fresh folder. The cache keeps the
+a hash of every module of this engine package and of any other module of ``mlr_core`` that
+compiles with this one; any change to one of them starts a fresh folder. The cache keeps the
 dashboard from paying the compile time (about a minute) on every start.
 """
 
@@ -14,9 +14,22 @@ from pathlib import Path
 import numba
 
 _HERE = Path(__file__).parent
-_SOURCES = [p.read_bytes() for p in sorted(_HERE.glob("*.py"))]
+_PACKAGE = _HERE.parent
+
+
+def _compiled_sources() -> list[bytes]:
+    """The sources the compiled kernels come from: all of ``_engine/`` and any other module of
+    the package that imports this one."""
+    sources = []
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        text = path.read_bytes()
+        if path.parent == _HERE or b"_engine.jit" in text:
+            sources.append(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + text)
+    return sources
+
+
 _DIGEST = hashlib.sha1(
-    b"".join(s for s in _SOURCES if b"mlr_core.jit" in s) + numba.__version__.encode()
+    b"".join(_compiled_sources()) + numba.__version__.encode()
 ).hexdigest()[:16]
 _CACHE = _HERE / "__pycache__" / f"numba-{_DIGEST}"
 numba.config.CACHE_DIR = str(_CACHE)

@@ -4,9 +4,10 @@ Nazmi et al. compare MLR_agg and MLR_max with RAkEL, LP, ML-kNN, EPS, HOMER and 
 cross-validation on yeast, emotions, flags, CAL500 and genbase, in nine measures; they rank the
 learners per dataset, run a Friedman test and a Bonferroni-Dunn post-hoc test (Demšar 2006). This
 module runs our engine through the same protocol (`cross_validate`), serves the paper's published
-numbers (`paper_table`, from ``paper_results.csv``, provenance in ``paper_results.md``), computes
-the statistics (`rank_table`, `friedman_test`, `bonferroni_dunn_cd`) and puts our MLR rows into the
-paper's tables (`compare_with_paper`). ``benchmarks/paper_tables.py`` is the one-command front end.
+numbers (`paper_table`, from ``paper_results.csv``, provenance in ``paper_results.md``) and puts
+our MLR rows into the paper's tables (`compare_with_paper`), with the statistics of
+``statistics.py`` (`rank_table`, `friedman_test`, `bonferroni_dunn_cd`).
+``benchmarks/paper_tables.py`` is the one-command front end.
 
 What the paper's Friedman table reports (checked in ``tests/core/test_experiment.py``)
 -----------------------------------------------------------------------------------------
@@ -31,7 +32,6 @@ What the paper's Friedman table reports (checked in ``tests/core/test_experiment
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -39,11 +39,16 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import KFold
 
-from mlr_core.metrics import LOWER_IS_BETTER, evaluate
+from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
+from mlr_core.evaluation.statistics import (
+    FriedmanResult,
+    bonferroni_dunn_cd,
+    friedman_test,
+    rank_table,
+)
 
 PAPER_MEASURES = (
     "hamming_loss",
@@ -92,10 +97,10 @@ def cross_validate(estimator, X, Y, n_splits=5, random_state=0, paper_compatible
     -------
     DataFrame
         One row per (fold, prediction in {"agg", "max"}): every measure of
-        :func:`mlr_core.metrics.evaluate`, ``test_coverage`` (fraction of test rows some rule
-        matched) and ``fit_seconds``. The ranking measures use ``predict_proba`` in both rows,
-        because MLR_max produces no ranking of its own (the paper leaves them out for MLR_max);
-        so they are equal in the two rows of a fold.
+        :func:`mlr_core.evaluation.measures.evaluate`, ``test_coverage`` (fraction of test rows
+        some rule matched) and ``fit_seconds``. The ranking measures use ``predict_proba`` in
+        both rows, because MLR_max produces no ranking of its own (the paper leaves them out for
+        MLR_max); so they are equal in the two rows of a fold.
     """
     X, Y = np.asarray(X), np.asarray(Y)
     folds = KFold(n_splits=n_splits, shuffle=True, random_state=random_state)
@@ -128,7 +133,7 @@ def mlr_means(results):
 
 @cache
 def _paper_frame():
-    with resources.files("mlr_core").joinpath("paper_results.csv").open() as f:
+    with resources.files("mlr_core.evaluation").joinpath("paper_results.csv").open() as f:
         return pd.read_csv(f, comment="#")
 
 
@@ -144,65 +149,6 @@ def paper_table(measure, ranks=False):
     table = table.reindex(index=[name for name in LEARNERS if name in table.index],
                           columns=list(DATASETS))
     return table.rename_axis(index="learner", columns="dataset")
-
-
-def _check_complete(table):
-    if table.isna().to_numpy().any():
-        raise ValueError("the table has missing values; drop the learners or datasets lacking one")
-
-
-def rank_table(table, lower_is_better):
-    """Ranks of the learners (rows) on each dataset (column), 1 = best, ties sharing the mean
-    rank (as Demšar and the paper do), plus their ``avg_rank`` over the datasets."""
-    _check_complete(table)
-    values = table.to_numpy(dtype=float)
-    ranks = pd.DataFrame(stats.rankdata(values if lower_is_better else -values, axis=0),
-                         index=table.index, columns=table.columns)
-    return ranks.assign(avg_rank=ranks.mean(axis=1))
-
-
-@dataclass(frozen=True)
-class FriedmanResult:
-    """The Friedman test of k learners on N datasets, in both of Demšar's forms: chi2_F (df k-1)
-    and the less conservative Iman-Davenport F_F (df k-1 and (k-1)(N-1)), each with its p-value
-    and its critical value at ``alpha``."""
-
-    k: int
-    n_datasets: int
-    alpha: float
-    chi2: float
-    chi2_pvalue: float
-    chi2_critical: float
-    ff: float
-    ff_pvalue: float
-    ff_critical: float
-
-
-def friedman_test(table, alpha=0.05):
-    """Friedman test on a learners x datasets table (values or ranks: the statistic depends only
-    on the ranks within each dataset, and not on which end is best)."""
-    _check_complete(table)
-    k, n = table.shape
-    if n < 2:
-        raise ValueError(f"the Friedman test needs at least two datasets, got {n}")
-    chi2, chi2_pvalue = stats.friedmanchisquare(*table.to_numpy(dtype=float))
-    df1, df2 = k - 1, (k - 1) * (n - 1)
-    spare = n * (k - 1) - chi2  # 0 when every dataset ranks the learners alike
-    ff = (n - 1) * chi2 / spare if spare > 0 else math.inf
-    return FriedmanResult(
-        k=k, n_datasets=n, alpha=alpha,
-        chi2=float(chi2), chi2_pvalue=float(chi2_pvalue),
-        chi2_critical=float(stats.chi2.ppf(1 - alpha, df1)),
-        ff=float(ff), ff_pvalue=float(stats.f.sf(ff, df1, df2)),
-        ff_critical=float(stats.f.ppf(1 - alpha, df1, df2)),
-    )
-
-
-def bonferroni_dunn_cd(k, n_datasets, alpha=0.05):
-    """Critical difference of average ranks for comparing one learner with the k - 1 others
-    (Demšar 2006): q = the normal quantile at 1 - alpha / (2 (k - 1)), CD = q sqrt(k(k+1)/(6N))."""
-    q = stats.norm.ppf(1 - alpha / (2 * (k - 1)))
-    return float(q * math.sqrt(k * (k + 1) / (6 * n_datasets)))
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ from __future__ import annotations
 import numpy as np
 import sklearn.metrics as skm
 
+from mlr_core.data.stats import check_label_matrix
 from mlr_core.errors import InputError
-from mlr_core.stats import check_label_matrix
 
 MEASURES = (
     "hamming_loss",

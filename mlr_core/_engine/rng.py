@@ -7,7 +7,7 @@ would no longer fix the run. Here each model carries its 4-word state array.
 
 import numpy as np
 
-from mlr_core.jit import njit
+from mlr_core._engine.jit import njit
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 

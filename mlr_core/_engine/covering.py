@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from mlr_core import rng
-from mlr_core.jit import njit
-from mlr_core.population import insert_rule
+from mlr_core._engine import rng
+from mlr_core._engine.jit import njit
+from mlr_core._engine.population import insert_rule
 
 
 @njit

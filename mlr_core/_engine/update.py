@@ -7,7 +7,7 @@ The per-match score comes from a precomputed labelset x labelset table: 1 for an
 
 import numpy as np
 
-from mlr_core.jit import njit
+from mlr_core._engine.jit import njit
 
 
 def score_table(labelsets: np.ndarray, mode: str) -> np.ndarray:

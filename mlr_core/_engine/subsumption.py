@@ -1,0 +1,65 @@
+"""Subsumption: an experienced, accurate rule absorbs the copies of rules it contains (a more
+general condition, the same labelset), in the GA (offspring by a parent) and, optionally, in
+the whole correct set.
+"""
+
+from mlr_core._engine.jit import njit
+from mlr_core._engine.population import remove_rule
+
+
+@njit
+def subsumes(pop, i, feat, center, spread, count):
+    """True if rule ``i``'s condition contains the given sparse condition (it is more general:
+    every feature it specifies is specified in the other, with a narrower interval)."""
+    k = 0
+    for p in range(pop.nspec[i]):
+        f = pop.feat[i, p]
+        while k < count and feat[k] < f:
+            k += 1
+        if k == count or feat[k] != f:
+            return False
+        if (center[k] - spread[k] < pop.center[i, p] - pop.spread[i, p]
+                or center[k] + spread[k] > pop.center[i, p] + pop.spread[i, p]):
+            return False
+    return True
+
+
+@njit
+def can_subsume(pop, i, cfg):
+    """Experienced and accurate enough to absorb other rules."""
+    return pop.exp[i] > cfg.theta_sub and pop.acc[i] > cfg.acc0
+
+
+@njit
+def correct_set_subsumption(pop, cset, n_correct, cfg):
+    """The most general experienced, accurate rule of [C] absorbs every rule of [C] it contains.
+    Returns how many rules were absorbed."""
+    best = -1
+    best_generality = -1.0
+    for k in range(n_correct):
+        i = cset[k]
+        if can_subsume(pop, i, cfg):
+            g = -float(pop.nspec[i])
+            for p in range(pop.nspec[i]):
+                g += 2.0 * pop.spread[i, p]
+            if g > best_generality:
+                best, best_generality = i, g
+    if best < 0:
+        return 0
+    victims = []
+    for k in range(n_correct):
+        i = cset[k]
+        n = pop.nspec[i]
+        if i != best and subsumes(
+            pop, best, pop.feat[i, :n], pop.center[i, :n], pop.spread[i, :n], n
+        ):
+            victims.append(i)
+    victims.sort()
+    for v in victims[::-1]:
+        pop.num[best] += pop.num[v]
+        pop.micro[0] += pop.num[v]
+        last = pop.size[0] - 1
+        remove_rule(pop, v)
+        if best == last:  # the last rule was moved into the freed slot
+            best = v
+    return len(victims)
