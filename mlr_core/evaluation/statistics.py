@@ -1,5 +1,6 @@
-"""Comparing learners over datasets (Demšar 2006): ranks, the Friedman test in both its forms,
-and the Bonferroni-Dunn critical difference. scipy.stats does the distributions; what is written
+"""Comparing learners over datasets (Demšar 2006): ranks, the Friedman test in both its forms
+(chi2_F and Iman-Davenport's F_F), and the Nemenyi (all pairs) and Bonferroni-Dunn (one against
+the rest) critical differences. scipy.stats does the distributions; what is written
 here is only the bookkeeping of Demšar's formulas around them.
 """
 
@@ -46,12 +47,30 @@ class FriedmanResult:
 
 def friedman_test(table, alpha=0.05):
     """Friedman test on a learners x datasets table (values or ranks: the statistic depends only
-    on the ranks within each dataset, and not on which end is best)."""
+    on the ranks within each dataset, and not on which end is best). scipy corrects chi2_F for
+    ties within a dataset; Demšar's formula (`friedman_from_average_ranks`) does not."""
     _check_complete(table)
     k, n = table.shape
     if n < 2:
         raise ValueError(f"the Friedman test needs at least two datasets, got {n}")
-    chi2, chi2_pvalue = stats.friedmanchisquare(*table.to_numpy(dtype=float))
+    chi2, _ = stats.friedmanchisquare(*table.to_numpy(dtype=float))
+    return _friedman_result(float(chi2), k, n, alpha)
+
+
+def friedman_from_average_ranks(avg_ranks, n_datasets, alpha=0.05):
+    """The Friedman test from the learners' average ranks over ``n_datasets`` datasets, by
+    Demšar's formula chi2_F = 12N / (k(k+1)) (sum R_j^2 - k(k+1)^2 / 4): what a paper that prints
+    only average ranks lets one recompute."""
+    ranks = [float(r) for r in avg_ranks]
+    k, n = len(ranks), int(n_datasets)
+    if k < 2 or n < 2:
+        raise ValueError(f"need at least two learners and two datasets, got k={k}, N={n}")
+    chi2 = 12 * n / (k * (k + 1)) * (sum(r * r for r in ranks) - k * (k + 1) ** 2 / 4)
+    return _friedman_result(chi2, k, n, alpha)
+
+
+def _friedman_result(chi2, k, n, alpha):
+    chi2_pvalue = stats.chi2.sf(chi2, k - 1)
     df1, df2 = k - 1, (k - 1) * (n - 1)
     spare = n * (k - 1) - chi2  # 0 when every dataset ranks the learners alike
     ff = (n - 1) * chi2 / spare if spare > 0 else math.inf
@@ -62,6 +81,14 @@ def friedman_test(table, alpha=0.05):
         ff=float(ff), ff_pvalue=float(stats.f.sf(ff, df1, df2)),
         ff_critical=float(stats.f.ppf(1 - alpha, df1, df2)),
     )
+
+
+def nemenyi_cd(k, n_datasets, alpha=0.05):
+    """Critical difference of average ranks for comparing every pair of k learners (Nemenyi,
+    Demšar 2006): q = the studentized range quantile at 1 - alpha for k groups and infinite
+    degrees of freedom, over sqrt(2); CD = q sqrt(k(k+1)/(6N))."""
+    q = stats.studentized_range.ppf(1 - alpha, k, math.inf) / math.sqrt(2)
+    return float(q * math.sqrt(k * (k + 1) / (6 * n_datasets)))
 
 
 def bonferroni_dunn_cd(k, n_datasets, alpha=0.05):

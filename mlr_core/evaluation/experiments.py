@@ -1,0 +1,395 @@
+"""Cross-validate any learners on any multi-label datasets, in parallel, and write the results
+laid out like the paper's tables.
+
+One task is one (learner, dataset, fold): the numeric feature columns are min-max scaled on the
+training fold (test values may leave [0, 1]; binary and one-hot columns are left alone, as
+``../shared/field/README.md`` prescribes), a clone of the learner is fit on the training rows
+only, and the test rows are predicted; the task reports every measure of
+:func:`mlr_core.evaluation.measures.evaluate` (the nine of the paper plus subset accuracy, coverage
+and average precision) and its fit and predict seconds. Tasks run through joblib, so the same
+call runs on one core, on every core (``n_jobs``) or on a Dask cluster (``backend="dask"``);
+every learner carries its own ``random_state`` and every task is self-contained, so the numbers do
+not depend on the backend, the number of workers or the order tasks finish in.
+
+Folds are either made here by iterative stratification (Sechidis et al. 2011, the
+``iterative-stratification`` package) or read from fold files like
+``../shared/field/folds/*.json``, whose ``label_sha256`` is checked against the loaded labels.
+
+Command line
+------------
+::
+
+    python -m mlr_core.evaluation.experiments --datasets yeast emotions --learners BR-LR MLR_agg
+    python -m mlr_core.evaluation.experiments --data-dir ../shared/datasets \\
+        --folds-dir ../shared/field/folds --n-jobs 2 --out results/field
+    # past one machine: start a scheduler and workers (dask-scheduler / dask-worker, both in
+    # the 'distributed' package), then send the same sweep to it
+    python -m mlr_core.evaluation.experiments --backend dask --scheduler tcp://host:8786 ...
+
+``--out`` receives ``folds.csv`` (one row per task), ``means.csv`` and ``tables.md`` (one table
+per measure: learners in rows, datasets in columns, each value's rank in parentheses, the average
+rank last, then the Friedman / Iman-Davenport tests and the Nemenyi and Bonferroni-Dunn critical
+differences), and, with ``--diagrams``, one critical-difference diagram per measure (HTML).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from sklearn.base import clone
+from sklearn.preprocessing import MinMaxScaler
+
+from mlr_core.data.loaders import Dataset, load_dataset
+from mlr_core.errors import DatasetError, InputError
+from mlr_core.evaluation.learners import label_scores, make_learner
+from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
+
+REPORTED = ("hamming_loss", "accuracy", "f1", "precision", "recall", "micro_f1", "macro_f1",
+            "one_error", "ranking_loss", "subset_accuracy")
+"""The measures of the tables: the paper's nine, in its order, then subset accuracy."""
+
+Fold = tuple[np.ndarray, np.ndarray]
+Progress = Callable[[int, int, dict], None]
+
+
+# ------------------------------------------------------------------------------------ folds
+
+def label_sha256(Y) -> str:
+    """sha256 of the label matrix as uint8, row-major: what a fold file's ``label_sha256`` holds,
+    so that a fold file can prove it indexes the same rows as our loader's ``Y``."""
+    return hashlib.sha256(np.ascontiguousarray(Y, dtype=np.uint8).tobytes()).hexdigest()
+
+
+def stratified_folds(Y, n_splits: int = 5, random_state: int = 0) -> list[Fold]:
+    """``n_splits`` folds by iterative stratification (order 1, shuffled), each a (train, test)
+    pair of row indices; every row is tested exactly once."""
+    from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
+
+    Y = np.asarray(Y)
+    if not 2 <= n_splits <= len(Y):
+        raise InputError(f"n_splits must lie in [2, {len(Y)}] (the number of rows), "
+                         f"got {n_splits}")
+    splitter = MultilabelStratifiedKFold(n_splits=n_splits, shuffle=True,
+                                         random_state=random_state)
+    return [(np.sort(train), np.sort(test))
+            for train, test in splitter.split(np.zeros((len(Y), 1)), Y)]
+
+
+def read_fold_file(path, Y) -> list[Fold]:
+    """The folds of a fold file (``{"label_sha256", "n_samples", "folds": [{"train", "test"}]}``),
+    after checking that they were made for exactly this label matrix."""
+    path = Path(path)
+    try:
+        spec = json.loads(path.read_text())
+        expected, folds = spec["label_sha256"], spec["folds"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise DatasetError(f"{path}: not a fold file ({err})") from err
+    Y = np.asarray(Y)
+    if label_sha256(Y) != expected:
+        raise DatasetError(
+            f"{path}: its label_sha256 does not match this dataset's labels ({Y.shape[0]} rows, "
+            f"{Y.shape[1]} labels): the rows or label columns are in another order, or it is "
+            "another dataset"
+        )
+    result = []
+    for k, fold in enumerate(folds):
+        train, test = (np.asarray(fold[part], dtype=np.intp) for part in ("train", "test"))
+        inside = ((0 <= train) & (train < len(Y))).all() and ((0 <= test) & (test < len(Y))).all()
+        if not inside or np.intersect1d(train, test).size:
+            raise DatasetError(f"{path}: fold {k} has rows outside 0..{len(Y) - 1} or rows in "
+                               "both its train and test parts")
+        result.append((train, test))
+    return result
+
+
+# ------------------------------------------------------------------------------------ tasks
+
+def _scaled(X, numeric, train, test):
+    """Training and test rows, numeric columns min-max scaled by the training rows alone."""
+    X_train, X_test = X[train].astype(np.float64), X[test].astype(np.float64)
+    if numeric.any():
+        scaler = MinMaxScaler().fit(X_train[:, numeric])
+        X_train[:, numeric] = scaler.transform(X_train[:, numeric])
+        X_test[:, numeric] = scaler.transform(X_test[:, numeric])
+    return X_train, X_test
+
+
+def run_fold(estimator, X, Y, train, test, numeric=None) -> dict:
+    """Fit a clone of ``estimator`` on the training rows, predict the test rows, and return every
+    measure with ``fit_seconds`` and ``predict_seconds``. ``numeric`` marks the columns to scale
+    (all when None)."""
+    numeric = np.ones(X.shape[1], bool) if numeric is None else np.asarray(numeric, bool)
+    X_train, X_test = _scaled(X, numeric, train, test)
+    model = clone(estimator)
+    start = time.perf_counter()
+    model.fit(X_train, Y[train])
+    if hasattr(model, "bipartition_"):
+        model.bipartition_()  # MLR tunes its threshold lazily on first use: part of training
+    fit_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    predicted = model.predict(X_test)
+    predicted = predicted.toarray() if hasattr(predicted, "toarray") else np.asarray(predicted)
+    scores = label_scores(model, X_test)
+    predict_seconds = time.perf_counter() - start
+    measures = evaluate(Y[test], predicted.astype(np.uint8), scores)
+    return {**measures, "fit_seconds": fit_seconds, "predict_seconds": predict_seconds}
+
+
+def _task(learner, dataset, fold, estimator, X, Y, train, test, numeric):
+    return {"learner": learner, "dataset": dataset, "fold": fold,
+            **run_fold(estimator, X, Y, train, test, numeric)}
+
+
+def _numeric_mask(data: Dataset) -> np.ndarray:
+    return np.array([kind == "numeric" for kind in data.feature_types])
+
+
+def run_experiment(
+    learners: Mapping[str, object] | Sequence[str],
+    datasets: Mapping[str, Dataset],
+    folds: int | Mapping[str, Sequence[Fold]] = 5,
+    random_state: int = 0,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """Cross-validate every learner on every dataset.
+
+    Parameters
+    ----------
+    learners : mapping of name to estimator, or names of ``learners.LEARNERS``
+        Names are built with ``make_learner(name, random_state)``.
+    datasets : mapping of name to `Dataset`
+    folds : int or mapping of dataset name to [(train, test), ...]
+        A number of folds to make by iterative stratification (seeded by ``random_state``), or
+        the folds themselves (e.g. from `read_fold_file`).
+    n_jobs : int
+        joblib workers (-1: every core).
+    backend : str, optional
+        joblib backend ("loky", "threading", "dask", ...); "dask" needs a
+        ``dask.distributed.Client`` to exist (the command line makes one from ``--scheduler``).
+    progress : callable(done, total, row), optional
+        Called as each task finishes, e.g. to move a progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per (learner, dataset, fold) in that order: the measures, ``fit_seconds`` and
+        ``predict_seconds``.
+    """
+    if not isinstance(learners, Mapping):
+        learners = {name: make_learner(name, random_state) for name in learners}
+    if not learners or not datasets:
+        raise InputError("give at least one learner and one dataset")
+    if isinstance(folds, int):
+        folds = {name: stratified_folds(data.Y, folds, random_state)
+                 for name, data in datasets.items()}
+    missing = [name for name in datasets if name not in folds]
+    if missing:
+        raise InputError(f"no folds given for dataset(s) {', '.join(missing)}")
+    jobs = [
+        delayed(_task)(learner, name, k, estimator, data.X, data.Y, train, test,
+                       _numeric_mask(data))
+        for learner, estimator in learners.items()
+        for name, data in datasets.items()
+        for k, (train, test) in enumerate(folds[name])
+    ]
+    rows = []
+    with parallel_config(backend=backend) if backend else nullcontext():
+        for row in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+            rows.append(row)
+            if progress is not None:
+                progress(len(rows), len(jobs), row)
+    order = {"learner": list(learners), "dataset": list(datasets)}
+    frame = pd.DataFrame(rows)
+    for column, values in order.items():
+        frame[column] = pd.Categorical(frame[column], categories=values, ordered=True)
+    frame = frame.sort_values(["learner", "dataset", "fold"]).reset_index(drop=True)
+    return frame.astype({"learner": str, "dataset": str})
+
+
+# ---------------------------------------------------------------------------------- results
+
+def mean_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """Fold means of one measure: learners (rows, in run order) x datasets (columns)."""
+    if measure not in results.columns:
+        raise InputError(f"no measure {measure!r} in the results")
+    learners = list(dict.fromkeys(results.learner))
+    datasets = list(dict.fromkeys(results.dataset))
+    table = results.pivot_table(index="learner", columns="dataset", values=measure,
+                                aggfunc="mean")
+    return table.reindex(index=learners, columns=datasets).rename_axis(index="learner",
+                                                                        columns="dataset")
+
+
+def paper_layout(table: pd.DataFrame, lower_is_better: bool, digits: int = 4,
+                 beside: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Cells ``value (rank)`` with the average rank last, as the paper prints its tables;
+    ``beside`` (same layout, e.g. the paper's own numbers) adds ``/ other`` to each cell it has."""
+    from mlr_core.evaluation.statistics import rank_table
+
+    ranks = rank_table(table, lower_is_better)
+    cells = pd.DataFrame(index=table.index, columns=table.columns, dtype=object)
+    for learner in table.index:
+        for dataset in table.columns:
+            text = f"{table.loc[learner, dataset]:.{digits}f} ({ranks.loc[learner, dataset]:g})"
+            if beside is not None and learner in beside.index and dataset in beside.columns:
+                other = beside.loc[learner, dataset]
+                if pd.notna(other):
+                    text += f" / {other:.{digits}f}"
+            cells.loc[learner, dataset] = text
+    cells["avg rank"] = ranks.avg_rank.map(f"{{:.{2}f}}".format)
+    return cells
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub Markdown table, index first (pandas' ``to_markdown`` needs the
+    optional ``tabulate`` package; this needs nothing)."""
+    head = [frame.index.name or "", *map(str, frame.columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for index, row in frame.iterrows():
+        lines.append("| " + " | ".join([str(index), *map(str, row)]) + " |")
+    return "\n".join(lines)
+
+
+def statistics_text(table: pd.DataFrame, alpha: float = 0.05) -> str:
+    """The Friedman test (chi2_F and Iman-Davenport F_F) and both critical differences for one
+    measure's table, as one Markdown paragraph."""
+    from mlr_core.evaluation.statistics import bonferroni_dunn_cd, friedman_test, nemenyi_cd
+
+    k, n = table.shape
+    if n < 2 or k < 2:
+        return "Friedman test: needs at least two learners and two datasets."
+    f = friedman_test(table, alpha)
+    verdict = "rejects" if f.ff > f.ff_critical else "does not reject"
+    return (
+        f"Friedman (k = {k}, N = {n}): chi2_F = {f.chi2:.2f} (p = {f.chi2_pvalue:.3g}), "
+        f"Iman-Davenport F_F = {f.ff:.2f} (critical {f.ff_critical:.2f} at alpha = {alpha}, "
+        f"p = {f.ff_pvalue:.3g}): F_F {verdict} equal performance. "
+        f"Critical differences of average rank: Nemenyi {nemenyi_cd(k, n, alpha):.2f}, "
+        f"Bonferroni-Dunn {bonferroni_dunn_cd(k, n, alpha):.2f}."
+    )
+
+
+def write_results(results: pd.DataFrame, out, diagrams: bool = False,
+                  measures: Sequence[str] = REPORTED, alpha: float = 0.05) -> list[Path]:
+    """Write ``folds.csv``, ``means.csv`` and ``tables.md`` (and with ``diagrams`` one
+    ``cd_<measure>.html`` each) to the folder ``out``; return the paths written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "folds.csv", out / "means.csv", out / "tables.md"]
+    results.to_csv(written[0], index=False)
+    means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
+    means.reset_index().to_csv(written[1], index=False)
+    parts = ["# Cross-validation results",
+             f"{results.fold.nunique()} folds; values are fold means, the rank on each dataset in "
+             "parentheses (1 = best, ties share the mean rank), the average rank last."]
+    for measure in measures:
+        table = mean_table(results, measure)
+        direction = "lower" if measure in LOWER_IS_BETTER else "higher"
+        parts += [f"## {measure} ({direction} is better)",
+                  markdown(paper_layout(table, measure in LOWER_IS_BETTER)),
+                  statistics_text(table, alpha)]
+        if diagrams and table.shape[1] >= 2:
+            from mlr_core.evaluation.cd_diagram import cd_figure
+
+            path = out / f"cd_{measure}.html"
+            cd_figure(table, measure in LOWER_IS_BETTER, title=measure,
+                      alpha=alpha).write_html(path, include_plotlyjs="cdn")
+            written.append(path)
+    seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].sum()
+    parts += ["## Time (seconds summed over datasets and folds)",
+              markdown(seconds.round(2))]
+    written[2].write_text("\n\n".join(parts) + "\n")
+    return written
+
+
+# ---------------------------------------------------------------------------------- command
+
+def _parser() -> argparse.ArgumentParser:
+    from mlr_core.evaluation.learners import LEARNERS
+
+    repo = Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(
+        prog="python -m mlr_core.evaluation.experiments",
+        description="Cross-validate multi-label learners on datasets; CSV and Markdown results.")
+    parser.add_argument("--datasets", nargs="+", default=["yeast", "emotions", "flags", "cal500",
+                                                          "genbase"],
+                        help="names of .arff files in --data-dir, or paths to dataset files")
+    parser.add_argument("--data-dir", type=Path, default=repo.parent / "shared" / "datasets")
+    parser.add_argument("--learners", nargs="+", default=None, choices=list(LEARNERS),
+                        metavar="NAME", help=f"any of {', '.join(LEARNERS)} (default: every "
+                        "learner whose package is installed)")
+    parser.add_argument("--folds", type=int, default=5, help="folds made by iterative "
+                        "stratification (ignored for datasets with a file in --folds-dir)")
+    parser.add_argument("--folds-dir", type=Path, default=None,
+                        help="folder of NAME.json fold files (../shared/field/folds)")
+    parser.add_argument("--seed", type=int, default=0, help="random_state of folds and learners")
+    parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
+    parser.add_argument("--backend", default=None, help="joblib backend: loky (default), "
+                        "threading, dask (with --scheduler)")
+    parser.add_argument("--scheduler", default=None,
+                        help="address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--out", type=Path, default=Path("results") / "experiment")
+    parser.add_argument("--diagrams", action="store_true",
+                        help="also write a critical-difference diagram per measure (HTML)")
+    return parser
+
+
+def _load(name: str, data_dir: Path) -> Dataset:
+    path = Path(name)
+    if not path.suffix:
+        path = data_dir / f"{name}.arff"
+    return load_dataset(path)
+
+
+def main(argv=None) -> int:
+    from tqdm import tqdm
+
+    from mlr_core.evaluation.learners import available_learners
+
+    args = _parser().parse_args(argv)
+    datasets = {}
+    for name in args.datasets:
+        data = _load(name, args.data_dir)
+        datasets[data.name] = data
+    folds = {}
+    for name, data in datasets.items():
+        fold_file = args.folds_dir / f"{name}.json" if args.folds_dir else None
+        folds[name] = (read_fold_file(fold_file, data.Y) if fold_file and fold_file.is_file()
+                       else stratified_folds(data.Y, args.folds, args.seed))
+    learners = args.learners or available_learners()
+    client = None
+    if args.backend == "dask":
+        from dask.distributed import Client
+
+        client = Client(args.scheduler) if args.scheduler else Client(processes=False)
+    elif args.scheduler:
+        raise SystemExit("--scheduler needs --backend dask")
+    start = time.perf_counter()
+    with tqdm(total=sum(len(f) for f in folds.values()) * len(learners), unit="fit") as bar:
+        def advance(done, total, row):
+            bar.set_postfix_str(f"{row['learner']} on {row['dataset']}")
+            bar.update(1)
+
+        results = run_experiment(learners, datasets, folds, args.seed, args.n_jobs,
+                                 args.backend, advance)
+    if client is not None:
+        client.close()
+    written = write_results(results, args.out, diagrams=args.diagrams)
+    print(f"{len(results)} fits in {time.perf_counter() - start:.1f} s; wrote "
+          + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
