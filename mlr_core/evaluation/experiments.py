@@ -267,8 +267,8 @@ def statistics_text(table: pd.DataFrame, alpha: float = 0.05) -> str:
     from mlr_core.evaluation.statistics import bonferroni_dunn_cd, friedman_test, nemenyi_cd
 
     k, n = table.shape
-    if n < 2 or k < 2:
-        return "Friedman test: needs at least two learners and two datasets."
+    if n < 2 or k < 3:
+        return "Friedman test: needs at least three learners and two datasets."
     f = friedman_test(table, alpha)
     verdict = "rejects" if f.ff > f.ff_critical else "does not reject"
     return (
