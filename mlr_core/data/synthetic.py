@@ -2,12 +2,19 @@
 generator the paper used for its synthetic experiments.
 
 The relevant features span a main hypercube, [0, 1] on every axis. Each label owns a smaller
-hypercube inside it, with a random centre and a half-edge drawn between ``min_half_edge`` and
-``max_half_edge``. Points are drawn uniformly from the union of the label hypercubes (or, with
+hypercube inside it. Points are drawn uniformly from the union of the label hypercubes (or, with
 ``allow_empty=True``, from the whole main hypercube, so some fall in none), and a point's labelset
 is the set of hypercubes that contain it. Irrelevant features (uniform noise), redundant features
 (copies of relevant ones) and label noise (each label bit flipped with a probability) make the task
 harder in the controlled ways Mldatagen offers.
+
+How big the hypercubes are decides how multi-label the data is. Mldatagen draws each half-edge
+between a minimum and a maximum (``min_half_edge``/``max_half_edge`` here); a label's frequency is
+then its volume share, which in d dimensions grows as half-edge ** d, so in 6 dimensions one label
+can take 80% of the rows while the others barely overlap (cardinality near 1). By default the
+hypercubes are sized from target label frequencies instead (``cardinality`` or
+``label_frequency``): each label's volume is its frequency times the volume of the union, and one
+scale factor, found by bisection, makes the boxes overlap just enough for that to hold.
 
 The true regions are hyper-rectangles, exactly what MLR's rules can express, so a learner that
 works should recover them; they are returned in ``Dataset.meta`` for drawing.
@@ -18,7 +25,11 @@ from __future__ import annotations
 import numpy as np
 
 from mlr_core.data.loaders import Dataset
+from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import InputError
+
+_SIZING_DRAWS = 20_000  # Monte Carlo points that measure the union's volume while sizing boxes
+_BISECTION_STEPS = 40
 
 
 def _inside(points: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
@@ -51,6 +62,78 @@ def _sample_union(lower, upper, n, rng, decimals) -> np.ndarray:
     return np.concatenate(kept)[:n]
 
 
+def _boxes_from_frequencies(freq, n_relevant, allow_empty, rng):
+    """(lower, upper) of hypercubes whose label frequencies are ``freq`` (m values in (0, 1]).
+
+    Box j gets volume ``freq[j] * V`` (half-edge ``(freq[j] * V) ** (1/d) / 2``) and sits at a
+    fixed random fraction of the room left for it along each axis, so all boxes drift toward
+    the centre, and overlap more, as they grow. Uniform on the main cube (``allow_empty``),
+    a label's frequency is its volume: V = 1. Uniform on the union, it is its volume over the
+    union's, so V must equal the union's volume; the union's volume over V is
+    ``sum(freq) * E[1/k]`` for points drawn as `_sample_union` proposes them (k = boxes holding
+    the point), which falls from ``sum(freq)`` (disjoint boxes) to ``max(freq)`` (the largest box
+    fills the cube) as V grows, so bisection on V finds where it is 1. The same proposal draws
+    serve every V, so the bisection follows one deterministic curve.
+    """
+    m = len(freq)
+    where = rng.random((m, n_relevant))
+
+    def boxes(volume_scale):
+        half = (freq * volume_scale) ** (1.0 / n_relevant) / 2.0
+        lower = where * (1.0 - 2.0 * half[:, None])
+        return lower, lower + 2.0 * half[:, None]
+
+    largest = 1.0 / freq.max()  # the largest box fills the main cube
+    if allow_empty:
+        return boxes(1.0)
+    box = rng.choice(m, size=_SIZING_DRAWS, p=freq / freq.sum())
+    unit = rng.random((_SIZING_DRAWS, n_relevant))
+
+    def union_over_scale(volume_scale):
+        lower, upper = boxes(volume_scale)
+        points = lower[box] + unit * (upper[box] - lower[box])
+        k = _inside(points, lower, upper).sum(axis=1)
+        return freq.sum() * np.mean(1.0 / k)
+
+    low, high = np.log(largest) - 60.0, np.log(largest)
+    for _ in range(_BISECTION_STEPS):
+        mid = (low + high) / 2.0
+        if union_over_scale(np.exp(mid)) > 1.0:
+            low = mid
+        else:
+            high = mid
+    return boxes(np.exp(high))
+
+
+def _target_frequencies(n_labels, cardinality, label_frequency, allow_empty):
+    """The m target label frequencies from ``cardinality`` or ``label_frequency`` (one of them
+    or neither: then the default cardinality, max(1.5, m / 3), capped at m)."""
+    if cardinality is not None and label_frequency is not None:
+        raise InputError("give cardinality or label_frequency, not both")
+    if label_frequency is None:
+        if cardinality is None:
+            cardinality = min(max(1.5, n_labels / 3), float(n_labels))
+        if not 0.0 < cardinality <= n_labels:
+            raise InputError(f"cardinality must lie in (0, n_labels = {n_labels}], got "
+                             f"{cardinality}")
+        label_frequency = cardinality / n_labels
+    freq = np.asarray(label_frequency, dtype=np.float64)
+    if freq.ndim == 0:
+        freq = np.full(n_labels, float(freq))
+    if freq.shape != (n_labels,):
+        raise InputError(f"label_frequency needs one value or n_labels = {n_labels} values, got "
+                         f"{freq.size}")
+    if not np.all((freq > 0.0) & (freq <= 1.0)):
+        raise InputError(f"label frequencies must lie in (0, 1], got {freq.tolist()}")
+    if not allow_empty and freq.sum() < 1.0 - 1e-9:
+        raise InputError(
+            f"label frequencies sum to {freq.sum():.3g} (the cardinality), below 1, but every "
+            "instance has at least one label unless allow_empty=True; raise them or allow "
+            "empty labelsets"
+        )
+    return freq
+
+
 def make_hypercube_dataset(
     n_samples: int = 600,
     n_relevant: int = 2,
@@ -58,8 +141,10 @@ def make_hypercube_dataset(
     n_irrelevant: int = 0,
     n_redundant: int = 0,
     label_noise: float = 0.0,
-    min_half_edge: float = 0.1,
-    max_half_edge: float = 0.3,
+    cardinality: float | None = None,
+    label_frequency=None,
+    min_half_edge: float | None = None,
+    max_half_edge: float | None = None,
     allow_empty: bool = False,
     decimals: int | None = None,
     random_state=None,
@@ -81,8 +166,15 @@ def make_hypercube_dataset(
         Features ``red1, ...`` that copy randomly chosen relevant ones (``meta["redundant_of"]``).
     label_noise : float
         Probability of flipping each label bit after labelling (so a noisy labelset may be empty).
-    min_half_edge, max_half_edge : float
-        Range of the label hypercubes' half-edges, within (0, 0.5].
+    cardinality : float, optional
+        Target mean number of labels per instance, in (0, n_labels] (at least 1 unless
+        ``allow_empty``); every label gets frequency ``cardinality / n_labels``. When neither
+        this, ``label_frequency`` nor the half-edges are given: max(1.5, n_labels / 3).
+    label_frequency : float or sequence of n_labels floats, optional
+        Target fraction of instances carrying each label (the cardinality is their sum).
+    min_half_edge, max_half_edge : float, optional
+        Mldatagen's own sizing: half-edges drawn uniformly in this range, within (0, 0.5], and no
+        frequency target (giving one of them gives the other its old default, 0.1 or 0.3).
     allow_empty : bool
         Draw points from the whole main hypercube, so that some have an empty labelset; by default
         every point lies in at least one label hypercube.
@@ -99,11 +191,13 @@ def make_hypercube_dataset(
     Dataset
         ``meta`` holds the parameters, ``lower`` and ``upper`` (n_labels x n_relevant corners of
         the label hypercubes) and ``redundant_of`` (the relevant feature each copy repeats).
+        Frequencies and cardinality land on their targets up to sampling noise (about
+        ``sqrt(f (1 - f) / n_samples)`` for a frequency f) before label noise.
 
     Raises
     ------
     InputError
-        A parameter is out of range.
+        A parameter is out of range, or half-edges are given with a frequency target.
 
     Examples
     --------
@@ -118,6 +212,8 @@ def make_hypercube_dataset(
         "n_irrelevant": n_irrelevant,
         "n_redundant": n_redundant,
         "label_noise": label_noise,
+        "cardinality": cardinality,
+        "label_frequency": label_frequency,
         "min_half_edge": min_half_edge,
         "max_half_edge": max_half_edge,
         "allow_empty": allow_empty,
@@ -130,16 +226,28 @@ def make_hypercube_dataset(
             raise InputError(f"{key} must be an integer >= {low}, got {value!r}")
     if not 0.0 <= label_noise <= 1.0:
         raise InputError(f"label_noise must lie in [0, 1], got {label_noise}")
-    if not 0.0 < min_half_edge <= max_half_edge <= 0.5:
-        raise InputError(
-            "need 0 < min_half_edge <= max_half_edge <= 0.5 so that each label hypercube fits in "
-            f"the main one, got {min_half_edge} and {max_half_edge}"
-        )
+    by_half_edge = min_half_edge is not None or max_half_edge is not None
+    if by_half_edge:
+        if cardinality is not None or label_frequency is not None:
+            raise InputError("give half-edges or a frequency target (cardinality or "
+                             "label_frequency), not both: the half-edges decide the frequencies")
+        min_half_edge = 0.1 if min_half_edge is None else min_half_edge
+        max_half_edge = 0.3 if max_half_edge is None else max_half_edge
+        if not 0.0 < min_half_edge <= max_half_edge <= 0.5:
+            raise InputError(
+                "need 0 < min_half_edge <= max_half_edge <= 0.5 so that each label hypercube "
+                f"fits in the main one, got {min_half_edge} and {max_half_edge}"
+            )
+    else:
+        freq = _target_frequencies(n_labels, cardinality, label_frequency, allow_empty)
     rng = np.random.default_rng(random_state)
 
-    half = rng.uniform(min_half_edge, max_half_edge, size=(n_labels, 1))
-    centre = rng.uniform(half, 1.0 - half, size=(n_labels, n_relevant))
-    lower, upper = centre - half, centre + half
+    if by_half_edge:
+        half = rng.uniform(min_half_edge, max_half_edge, size=(n_labels, 1))
+        centre = rng.uniform(half, 1.0 - half, size=(n_labels, n_relevant))
+        lower, upper = centre - half, centre + half
+    else:
+        lower, upper = _boxes_from_frequencies(freq, n_relevant, allow_empty, rng)
     if allow_empty:
         relevant = rng.random((n_samples, n_relevant))
         if decimals is not None:
@@ -176,3 +284,19 @@ def make_hypercube_dataset(
             "redundant_of": [f"x{s + 1}" for s in source],
         },
     )
+
+
+def describe_hypercube_dataset(**params) -> dict:
+    """What `make_hypercube_dataset` would make with these parameters, before anyone loads it:
+    `dataset_stats` of its labels plus ``d`` (features), ``label_frequency`` (label name ->
+    fraction of instances carrying it) and ``empty`` (fraction with no label). It generates the
+    very dataset (same seed, same data), which takes well under a second at the sizes a
+    dashboard offers."""
+    data = make_hypercube_dataset(**params)
+    frequency = data.Y.mean(axis=0)
+    return {
+        **dataset_stats(data.Y),
+        "d": data.n_features,
+        "label_frequency": dict(zip(data.label_names, frequency.tolist(), strict=True)),
+        "empty": float((data.Y.sum(axis=1) == 0).mean()),
+    }

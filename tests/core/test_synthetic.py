@@ -1,5 +1,6 @@
 """The hypercube generator (labels are exactly the boxes containing a point, uniform sampling on
-their union, noise and extra features as documented, seeded) and the sample files made with it."""
+their union, label frequencies and cardinality on target, noise and extra features as documented,
+seeded), its preview, and the sample files made with it."""
 
 import importlib.util
 import re
@@ -10,7 +11,7 @@ import pytest
 
 from mlr_core.data.loaders import Dataset, load_dataset
 from mlr_core.data.stats import dataset_stats
-from mlr_core.data.synthetic import make_hypercube_dataset
+from mlr_core.data.synthetic import describe_hypercube_dataset, make_hypercube_dataset
 from mlr_core.errors import InputError
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
@@ -21,7 +22,8 @@ def inside(points, lower, upper):
 
 
 def test_labels_are_the_hypercubes_containing_each_point():
-    data = make_hypercube_dataset(n_samples=500, n_relevant=3, n_labels=4, random_state=0)
+    data = make_hypercube_dataset(n_samples=500, n_relevant=3, n_labels=4, min_half_edge=0.1,
+                                  max_half_edge=0.3, random_state=0)
     assert isinstance(data, Dataset) and data.X.shape == (500, 3) and data.Y.shape == (500, 4)
     lower, upper = data.meta["lower"], data.meta["upper"]
     np.testing.assert_array_equal(data.Y, inside(data.X, lower, upper))
@@ -127,9 +129,83 @@ def test_decimals_round_features_before_labelling():
     )
 
 
+def tolerance(values, n):
+    """Four standard errors of a mean of ``values`` over n rows, plus 3% for the sizing's own
+    Monte Carlo estimate."""
+    return 4 * values.std() / np.sqrt(n) + 0.03 * values.mean()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("n_labels", "n_relevant", "n_samples"),
+    [(2, 2, 500), (3, 10, 1000), (4, 6, 600), (6, 8, 2000), (10, 2, 1000), (15, 10, 2000)],
+)
+def test_default_data_is_multi_label_with_cardinality_and_frequencies_on_target(
+    n_labels, n_relevant, n_samples, seed
+):
+    data = make_hypercube_dataset(n_samples=n_samples, n_relevant=n_relevant, n_labels=n_labels,
+                                  random_state=seed)
+    target = max(1.5, n_labels / 3)  # the documented default cardinality
+    k = data.Y.sum(axis=1)
+    assert k.min() >= 1
+    assert abs(k.mean() - target) <= tolerance(k, n_samples)
+    for column in data.Y.T:
+        assert abs(column.mean() - target / n_labels) <= tolerance(column, n_samples) + 0.02
+    assert (k >= 2).mean() > 0.25  # a real share of the rows carries several labels
+    np.testing.assert_array_equal(data.Y, inside(data.X, data.meta["lower"], data.meta["upper"]))
+    half = (data.meta["upper"] - data.meta["lower"]) / 2
+    assert np.allclose(half, half[:, :1]) and np.all(half <= 0.5)  # hypercubes in the main cube
+
+
+def test_four_labels_six_features_no_longer_single_label():
+    # Mldatagen's half-edge sizing gave cardinality 1.01 here, one label in 80% of the rows
+    old = make_hypercube_dataset(n_samples=2000, n_relevant=6, n_labels=4, min_half_edge=0.1,
+                                 max_half_edge=0.3, random_state=0)
+    new = make_hypercube_dataset(n_samples=2000, n_relevant=6, n_labels=4, random_state=0)
+    assert old.Y.sum(axis=1).mean() < 1.1
+    assert new.Y.sum(axis=1).mean() == pytest.approx(1.5, abs=0.08)
+    assert new.Y.mean(axis=0).max() < 0.45 and dataset_stats(new.Y)["dl"] >= 10
+
+
+def test_label_frequencies_given_one_by_one():
+    wanted = np.array([0.6, 0.4, 0.25, 0.15, 0.1])
+    data = make_hypercube_dataset(n_samples=4000, n_relevant=4, n_labels=5,
+                                  label_frequency=wanted, random_state=3)
+    np.testing.assert_allclose(data.Y.mean(axis=0), wanted, atol=0.035)
+    assert data.Y.sum(axis=1).mean() == pytest.approx(wanted.sum(), abs=0.06)
+
+
+def test_cardinality_parameter_and_allow_empty():
+    data = make_hypercube_dataset(n_samples=4000, n_relevant=3, n_labels=6, cardinality=2.5,
+                                  random_state=4)
+    assert data.Y.sum(axis=1).mean() == pytest.approx(2.5, abs=0.1)
+    # from the whole main cube a label's frequency is its volume; empty rows appear
+    sparse = make_hypercube_dataset(n_samples=4000, n_relevant=3, n_labels=4, cardinality=0.8,
+                                    allow_empty=True, random_state=4)
+    np.testing.assert_allclose(sparse.Y.mean(axis=0), 0.2, atol=0.03)
+    assert 0.2 < (sparse.Y.sum(axis=1) == 0).mean() < 0.7
+
+
+def test_describe_is_the_statistics_of_the_dataset_that_would_load():
+    params = dict(n_samples=700, n_relevant=3, n_labels=5, n_irrelevant=2, random_state=9)
+    preview = describe_hypercube_dataset(**params)
+    data = make_hypercube_dataset(**params)
+    assert {k: preview[k] for k in dataset_stats(data.Y)} == dataset_stats(data.Y)
+    assert preview["d"] == 5
+    frequency = data.Y.mean(axis=0)
+    assert preview["label_frequency"] == dict(zip(data.label_names, frequency, strict=True))
+    assert preview["empty"] == 0.0
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
+        ({"cardinality": 2, "label_frequency": 0.5}, r"cardinality or label_frequency, not both"),
+        ({"cardinality": 2, "min_half_edge": 0.2}, r"half-edges or a frequency target"),
+        ({"cardinality": 4}, r"cardinality must lie in \(0, n_labels = 3\]"),
+        ({"label_frequency": [0.5, 0.5]}, r"one value or n_labels = 3 values, got 2"),
+        ({"label_frequency": 1.2}, r"label frequencies must lie in \(0, 1\]"),
+        ({"label_frequency": 0.2}, r"sum to 0\.6 .* allow_empty=True"),
         ({"n_samples": 0}, r"n_samples must be an integer >= 1, got 0"),
         ({"n_labels": 2.5}, r"n_labels must be an integer >= 1"),
         ({"n_relevant": True}, r"n_relevant must be an integer"),
