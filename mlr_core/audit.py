@@ -1,0 +1,418 @@
+"""Auditing a rule set on data: which rules decide the predictions, how few rules cover how much
+of the data, a compacted rule set that predicts the same, and exports of a chosen set of rules.
+
+Words used here (the model's own voting, ``mlr_core/_engine/voting.py``, defines the first two):
+
+- A rule *matches* a row when the row lies in its hyper-rectangle.
+- The *voters* of a row are the rules whose votes make its prediction: the rules matching it (only
+  the experienced ones when ``min_vote_experience`` applies), or its ``n_nearest`` nearest rules
+  when none matches. A voter's *weight* is F * num, what it adds to the vote.
+- A voter's *contribution* to the row's prediction: with MLR_agg, its weight times the number of
+  predicted labels its labelset advocates; with MLR_max, its weight if its labelset is the
+  predicted labelset, else 0 (MLR_max picks a whole labelset).
+- The rule that *decides* a row is its voter of largest contribution (ties: the heavier voter,
+  then the lower rule id). When no voter contributes (an empty prediction), the heaviest voter
+  decides. Every row with a voter has exactly one deciding rule.
+
+Rule ids are row positions of ``model.rules_frame()`` (its ``rule_id`` index) and positions in
+the JSON model's ``"rules"`` list: both list the rules in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mlr_core._engine.matching import match_set
+from mlr_core._engine.population import Population, live
+from mlr_core._engine.voting import vote, voters
+from mlr_core.bipartition import by_rank, by_threshold, normalise
+from mlr_core.errors import InputError
+from mlr_core.validation import check_features
+
+
+@dataclass(frozen=True)
+class RowRules:
+    """Per row of the audited data, its voters and the rules matching it, as compressed rows:
+    row r's voters are ``voter_ids[voter_start[r]:voter_start[r + 1]]`` (likewise matches)."""
+
+    voter_start: np.ndarray
+    voter_ids: np.ndarray
+    match_start: np.ndarray
+    match_ids: np.ndarray
+    covered: np.ndarray
+
+    def voters(self, row: int) -> np.ndarray:
+        return self.voter_ids[self.voter_start[row]:self.voter_start[row + 1]]
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """A smaller rule set: the rules deciding some row of the data it was compacted on, plus
+    (unless compacted with ``keep_predictions=False``) the rules that keep every prediction on
+    that data as the full model's.
+
+    Attributes
+    ----------
+    model : MLRClassifier
+        The compacted model, loaded from the full model's JSON with only the kept rules.
+    kept : ndarray
+        Rule ids (of the full model) kept, ascending.
+    deciding : ndarray
+        Rule ids that decide at least one row; all of them are kept.
+    """
+
+    model: object
+    kept: np.ndarray
+    deciding: np.ndarray
+
+    @property
+    def restored(self) -> np.ndarray:
+        """Kept rules that decide no row: voters put back because without them some row's
+        prediction changed (a label's share of the vote crossed the threshold, say)."""
+        return np.setdiff1d(self.kept, self.deciding)
+
+
+@dataclass(frozen=True)
+class Audit:
+    """Everything :func:`audit` finds; :mod:`mlr_core.audit_report` renders it as HTML.
+
+    Attributes
+    ----------
+    summary : dict
+        The headline numbers (see :func:`audit`).
+    rules : DataFrame
+        ``rules_frame()`` plus ``n_matched``, ``n_voted``, ``n_decided``, ``decided_share`` and
+        ``kept`` (in the compacted set), most decisive first (:func:`rule_decisions`).
+    curve : DataFrame
+        :func:`coverage_curve`.
+    compaction : Compaction
+        Same predictions on the audited data (``compact(keep_predictions=True)``).
+    deciding : Compaction
+        The deciding rules alone (``compact(keep_predictions=False)``).
+    measures : DataFrame
+        One row per measure; columns ``(data, model)`` with data ``audited`` or ``held-out``
+        and model ``full``, ``compact`` or ``deciding``; empty when no labels were given.
+    """
+
+    summary: dict
+    rules: pd.DataFrame
+    curve: pd.DataFrame
+    compaction: Compaction
+    deciding: Compaction
+    measures: pd.DataFrame
+
+
+def row_rules(model, X) -> RowRules:
+    """The voters and matching rules of each row of X, found by the engine's own kernels."""
+    # The estimator's scaling is reused rather than copied: it decides what matches.
+    scaled = model._scale(check_features(model, X, reset=False))
+    pop = model.population_
+    buffer = np.empty(pop.nspec.shape[0], dtype=np.int64)
+    min_exp, n_nearest = int(model.min_vote_experience), int(model.n_nearest)
+    voter_lists, match_lists = [], []
+    covered = np.zeros(len(scaled), dtype=bool)
+    for r, x in enumerate(scaled):
+        count = match_set(pop, x, buffer)
+        match_lists.append(buffer[:count].copy())
+        count, covered[r] = voters(pop, x, min_exp, n_nearest, buffer)
+        voter_lists.append(buffer[:count].copy())
+    return RowRules(*_compressed(voter_lists), *_compressed(match_lists), covered)
+
+
+def _compressed(lists):
+    starts = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(ids) for ids in lists], out=starts[1:])
+    ids = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)
+    return starts, ids.astype(np.int64)
+
+
+def _rule_arrays(model):
+    """(weight F * num, labelset bits) of each live rule, in rule id order."""
+    pop = live(model.population_)
+    return pop.fit * pop.num, model.labelsets_[pop.ls]
+
+
+def _contributions(ids, predicted, weight, labelsets, mode):
+    """Contribution of rules ``ids`` to one row's predicted labels (see the module docstring)."""
+    if mode == "max":
+        return weight[ids] * (labelsets[ids] == predicted).all(axis=1)
+    return weight[ids] * (labelsets[ids] @ predicted.astype(np.int64))
+
+
+def _mode(model, prediction):
+    mode = prediction or model.prediction
+    if mode not in ("agg", "max"):
+        raise InputError(f"prediction must be 'agg' or 'max', got {mode!r}")
+    return mode
+
+
+def deciding_rules(model, X, prediction=None, rows: RowRules | None = None) -> np.ndarray:
+    """The id of the rule that decides each row of X (-1 where no rule voted: an empty model).
+
+    Parameters
+    ----------
+    model : MLRClassifier
+        A fitted or loaded model.
+    X : array-like of shape (n, d)
+    prediction : {"agg", "max"}, optional
+        Whose prediction to explain; the model's ``prediction`` by default.
+    rows : RowRules, optional
+        :func:`row_rules` of the same X, if already computed.
+    """
+    mode = _mode(model, prediction)
+    rows = rows if rows is not None else row_rules(model, X)
+    predicted = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
+    weight, labelsets = _rule_arrays(model)
+    decided = np.full(len(predicted), -1, dtype=np.int64)
+    for r in range(len(predicted)):
+        ids = rows.voters(r)
+        if len(ids) == 0:
+            continue
+        contribution = _contributions(ids, predicted[r], weight, labelsets, mode)
+        if not contribution.any():
+            contribution = weight[ids]
+        # largest contribution, then heavier, then lower id
+        order = np.lexsort((ids, -weight[ids], -contribution))
+        decided[r] = ids[order[0]]
+    return decided
+
+
+def rule_decisions(model, X, prediction=None, rows: RowRules | None = None,
+                   decided: np.ndarray | None = None) -> pd.DataFrame:
+    """``rules_frame()`` with, per rule, how many rows of X it matches (``n_matched``), votes
+    for (``n_voted``) and decides (``n_decided``, ``decided_share`` of the rows), sorted most
+    decisive first (then most matched, then rule id)."""
+    rows = rows if rows is not None else row_rules(model, X)
+    if decided is None:
+        decided = deciding_rules(model, X, prediction, rows)
+    frame = model.rules_frame()
+    n = len(frame)
+    frame["n_matched"] = np.bincount(rows.match_ids, minlength=n)
+    frame["n_voted"] = np.bincount(rows.voter_ids, minlength=n)
+    frame["n_decided"] = np.bincount(decided[decided >= 0], minlength=n)
+    frame["decided_share"] = frame["n_decided"] / max(len(decided), 1)
+    return _most_decisive_first(frame)
+
+
+def _most_decisive_first(frame):
+    return frame.assign(_id=frame.index).sort_values(
+        ["n_decided", "n_matched", "_id"], ascending=[False, False, True]
+    ).drop(columns="_id")
+
+
+def coverage_curve(rules: pd.DataFrame, rows: RowRules, decided: np.ndarray) -> pd.DataFrame:
+    """How much of the data the first k rules of ``rules`` (in its order, e.g. most decisive
+    first) account for, for k = 1 .. number of rules: ``covered``, the fraction of rows some of
+    them match, and ``decided``, the fraction of rows one of them decides."""
+    n_rows = len(rows.covered)
+    rank = np.empty(len(rules), dtype=np.int64)
+    rank[rules.index.to_numpy()] = np.arange(len(rules))
+    # the rank at which each row is first matched / decided; rows never matched never count
+    first_match = np.full(n_rows, len(rules), dtype=np.int64)
+    if len(rows.match_ids):
+        owner = np.repeat(np.arange(n_rows), np.diff(rows.match_start))
+        np.minimum.at(first_match, owner, rank[rows.match_ids])
+    first_decided = np.where(decided >= 0, rank[np.maximum(decided, 0)], len(rules))
+    k = np.arange(1, len(rules) + 1)
+    covered = np.bincount(first_match, minlength=len(rules) + 1)[:-1].cumsum()
+    decides = np.bincount(first_decided, minlength=len(rules) + 1)[:-1].cumsum()
+    return pd.DataFrame({
+        "n_rules": k,
+        "rule_id": rules.index.to_numpy(),
+        "covered": covered / max(n_rows, 1),
+        "decided": decides / max(n_rows, 1),
+    })
+
+
+def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
+    """The fewest rules (from the top of ``curve``) that reach ``share`` of the rows in
+    ``column`` (``covered`` or ``decided``); 0 for an empty curve, -1 if never reached."""
+    if curve.empty:
+        return 0
+    reached = np.flatnonzero(curve[column].to_numpy() >= share - 1e-12)
+    return int(curve["n_rules"].iloc[reached[0]]) if len(reached) else -1
+
+
+def subset_json(model, rule_ids) -> str:
+    """The model's JSON (``mlr_core.io`` format) with only the rules ``rule_ids``, in rule id
+    order, so that ties between them break as in the full model. It loads with
+    ``MLRClassifier.from_json`` and keeps the full model's parameters and bipartition; on its
+    own it predicts with those rules only."""
+    data = json.loads(model.to_json())
+    ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
+    if len(ids) and (ids[0] < 0 or ids[-1] >= len(data["rules"])):
+        raise InputError(f"rule ids must lie in 0..{len(data['rules']) - 1}, got "
+                         f"{ids[0] if ids[0] < 0 else ids[-1]}")
+    data["rules"] = [data["rules"][i] for i in ids]
+    return json.dumps(data)
+
+
+def _sub_population(pop, ids):
+    """The rules ``ids`` (ascending) of ``pop`` as a population of their own, in the same order,
+    for the engine's vote."""
+    arrays = [a[ids] for a in live(pop)[:-2]]
+    micro = int(arrays[Population._fields.index("num")].sum())
+    return Population(*arrays, np.array([len(ids)]), np.array([micro]))
+
+
+def _predict_with(model, keep, X_scaled, mode, bipartition):
+    """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
+    rule): the engine's vote on that sub-population, cut as ``predict`` cuts it."""
+    ids = np.flatnonzero(keep)
+    sub = _sub_population(model.population_, ids)
+    votes = vote(sub, X_scaled, model.labelsets_, int(model.min_vote_experience),
+                 int(model.n_nearest))
+    if mode == "max":
+        chosen = votes[2] if model.max_rule == "vote" else votes[3]
+        labels = model.labelsets_[np.maximum(chosen, 0)].copy()
+        labels[chosen < 0] = 0
+        return labels
+    scores = normalise(votes[0], votes[1], model.score_norm)
+    method, value = bipartition
+    return by_threshold(scores, value) if method == "threshold" else by_rank(scores, int(value))
+
+
+def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
+            decided: np.ndarray | None = None) -> Compaction:
+    """Drop the rules that decide no row of X.
+
+    With ``keep_predictions=False`` that is all: the deciding rules alone, whose predictions may
+    differ (with MLR_agg a label's share of the vote moves when its other voters go). Otherwise
+    rules are put back until every prediction on X is unchanged: start from the deciding rules,
+    plus all voters of rows no rule matches (their nearest rules must stay the nearest); while
+    some row's prediction differs from the full model's, give each such row back its missing
+    voter of largest contribution (then weight). A row whose voters are all kept votes exactly as
+    before, and each pass puts back at least one rule, so this ends, at worst with every voter
+    kept. The result is then checked through the public path: the compacted model, loaded from
+    JSON, must predict exactly as the full model on X (a ``RuntimeError`` otherwise, a bug).
+    """
+    mode = _mode(model, prediction)
+    rows = rows if rows is not None else row_rules(model, X)
+    if decided is None:
+        decided = deciding_rules(model, X, mode, rows)
+    weight, labelsets = _rule_arrays(model)
+    keep = np.zeros(len(weight), dtype=bool)
+    keep[decided[decided >= 0]] = True
+    deciding = np.flatnonzero(keep)
+    if keep_predictions:
+        full = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
+        _put_back(model, X, mode, rows, full, weight, labelsets, keep)
+    kept = np.flatnonzero(keep)
+    compacted = type(model).from_json(subset_json(model, kept))
+    if keep_predictions and len(kept) and not np.array_equal(
+        np.asarray(compacted.predict(X, prediction=mode)).astype(np.uint8), full
+    ):
+        raise RuntimeError("The compacted model predicts differently from the full one on the "
+                           "data it was compacted on; please report this as a bug.")
+    return Compaction(model=compacted, kept=kept, deciding=deciding)
+
+
+def _put_back(model, X, mode, rows, full, weight, labelsets, keep):
+    """Grow ``keep`` (in place) until the kept rules predict ``full`` on X (see `compact`)."""
+    for r in np.flatnonzero(~rows.covered):
+        keep[rows.voters(r)] = True
+    scaled = model._scale(check_features(model, X, reset=False))
+    bipartition = json.loads(model.to_json())["bipartition"]
+    while keep.any():
+        # every row again: a rule put back for one row also votes in others
+        wrong = np.flatnonzero((_predict_with(model, keep, scaled, mode, bipartition)
+                                != full).any(axis=1))
+        if not len(wrong):
+            return
+        for r in wrong:
+            ids = rows.voters(r)
+            missing = ids[~keep[ids]]
+            if not len(missing):  # filled in this pass for an earlier row
+                continue
+            contribution = _contributions(missing, full[r], weight, labelsets, mode)
+            keep[missing[np.lexsort((missing, -weight[missing], -contribution))[0]]] = True
+
+
+def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
+    """Audit ``model`` on X (its training data, typically): decisions, coverage, the two
+    compactions of :func:`compact`, and, when labels are given, the measures of the full model,
+    the compacted one (``compact``: same predictions on X) and the deciding rules alone
+    (``deciding``) side by side, on X and on the optional held-out ``X_test``.
+
+    ``summary`` holds: ``prediction``, ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
+    some rule matches), ``n_deciding`` (rules deciding at least one row), ``rules_for_50``,
+    ``rules_for_80``, ``rules_for_90`` (fewest most-decisive rules deciding that percentage of
+    the rows), ``rules_for_coverage`` (fewest most-decisive rules matching every row the whole
+    set matches), ``n_compact``, ``n_restored`` (kept rules that decide nothing) and
+    ``deciding_agreement`` (fraction of rows of X on which the deciding rules alone predict as
+    the full model).
+    """
+    from mlr_core.evaluation.measures import evaluate
+
+    mode = _mode(model, prediction)
+    rows = row_rules(model, X)
+    decided = deciding_rules(model, X, mode, rows)
+    rules = rule_decisions(model, X, mode, rows, decided)
+    curve = coverage_curve(rules, rows, decided)
+    compaction = compact(model, X, mode, True, rows, decided)
+    deciding = compact(model, X, mode, False, rows, decided)
+    rules["kept"] = np.isin(rules.index.to_numpy(), compaction.kept)
+    coverage = float(rows.covered.mean()) if len(rows.covered) else 0.0
+    models = {"full": model, "compact": compaction.model, "deciding": deciding.model}
+    full_labels = np.asarray(model.predict(X, prediction=mode))
+    agreement = (np.asarray(deciding.model.predict(X, prediction=mode)) == full_labels).all(axis=1)
+    summary = {
+        "prediction": mode,
+        "n_rows": len(decided),
+        "n_rules": len(rules),
+        "coverage": coverage,
+        "n_deciding": len(compaction.deciding),
+        "rules_for_50": rules_needed(curve, "decided", 0.5),
+        "rules_for_80": rules_needed(curve, "decided", 0.8),
+        "rules_for_90": rules_needed(curve, "decided", 0.9),
+        "rules_for_coverage": rules_needed(curve, "covered", coverage),
+        "n_compact": len(compaction.kept),
+        "n_restored": len(compaction.restored),
+        "deciding_agreement": float(agreement.mean()) if len(agreement) else 1.0,
+    }
+    measures = {}
+    for name, (data_X, data_Y) in {"audited": (X, Y), "held-out": (X_test, Y_test)}.items():
+        if data_X is not None and data_Y is not None:
+            for which, fitted in models.items():
+                measures[(name, which)] = evaluate(data_Y, fitted.predict(data_X,
+                                                                          prediction=mode))
+    return Audit(summary=summary, rules=rules, curve=curve, compaction=compaction,
+                 deciding=deciding, measures=pd.DataFrame(measures))
+
+
+# ------------------------------------------------------------------ browsing and exporting rules
+
+def order_rules(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rules table in a sensible reading order: heaviest vote (F * num) first, then most
+    experienced, then rule id, so that rules with F = 1 after a handful of matches do not open
+    the list."""
+    return frame.assign(_w=-frame["fitness"] * frame["numerosity"], _e=-frame["experience"],
+                        _id=frame.index).sort_values(["_w", "_e", "_id"]).drop(
+        columns=["_w", "_e", "_id"])
+
+
+def filter_rules(frame: pd.DataFrame, min_experience: int = 0) -> pd.DataFrame:
+    """The rules matched at least ``min_experience`` times during training."""
+    return frame[frame["experience"] >= min_experience]
+
+
+def _frame_rule_ids(frame: pd.DataFrame) -> np.ndarray:
+    if "rule_id" in frame.columns:
+        return frame["rule_id"].to_numpy(dtype=np.int64)
+    if frame.index.name == "rule_id":
+        return frame.index.to_numpy(dtype=np.int64)
+    raise InputError("The rules table needs its rule ids: the 'rule_id' index of rules_frame() "
+                     "or a 'rule_id' column.")
+
+
+def export_rules(model, frame: pd.DataFrame) -> tuple[str, str]:
+    """(CSV text, JSON text) of the rules in ``frame``, a possibly filtered and sorted
+    ``rules_frame()``: the CSV is the table as shown (rows in its order, ``rule_id`` first); the
+    JSON is a loadable model holding only those rules (:func:`subset_json`)."""
+    ids = _frame_rule_ids(frame)
+    table = frame.reset_index() if "rule_id" not in frame.columns else frame
+    return table.to_csv(index=False, lineterminator="\n"), subset_json(model, ids)
