@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import binomtest
 
 from mlr_core import MLRClassifier, load_dataset
 from mlr_core.audit import (
@@ -22,6 +23,7 @@ from mlr_core.audit import (
     row_rules,
     rule_decisions,
     rules_needed,
+    trusted_accuracy,
 )
 from mlr_core.errors import InputError
 from mlr_core.rules import labelset_text
@@ -188,8 +190,13 @@ def test_order_filter_and_exports_honour_the_table():
     model = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y)
     frame = model.rules_frame()
     ordered = order_rules(frame)
-    weight = ordered["fitness"] * ordered["numerosity"]
-    assert weight.is_monotonic_decreasing and sorted(ordered.index) == list(frame.index)
+    assert ordered["trusted_accuracy"].is_monotonic_decreasing
+    assert sorted(ordered.index) == list(frame.index)
+    np.testing.assert_allclose(
+        ordered["trusted_accuracy"],
+        trusted_accuracy(ordered["accuracy"].to_numpy(), ordered["experience"].to_numpy()))
+    # the rules of little experience do not open the list
+    assert ordered["experience"].head(10).min() > frame["experience"].median()
     shown = filter_rules(ordered, min_experience=50)
     assert 0 < len(shown) < len(frame) and (shown["experience"] >= 50).all()
     csv_text, json_text = export_rules(model, shown)
@@ -202,3 +209,13 @@ def test_order_filter_and_exports_honour_the_table():
     assert json.loads(json_text)["params"] == json.loads(model.to_json())["params"]
     with pytest.raises(InputError, match="rule_id"):
         export_rules(model, shown.reset_index(drop=True))
+
+
+@pytest.mark.parametrize(("successes", "trials"), [(1, 1), (7, 8), (270, 300), (0, 5), (40, 40)])
+def test_trusted_accuracy_is_wilsons_lower_bound(successes, trials):
+    expected = binomtest(successes, trials).proportion_ci(method="wilson").low
+    assert trusted_accuracy([successes / trials], [trials])[0] == pytest.approx(expected)
+
+
+def test_a_rule_never_tested_is_not_trusted():
+    assert trusted_accuracy([1.0], [0])[0] == 0.0
