@@ -107,10 +107,15 @@ class Audit:
     measures: pd.DataFrame
 
 
+def _scaled(model, X):
+    """X on the model's [0, 1] axes, where rules match. The estimator's own scaling, reused
+    rather than copied (it decides what matches); it offers no public per-row voters yet."""
+    return model._scale(check_features(model, X, reset=False))
+
+
 def row_rules(model, X) -> RowRules:
     """The voters and matching rules of each row of X, found by the engine's own kernels."""
-    # The estimator's scaling is reused rather than copied: it decides what matches.
-    scaled = model._scale(check_features(model, X, reset=False))
+    scaled = _scaled(model, X)
     pop = model.population_
     buffer = np.empty(pop.nspec.shape[0], dtype=np.int64)
     min_exp, n_nearest = int(model.min_vote_experience), int(model.n_nearest)
@@ -316,7 +321,7 @@ def _put_back(model, X, mode, rows, full, weight, labelsets, keep):
     """Grow ``keep`` (in place) until the kept rules predict ``full`` on X (see `compact`)."""
     for r in np.flatnonzero(~rows.covered):
         keep[rows.voters(r)] = True
-    scaled = model._scale(check_features(model, X, reset=False))
+    scaled = _scaled(model, X)
     bipartition = json.loads(model.to_json())["bipartition"]
     while keep.any():
         # every row again: a rule put back for one row also votes in others
