@@ -201,6 +201,7 @@ class Session:
             return
         sample = self.train_idx[:TRAIN_EVAL_ROWS]
         rows = np.concatenate([sample, self.test_idx])
+        self.model.tune_bipartition()  # to the rules as they are now
         pred = self.model.predict(self.dataset.X[rows])  # one pass over both splits
         truth = self.dataset.Y[rows]
         measures = {

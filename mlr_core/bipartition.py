@@ -1,6 +1,20 @@
-"""Scores to labels: normalising the votes, and cutting the scores by threshold or by rank."""
+"""Votes to labels: normalising the votes into scores, cutting the scores by threshold or by rank
+(MLR_agg), taking the winning labelset (MLR_max), and choosing the cut on training data.
+
+The choice is one function, `tune`, of (scores, truth, target): which candidates it tries and
+which measure it maximises can be replaced without touching the estimator.
+"""
+
+from collections import namedtuple
 
 import numpy as np
+
+Bipartition = namedtuple("Bipartition", "method value")
+Bipartition.__doc__ = """How MLR_agg cuts scores: ``("threshold", t)`` keeps the labels scoring at
+least t; ``("rcut", k)`` keeps the k best-scoring labels."""
+
+THRESHOLDS = np.round(np.arange(0.10, 0.9001, 0.05), 2)
+"""The thresholds `tune` tries when none is given: 0.10, 0.15, ..., 0.90."""
 
 
 def normalise(label_votes: np.ndarray, total: np.ndarray, norm: str) -> np.ndarray:
@@ -26,3 +40,47 @@ def by_rank(scores: np.ndarray, k: int) -> np.ndarray:
     top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
     np.put_along_axis(out, top, 1, axis=1)
     return out & (scores > 0)
+
+
+def apply(scores: np.ndarray, bipartition: Bipartition) -> np.ndarray:
+    """MLR_agg's 0/1 labels from scores."""
+    method, value = bipartition
+    return by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+
+
+def max_labels(chosen: np.ndarray, labelsets: np.ndarray) -> np.ndarray:
+    """MLR_max's labels: row i is ``labelsets[chosen[i]]``, the empty labelset where
+    ``chosen[i] < 0`` (no rule voted, as in an empty population)."""
+    labels = np.zeros((len(chosen), labelsets.shape[1]), dtype=np.uint8)
+    voted = chosen >= 0
+    labels[voted] = labelsets[chosen[voted]]
+    return labels
+
+
+def example_f1(truth: np.ndarray, pred: np.ndarray) -> float:
+    """Mean per-instance F1 (1 when both sets are empty). By hand because scikit-learn's
+    ``average="samples"`` refuses a single label column, which is legal here."""
+    hits = (truth & pred).sum(axis=1)
+    sizes = truth.sum(axis=1) + pred.sum(axis=1)
+    return float(np.where(sizes > 0, 2 * hits / np.maximum(sizes, 1), 1.0).mean())
+
+
+def candidates(method: str, threshold: float | None, k: int) -> list[Bipartition]:
+    """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
+    parameters: the given threshold or all of `THRESHOLDS`, plus RCut at k for ``"auto"``; RCut
+    alone for ``"rcut"``."""
+    if method == "rcut":
+        return [Bipartition("rcut", int(k))]
+    thresholds = THRESHOLDS if threshold is None else [threshold]
+    found = [Bipartition("threshold", float(t)) for t in thresholds]
+    if method == "auto":
+        found.append(Bipartition("rcut", int(k)))
+    return found
+
+
+def tune(scores: np.ndarray, truth: np.ndarray, options: list[Bipartition],
+         target=example_f1) -> Bipartition:
+    """The option whose labels score best by ``target(truth, labels)`` (the first on ties)."""
+    if len(options) == 1:
+        return options[0]
+    return max(options, key=lambda option: target(truth, apply(scores, option)))

@@ -15,3 +15,9 @@ class InputError(MLRError):
 
 class ModelFormatError(MLRError):
     """A saved model (JSON) is corrupted, of an unknown version, or inconsistent."""
+
+
+def require(condition, message: str) -> None:
+    """Raise ModelFormatError(message) unless ``condition``: the checks of a saved model."""
+    if not condition:
+        raise ModelFormatError(message)

@@ -10,32 +10,18 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from mlr_core import bipartition as bp
 from mlr_core import io
 from mlr_core._engine import population as popmod
-from mlr_core._engine import rng
-from mlr_core._engine.cycle import (
-    EPOCH,
-    ITERATION,
-    N_COUNTERS,
-    N_COVERING,
-    N_DELETION,
-    N_GA,
-    N_MATCHED,
-    N_SUBSUMPTION,
-    POSITION,
-    Config,
-    run_iterations,
-)
-from mlr_core._engine.update import score_table
+from mlr_core._engine.cycle import Config
 from mlr_core._engine.voting import vote, voters
-from mlr_core.bipartition import by_rank, by_threshold, normalise
 from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contributions
 from mlr_core.rules import rule_texts, rules_frame
+from mlr_core.training_run import TrainingRun
 from mlr_core.validation import check_features, check_labels
 
-_THRESHOLDS = np.round(np.arange(0.10, 0.9001, 0.05), 2)
-_MAX_HISTORY = 1000
+_PREDICTION_PARAMS = ("bipartition", "threshold", "score_norm", "min_vote_experience", "n_nearest")
 
 
 class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
@@ -105,6 +91,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         Iterations between two rows of the training history (doubled whenever the bounded
         history fills up, so it always spans the whole run).
     random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    run_ : TrainingRun
+        The state of training (``mlr_core/training_run.py``); ``population_``, ``labelsets_``
+        and ``max_specified_`` read from it.
+    bipartition_ : Bipartition
+        ``("threshold", t)`` or ``("rcut", k)``: how MLR_agg turns scores into labels. Set by
+        ``fit``, ``start`` and :meth:`tune_bipartition`, never by prediction.
+    feature_names_, label_names_, data_min_, data_max_, label_dtype_, classes_, n_features_in_
+        What the training data looked like: names, the range each feature is scaled from, the
+        dtype predictions come back in.
 
     Examples
     --------
@@ -214,6 +212,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_label = True
+        tags.classifier_tags.multi_class = False  # each label is 0/1; a 0/1/2 column is refused
         tags.target_tags.multi_output = True
         tags.target_tags.single_output = False
         tags.non_deterministic = False
@@ -222,57 +221,76 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     # ----------------------------------------------------------------- training
 
     def fit(self, X, Y, feature_names=None, label_names=None):
-        """Train on ``X`` (n x d) and ``Y`` (n x m 0/1) for ``n_iter`` iterations.
+        """Train on ``X`` (n x d) and ``Y`` (n x m 0/1) for ``n_iter`` iterations, then tune the
+        bipartition on the same data.
 
         Returns
         -------
         self
         """
         self.start(X, Y, feature_names=feature_names, label_names=label_names)
-        return self.learn(self.n_iter)
+        self.learn(self.n_iter)
+        return self.tune_bipartition()
 
     def start(self, X, Y, feature_names=None, label_names=None, warm_start=False):
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
-        keeps a fitted or loaded model's rules, scaling and counters). Returns self."""
+        keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
+        ``n_rules``). The bipartition is tuned on the data as it stands. Returns self."""
         self._validate_params()
-        keep = warm_start and hasattr(self, "population_")
+        keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
-        raw_Y = Y
-        Y = check_labels(Y, X.shape[0])
-        if keep and Y.shape[1] != len(self.label_names_):
-            raise InputError(
-                f"Y has {Y.shape[1]} labels but the model was trained on "
-                f"{len(self.label_names_)}."
-            )
-        if not keep:
-            self._init_state(X, Y, feature_names, label_names)
-            self.label_dtype_ = _label_dtype(raw_Y)
-        self._X_train = self._scale(X)
-        self._y_ids = self._labelset_ids(Y, extend=True)
-        self._card = float(Y.sum(axis=1).mean())
-        self._order = np.arange(X.shape[0], dtype=np.int64)
-        rng.shuffle(self._rng, self._order)
-        self._counters[POSITION] = 0
-        self._config = self._make_config(self.max_specified_, self.n_features_in_)
-        self._tuned = None
-        return self
+        Y, label_dtype = check_labels(Y, X.shape[0])
+        if keep:
+            if Y.shape[1] != len(self.label_names_):
+                raise InputError(
+                    f"Y has {Y.shape[1]} labels but the model was trained on "
+                    f"{len(self.label_names_)}."
+                )
+            self.run_.reconfigure(self._config(self.max_specified_, self.n_features_in_),
+                                  self.fitness)
+        else:
+            n, d = X.shape
+            self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
+                                         d, "x")
+            self.label_names_ = _names(label_names, None, Y.shape[1], "label")
+            self.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
+            self.data_min_, self.data_max_ = X.min(axis=0), X.max(axis=0)
+            self.label_dtype_ = label_dtype
+            k = min(d, max(1, math.ceil(math.log2(max(n, 2))))
+                    if self.max_specified == "auto" else int(self.max_specified))
+            seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
+            self.run_ = TrainingRun(self._config(k, d), self.fitness, d, Y.shape[1], seed,
+                                    self.history_every)
+        self.run_.bind(self._scale(X), Y)
+        return self.tune_bipartition()
 
     def learn(self, n_iterations):
         """Advance training by ``n_iterations`` iterations (call ``start`` or ``fit`` first).
-        Can be called again and again; ``fit`` is ``start`` plus one call. Returns self."""
-        if not hasattr(self, "_X_train"):
+        Can be called again and again; ``fit`` is ``start``, one call and
+        :meth:`tune_bipartition`. The bipartition stays as it was: call
+        :meth:`tune_bipartition` before predicting with MLR_agg. Returns self."""
+        if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        remaining = int(n_iterations)
-        while remaining > 0:
-            due = self._next_record - int(self._counters[ITERATION])
-            step = min(remaining, max(due, 1))
-            run_iterations(
-                self.population_, self._X_train, self._y_ids, self._scores, self._order,
-                self._counters, self._rng, self._config, step,
-            )
-            remaining -= step
-            if int(self._counters[ITERATION]) >= self._next_record:
-                self._record()
+        self.run_.learn(n_iterations)
+        return self
+
+    def tune_bipartition(self):
+        """Set ``bipartition_``, how MLR_agg turns scores into labels, from the ``bipartition``
+        and ``threshold`` parameters: a fixed threshold, RCut at the training label
+        cardinality, or the better of them by example-based F1 on the bound training data
+        (:func:`mlr_core.bipartition.tune`). ``fit`` and ``start`` call it; after ``learn``,
+        call it to follow the rules as they are now. Returns self."""
+        run = self._run()
+        if not run.bound:
+            raise InputError("No training data bound to tune on: call start(X, Y) first.")
+        options = bp.candidates(self.bipartition, self.threshold, int(round(run.card)))
+        scores = None
+        if len(options) > 1:
+            votes = vote(run.population, run.X, run.labelsets, int(self.min_vote_experience),
+                         int(self.n_nearest))
+            scores = bp.normalise(votes.label_votes, votes.total, self.score_norm)
+        self.bipartition_ = bp.tune(scores, run.truth(), options)
+        self._bipartition_params = self._prediction_params()
         return self
 
     def summary(self):
@@ -280,38 +298,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
         ``coverage`` is the fraction of the recent training iterations whose instance some rule
         matched before covering (exact coverage of any data: :meth:`coverage`)."""
-        check_is_fitted(self, "population_")
-        pop = popmod.live(self.population_)
-        c = self._counters
-        micro = int(pop.micro[0])
-        last = self._history[-1] if self._history else None
-        span = int(c[ITERATION]) - (last["iteration"] if last else 0)
-        if span > 0:
-            matched = int(c[N_MATCHED]) - (last["_matched"] if last else 0)
-            coverage = matched / span
-        else:
-            coverage = last["coverage"] if last else float("nan")
-        n_train = len(self._order) if hasattr(self, "_order") else 0
-        return {
-            "iteration": int(c[ITERATION]),
-            "epoch": int(c[ITERATION]) / n_train if n_train else float(c[EPOCH]),
-            "macro_size": len(pop.num),
-            "micro_size": micro,
-            "mean_fitness": float(pop.fit @ pop.num / micro) if micro else 0.0,
-            "mean_generality": float(self._generality() @ pop.num / micro) if micro else 0.0,
-            "coverage": coverage,
-            "n_covering": int(c[N_COVERING]),
-            "n_ga": int(c[N_GA]),
-            "n_subsumption": int(c[N_SUBSUMPTION]),
-            "n_deletion": int(c[N_DELETION]),
-        }
+        return self._run().summary()
 
     def history(self):
         """The recorded training curve: one row every ``history_every`` iterations (thinned and
         spaced out as the run grows, at most 1,000 rows), columns as in :meth:`summary`."""
-        check_is_fitted(self, "population_")
-        frame = pd.DataFrame(self._history)
-        return frame.drop(columns="_matched") if "_matched" in frame else frame
+        return self._run().history()
 
     # --------------------------------------------------------------- prediction
 
@@ -321,24 +313,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         prediction = prediction or self.prediction
         votes = self._vote(X)
         if prediction == "max":
-            return self._max_labels(votes).astype(self.label_dtype_)
-        scores = normalise(votes[0], votes[1], self.score_norm)
-        method, value = self._bipartition()
-        labels = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+            labels = self._max_labels(votes)
+        else:
+            labels = bp.apply(self._scores(votes), self._bipartition())
         return labels.astype(self.label_dtype_)
 
     def predict_proba(self, X):
         """Aggregated per-label scores (n x m, in [0, 1]); they also rank the labels."""
-        votes = self._vote(X)
-        return normalise(votes[0], votes[1], self.score_norm)
+        return self._scores(self._vote(X))
 
     def coverage(self, X):
         """Fraction of the rows of X that at least one rule matches."""
-        return float(self._vote(X)[4].mean())
-
-    def bipartition_(self):
-        """The bipartition in force: ``("threshold", t)`` or ``("rcut", k)``."""
-        return self._bipartition()
+        return float(self._vote(X).covered.mean())
 
     def explain(self, x):
         """The voters for one instance (a 1-D array of d features) and how their votes became
@@ -346,17 +332,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         x = np.asarray(x, dtype=np.float64).reshape(1, -1)
         votes = self._vote(x)
         scaled = self._scale(check_features(self, x, reset=False))[0]
-        slots = np.empty(self.population_.nspec.shape[0], dtype=np.int64)
-        count, covered = voters(self.population_, scaled, int(self.min_vote_experience),
+        pop = self.population_
+        slots = np.empty(pop.nspec.shape[0], dtype=np.int64)
+        count, covered = voters(pop, scaled, int(self.min_vote_experience),
                                 int(self.n_nearest), slots)
         slots = slots[:count]
-        pop = self.population_
         frame = self.rules_frame().iloc[slots].reset_index()
         sets = self.labelsets_[pop.ls[slots]]
-        share = contributions(pop.fit[slots], pop.num[slots], sets, votes[1][0], self.label_names_)
-        scores = normalise(votes[0], votes[1], self.score_norm)
+        share = contributions(pop.fit[slots], pop.num[slots], sets, votes.total[0],
+                              self.label_names_)
+        scores = self._scores(votes)
         method, value = self._bipartition()
-        agg = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+        agg = bp.apply(scores, (method, value))
         names = np.array(self.label_names_, dtype=object)
         return Explanation(
             match_set=pd.concat([frame, share], axis=1),
@@ -371,28 +358,43 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------- rules
 
+    @property
+    def population_(self):
+        """The rule population (struct of arrays, see ``mlr_core/_engine/population.py``)."""
+        return self.run_.population
+
+    @property
+    def labelsets_(self):
+        """The distinct labelsets seen, one 0/1 row each; rules refer to them by row."""
+        return self.run_.labelsets
+
+    @property
+    def max_specified_(self):
+        """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
+        return self.run_.config.max_specified
+
     def rule_bounds(self):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
         in the data's original units; NaN where the feature is a wildcard."""
-        check_is_fitted(self, "population_")
+        check_is_fitted(self, "run_")
         lower, upper = popmod.dense_bounds(self.population_, len(self.feature_names_))
-        span = self.data_max_ - self.data_min_
+        span = self._span()
         return self.data_min_ + lower * span, self.data_min_ + upper * span
 
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule."""
-        check_is_fitted(self, "population_")
-        pop = popmod.live(self.population_)
-        scaled = popmod.dense_bounds(self.population_, len(self.feature_names_))
+        run = self._run()
+        pop = popmod.live(run.population)
+        scaled = popmod.dense_bounds(run.population, len(self.feature_names_))
         lower, upper = self.rule_bounds()
-        sets = self.labelsets_[pop.ls]
+        sets = run.labelsets[pop.ls]
         texts = rule_texts(lower, upper, *scaled, sets, self.feature_names_, self.label_names_)
-        return rules_frame(pop, texts, sets, self._generality(), self.label_names_)
+        return rules_frame(pop, texts, sets, run.generality(), self.label_names_)
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        check_is_fitted(self, "population_")
+        check_is_fitted(self, "run_")
         return io.to_json(self)
 
     @classmethod
@@ -403,29 +405,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     # ---------------------------------------------------------------- internals
 
-    def _init_state(self, X, Y, feature_names, label_names):
-        n, d = X.shape
-        self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
-                                     d, "x")
-        self.label_names_ = _names(label_names, None, Y.shape[1], "label")
-        self.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
-        self.data_min_ = X.min(axis=0)
-        self.data_max_ = X.max(axis=0)
-        self.labelsets_ = np.zeros((0, Y.shape[1]), dtype=np.uint8)
-        seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
-        self._rng = rng.new_state(seed)
-        self.max_specified_ = (
-            min(d, max(1, math.ceil(math.log2(max(n, 2)))))
-            if self.max_specified == "auto"
-            else min(d, int(self.max_specified))
-        )
-        self.population_ = popmod.new_population(self.n_rules + 3, self.max_specified_)
-        self._counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        self._history = []
-        self._record_every = self.history_every
-        self._next_record = self.history_every
-
-    def _make_config(self, max_specified, n_features):
+    def _config(self, max_specified, n_features):
         """The kernels' view of the parameters (with ``auto`` values resolved)."""
         mu = min(0.04, 4.0 / n_features) if self.mu == "auto" else float(self.mu)
         return Config(
@@ -439,105 +419,62 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             correct_set_subsumption=bool(self.correct_set_subsumption),
         )
 
-    def _scale(self, X):
+    def _adopt(self, run, bipartition, label_dtype, feature_names, label_names, data_min,
+               data_max):
+        """Become the fitted model of ``run`` (how :mod:`mlr_core.io` restores a model)."""
+        self.feature_names_, self.label_names_ = list(feature_names), list(label_names)
+        self.classes_ = np.arange(len(label_names))
+        self.n_features_in_ = len(feature_names)
+        self.data_min_, self.data_max_ = data_min, data_max
+        self.label_dtype_ = label_dtype
+        self.run_ = run
+        self.bipartition_ = bp.Bipartition(*bipartition)
+        self._bipartition_params = self._prediction_params()
+        return self
+
+    def _run(self):
+        check_is_fitted(self, "run_")
+        return self.run_
+
+    def _span(self):
+        """Per feature, the width of the training range; 1 for a constant feature, so that a
+        value off it still scales (and reads back) one unit per unit."""
         span = self.data_max_ - self.data_min_
-        span = np.where(span > 0, span, 1.0)  # a constant feature maps to 0
+        return np.where(span > 0, span, 1.0)
+
+    def _scale(self, X):
         scaled = X - self.data_min_  # the one copy; the rest is in place
-        scaled /= span
+        scaled /= self._span()
         return np.clip(scaled, 0.0, 1.0, out=scaled)
 
-    def _labelset_ids(self, Y, extend):
-        """Index each row of Y in ``labelsets_`` (adding unseen labelsets when ``extend``)."""
-        known = {row.tobytes(): i for i, row in enumerate(self.labelsets_)}
-        ids = np.empty(len(Y), dtype=np.int32)
-        new = []
-        for r, row in enumerate(Y):
-            key = row.tobytes()
-            if key not in known:
-                if not extend:
-                    raise InputError(f"Row {r} has a labelset the model has never seen.")
-                known[key] = len(known)
-                new.append(row)
-            ids[r] = known[key]
-        if new:
-            self.labelsets_ = np.vstack([self.labelsets_, np.array(new, dtype=np.uint8)])
-        self._scores = score_table(self.labelsets_, self.fitness)
-        return ids
-
-    def _generality(self):
-        return popmod.generality(self.population_, len(self.feature_names_))
-
-    def _record(self):
-        """Append a history row; thin the history and double its spacing when it is full."""
-        row = self.summary()
-        row["_matched"] = int(self._counters[N_MATCHED])
-        self._history.append(row)
-        if len(self._history) >= _MAX_HISTORY:
-            self._history = self._history[1::2]
-            self._record_every *= 2
-        self._next_record = row["iteration"] + self._record_every
-
     def _vote(self, X):
-        check_is_fitted(self, "population_")
+        run = self._run()
         Xs = self._scale(check_features(self, X, reset=False))
-        return vote(self.population_, Xs, self.labelsets_, int(self.min_vote_experience),
+        return vote(run.population, Xs, run.labelsets, int(self.min_vote_experience),
                     int(self.n_nearest))
 
+    def _scores(self, votes):
+        return bp.normalise(votes.label_votes, votes.total, self.score_norm)
+
     def _max_labels(self, votes):
-        """MLR_max's labelsets: the vote winner or the fittest voter's (``max_rule``); the empty
-        labelset where nobody voted (an empty population)."""
-        chosen = votes[2] if self.max_rule == "vote" else votes[3]
-        labels = self.labelsets_[np.maximum(chosen, 0)]
-        labels[chosen < 0] = 0
-        return labels
+        """MLR_max's labelsets: the vote winner or the fittest voter's (``max_rule``)."""
+        chosen = votes.voted_set if self.max_rule == "vote" else votes.fittest_set
+        return bp.max_labels(chosen, self.labelsets_)
+
+    def _prediction_params(self):
+        return {name: getattr(self, name) for name in _PREDICTION_PARAMS}
 
     def _bipartition(self):
-        """The fixed or tuned bipartition, tuned lazily on the training data (once per
-        iteration count) so that live training pays for it only when something predicts."""
-        if self.bipartition == "threshold" and self.threshold is not None:
-            return "threshold", float(self.threshold)
-        if not hasattr(self, "_X_train"):  # loaded from JSON: the saved choice
-            return self._frozen_bipartition
-        k = int(round(self._card))
-        if self.bipartition == "rcut":
-            return "rcut", k
-        key = (int(self._counters[ITERATION]), self.bipartition, self.threshold)
-        if self._tuned is None or self._tuned[0] != key:
-            self._tuned = (key, self._tune(k))
-        return self._tuned[1]
-
-    def _tune(self, k):
-        """Best threshold (or RCut for ``auto``) by example-based F1 on the training data."""
-        votes = vote(self.population_, self._X_train, self.labelsets_,
-                     int(self.min_vote_experience), int(self.n_nearest))
-        scores = normalise(votes[0], votes[1], self.score_norm)
-        truth = self.labelsets_[self._y_ids]
-        candidates = [("threshold", float(t)) for t in _THRESHOLDS]
-        if self.threshold is not None:
-            candidates = [("threshold", float(self.threshold))]
-        if self.bipartition == "auto":
-            candidates.append(("rcut", k))
-
-        def f1(choice):
-            method, value = choice
-            pred = by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
-            return _example_f1(truth, pred)
-
-        return max(candidates, key=f1)
-
-
-def _example_f1(truth, pred):
-    """Mean per-instance F1 (1 when both sets are empty). By hand because scikit-learn's
-    ``average="samples"`` refuses a single label column, which is legal here."""
-    hits = (truth & pred).sum(axis=1)
-    sizes = truth.sum(axis=1) + pred.sum(axis=1)
-    return float(np.where(sizes > 0, 2 * hits / np.maximum(sizes, 1), 1.0).mean())
-
-
-def _label_dtype(Y):
-    """Predictions come back in the dtype of the training labels (int, bool or float)."""
-    dtype = np.asarray(getattr(Y, "values", Y)).dtype
-    return dtype if dtype.kind in "biuf" else np.dtype(np.int64)
+        """``bipartition_``, refused if the parameters it was tuned under have changed."""
+        now = self._prediction_params()
+        changed = [name for name in _PREDICTION_PARAMS
+                   if now[name] != self._bipartition_params[name]]
+        if changed:
+            raise InputError(
+                f"{', '.join(changed)} changed since the bipartition was tuned: call "
+                "tune_bipartition() (with training data bound by start or fit) or fit again."
+            )
+        return self.bipartition_
 
 
 def _names(given, from_frame, count, prefix):

@@ -1,50 +1,99 @@
-"""Checks on the arrays given to the estimator, with messages a user can act on.
+"""Checks on the arrays given to MLR Studio, with messages a user can act on.
 
-scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf, feature names and
-counts); its ValueErrors are re-raised as :class:`InputError` so callers catch one family.
+`check_label_matrix` is the one check of a 0/1 label matrix, shared by the estimator, the
+loaders, the statistics and the measures, so that every layer refuses the same inputs with the
+same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf,
+feature names and counts); its ValueErrors are re-raised as :class:`InputError` so callers catch
+one family.
 """
 
-import numpy as np
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import validate_data
+from __future__ import annotations
 
-from mlr_core.errors import InputError
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from mlr_core.errors import InputError, MLRError
+
+
+def check_label_matrix(
+    Y,
+    what: str = "Y",
+    *,
+    error: type[MLRError] = InputError,
+    row_label: Callable[[int], str] | None = None,
+    label_names: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Return ``Y`` as a C-contiguous uint8 0/1 matrix, or raise ``error`` naming the bad cell.
+
+    One check shared by the statistics, the measures and the loaders, so that every layer rejects
+    the same inputs with the same words; the loaders pass their own ``error`` class and a
+    ``row_label`` that turns a row index into a file line.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_samples, n_labels)
+        Label indicator matrix; bool, integer or float values 0 and 1 are accepted.
+    what : str
+        How to name ``Y`` in messages (an argument name or a file name).
+    error : MLRError subclass
+        The exception to raise.
+    row_label, label_names : optional
+        Turn a row index and a column index into words for the message.
+    """
+    try:
+        arr = np.asarray(Y)
+    except (TypeError, ValueError) as err:
+        raise error(f"{what} is not a matrix: {err}") from err
+    if arr.ndim != 2:
+        raise error(
+            f"{what} must be a 2-D (n_samples, n_labels) 0/1 matrix, got {arr.ndim}-D with shape "
+            f"{arr.shape}; for a single label use .reshape(-1, 1)"
+        )
+    n, m = arr.shape
+    if n == 0:
+        raise error(f"{what} has no rows")
+    if m == 0:
+        raise error(f"{what} has no label columns (zero labels)")
+    bad = (arr != 0) & (arr != 1)
+    if np.any(bad):
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        row = row_label(i) if row_label else f"row {i}"
+        label = repr(label_names[j]) if label_names is not None else f"column {j}"
+        value = arr[i, j].item() if isinstance(arr[i, j], np.generic) else arr[i, j]
+        raise error(f"{what}, {row}: label {label} is {value!r}; labels must be 0 or 1")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
 def check_features(estimator, X, reset: bool) -> np.ndarray:
     """X as a finite float matrix; on ``reset`` it sets ``n_features_in_`` (and
     ``feature_names_in_`` for a DataFrame), otherwise it must agree with them."""
+    # scikit-learn is imported here, not at the top: the loaders and statistics use this module
+    # on the dashboard's first page, before anything trains.
+    from sklearn.utils.validation import validate_data
+
     try:
         return validate_data(estimator, X, reset=reset, dtype=np.float64)
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
 
 
-def check_labels(Y, n_rows: int) -> np.ndarray:
-    """Y as an ``n x m`` uint8 0/1 matrix with m >= 1 and one row per row of X."""
+def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
+    """The estimator's Y: `check_label_matrix`, one row per row of X. Returns the uint8 matrix
+    and the dtype predictions come back in (the training labels': bool, integer or float)."""
     if Y is None:
         raise InputError("MLRClassifier requires y to be passed, but the target y is None.")
     Y = np.asarray(getattr(Y, "values", Y))
-    if Y.ndim != 2:
-        raise InputError(
-            f"Unknown label type: {type_of_target(Y)!r} with shape {Y.shape}. Y must be a 2-D "
-            "0/1 label matrix (n_samples x n_labels); a 1-D vector is not multi-label data."
-        )
-    if Y.shape[0] != n_rows:
-        raise InputError(f"X has {n_rows} rows but Y has {Y.shape[0]}: they must match.")
-    if Y.shape[1] == 0:
-        raise InputError("Y has no label columns: there is nothing to learn.")
     try:
-        values = Y.astype(np.float64)
-    except (TypeError, ValueError) as err:
-        raise InputError(f"Y must hold only 0 and 1: {err}") from err
-    bad = ~np.isin(values, (0.0, 1.0))
-    if bad.any():
-        row, col = np.argwhere(bad)[0]
-        kind = type_of_target(values)
-        prefix = f"Unknown label type: {kind!r}. " if kind.startswith("continuous") else ""
-        raise InputError(
-            f"{prefix}Y must hold only 0 and 1; found {Y[row, col].item()!r} at row {row}, "
-            f"label column {col}."
-        )
-    return values.astype(np.uint8)
+        labels = check_label_matrix(Y, "Y")
+    except InputError as err:
+        from sklearn.utils.multiclass import type_of_target  # see check_features
+
+        kind = type_of_target(Y) if Y.ndim in (1, 2) and Y.size else ""
+        if kind.startswith("continuous"):  # the words scikit-learn's checks expect
+            raise InputError(f"Unknown label type: {kind!r}. {err}") from err
+        raise
+    if labels.shape[0] != n_rows:
+        raise InputError(f"X has {n_rows} rows but Y has {labels.shape[0]}: they must match.")
+    dtype = Y.dtype if Y.dtype.kind in "biuf" else np.dtype(np.int64)
+    return labels, dtype

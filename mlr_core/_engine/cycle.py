@@ -1,7 +1,8 @@
 """One MLR training iteration (the UCS cycle), compiled, run k times per call.
 
-All state lives in arrays owned by the estimator: the population, the random generator, the
-epoch order and the event counters, so a run can be paused after any iteration and continued.
+All state lives in arrays owned by a training run (``mlr_core/training_run.py``): the
+population, the random generator, the epoch order and the event counters, so a run can be paused
+after any iteration and continued.
 """
 
 from collections import namedtuple
@@ -22,6 +23,7 @@ Config = namedtuple(
     "n_rules p_hash r0 max_specified nu beta theta_ga tau roulette chi mu m0 "
     "ga_subsumption theta_sub acc0 theta_del delta correct_set_subsumption",
 )
+Config.__doc__ = """The kernels' view of the estimator's parameters (``auto`` values resolved)."""
 
 # Positions in the counters array.
 ITERATION, POSITION, EPOCH, N_COVERING, N_GA, N_SUBSUMPTION, N_DELETION, N_MATCHED = range(8)
@@ -32,7 +34,8 @@ N_COUNTERS = 8
 def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 
-    ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores``.
+    ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores`` (the
+    labelsets and their scores, see ``update.py``).
     """
     capacity = pop.nspec.shape[0]
     mset = np.empty(capacity, dtype=np.int64)

@@ -45,6 +45,11 @@ def new_population(capacity: int, max_specified: int) -> Population:
     )
 
 
+def population_bytes(capacity: int, max_specified: int) -> int:
+    """The memory `new_population` would take, known before allocating it."""
+    return int(capacity) * sum(a.nbytes for a in new_population(1, max_specified)[:-2])
+
+
 def live(pop: Population) -> Population:
     """Views of the occupied slots only (``size`` and ``micro`` unchanged)."""
     n = int(pop.size[0])

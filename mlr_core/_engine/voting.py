@@ -6,6 +6,8 @@ hyper-rectangle) vote instead and the instance is reported as not covered. Optio
 little experience vote only when no experienced rule matches.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import prange
 
@@ -66,8 +68,19 @@ def _ahead(a1, a2, a3, b1, b2, b3):
 _CHUNK = 256  # rows per parallel task; each task allocates its buffers once
 
 
+Votes = namedtuple("Votes", "label_votes total voted_set fittest_set covered")
+Votes.__doc__ = """Per row of X: the summed vote for each label, the total vote, the labelset
+with the largest vote and the labelset of the fittest voter (-1 where nobody voted), and whether
+some rule matched (False: the nearest rules voted)."""
+
+
+def vote(pop, X, labelsets, min_experience, n_nearest) -> Votes:
+    """The votes of the population for each row of X (scaled to [0, 1]); see `Votes`."""
+    return Votes(*vote_rows(pop, X, labelsets, min_experience, n_nearest))
+
+
 @njit(parallel=True)
-def vote(pop, X, labelsets, min_experience, n_nearest):
+def vote_rows(pop, X, labelsets, min_experience, n_nearest):
     """For each row of X: per-label votes (sum of F * num over voters advocating the label), the
     total vote, the labelset with the largest vote (ties: larger numerosity, then newer rules),
     the labelset of the fittest voter (ties: numerosity, then experience), and coverage.

@@ -37,8 +37,8 @@ import arff
 import numpy as np
 import pandas as pd
 
-from mlr_core.data.stats import check_label_matrix
 from mlr_core.errors import DatasetError
+from mlr_core.validation import check_label_matrix
 
 LABEL_PREFIX = "label:"
 """CSV and DataFrame columns whose name starts with this prefix are labels when ``labels=None``."""

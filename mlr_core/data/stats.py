@@ -12,60 +12,9 @@ Definitions (paper, section "Fitness evaluation of a classifier in MLR"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import numpy as np
 
-from mlr_core.errors import InputError, MLRError
-
-
-def check_label_matrix(
-    Y,
-    what: str = "Y",
-    *,
-    error: type[MLRError] = InputError,
-    row_label: Callable[[int], str] | None = None,
-    label_names: Sequence[str] | None = None,
-) -> np.ndarray:
-    """Return ``Y`` as a C-contiguous uint8 0/1 matrix, or raise ``error`` naming the bad cell.
-
-    One check shared by the statistics, the measures and the loaders, so that every layer rejects
-    the same inputs with the same words; the loaders pass their own ``error`` class and a
-    ``row_label`` that turns a row index into a file line.
-
-    Parameters
-    ----------
-    Y : array-like of shape (n_samples, n_labels)
-        Label indicator matrix; bool, integer or float values 0 and 1 are accepted.
-    what : str
-        How to name ``Y`` in messages (an argument name or a file name).
-    error : MLRError subclass
-        The exception to raise.
-    row_label, label_names : optional
-        Turn a row index and a column index into words for the message.
-    """
-    try:
-        arr = np.asarray(Y)
-    except (TypeError, ValueError) as err:
-        raise error(f"{what} is not a matrix: {err}") from err
-    if arr.ndim != 2:
-        raise error(
-            f"{what} must be a 2-D (n_samples, n_labels) 0/1 matrix, got {arr.ndim}-D with shape "
-            f"{arr.shape}; for a single label use .reshape(-1, 1)"
-        )
-    n, m = arr.shape
-    if n == 0:
-        raise error(f"{what} has no rows")
-    if m == 0:
-        raise error(f"{what} has no label columns (zero labels)")
-    bad = (arr != 0) & (arr != 1)
-    if np.any(bad):
-        i, j = (int(k) for k in np.argwhere(bad)[0])
-        row = row_label(i) if row_label else f"row {i}"
-        label = repr(label_names[j]) if label_names is not None else f"column {j}"
-        value = arr[i, j].item() if isinstance(arr[i, j], np.generic) else arr[i, j]
-        raise error(f"{what}, {row}: label {label} is {value!r}; labels must be 0 or 1")
-    return np.ascontiguousarray(arr, dtype=np.uint8)
+from mlr_core.validation import check_label_matrix
 
 
 def dataset_stats(Y) -> dict:

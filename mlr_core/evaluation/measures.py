@@ -49,8 +49,8 @@ from __future__ import annotations
 import numpy as np
 import sklearn.metrics as skm
 
-from mlr_core.data.stats import check_label_matrix
 from mlr_core.errors import InputError
+from mlr_core.validation import check_label_matrix
 
 MEASURES = (
     "hamming_loss",
@@ -73,8 +73,17 @@ LOWER_IS_BETTER = frozenset({"hamming_loss", "one_error", "ranking_loss", "cover
 _PAPER_EPSILON = 0.001  # added to P + R in the authors' F-measure
 
 
+def _check_multi_label(Y_true: np.ndarray) -> None:
+    if Y_true.shape[1] < 2:
+        raise InputError(
+            "Y_true has one label column: the multi-label measures need at least two labels "
+            "(for a single label, use scikit-learn's binary classification metrics)"
+        )
+
+
 def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
     Y_true = check_label_matrix(Y_true, "Y_true")
+    _check_multi_label(Y_true)
     Y_pred = check_label_matrix(Y_pred, "Y_pred")
     if Y_true.shape != Y_pred.shape:
         raise InputError(f"Y_pred has shape {Y_pred.shape} but Y_true has shape {Y_true.shape}")
@@ -83,6 +92,7 @@ def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
 
 def _labels_and_scores(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
     Y_true = check_label_matrix(Y_true, "Y_true")
+    _check_multi_label(Y_true)
     try:
         scores = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -238,7 +248,8 @@ def evaluate(Y_true, Y_pred, scores=None, paper_compatible: bool = False) -> dic
     Raises
     ------
     InputError
-        Shapes differ, labels are not 0/1, scores are not finite, or a matrix is empty.
+        Shapes differ, labels are not 0/1, scores are not finite, a matrix is empty, or there
+        is a single label column.
 
     Examples
     --------

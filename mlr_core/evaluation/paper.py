@@ -90,8 +90,8 @@ def cross_validate(estimator, X, Y, n_splits=5, random_state=0, paper_compatible
     """K-fold cross-validation of an `MLRClassifier`, both prediction modes from one fit per fold.
 
     Each fold fits a clone (the estimator passed in stays untouched) on the training part only;
-    thresholds are tuned inside the estimator on that part, and the test part is only predicted.
-    ``fit_seconds`` includes that tuning, since it is part of training.
+    thresholds are tuned inside the estimator on that part (by ``fit``), and the test part is
+    only predicted. ``fit_seconds`` includes that tuning, since it is part of training.
 
     Returns
     -------
@@ -109,7 +109,6 @@ def cross_validate(estimator, X, Y, n_splits=5, random_state=0, paper_compatible
         model = clone(estimator)
         start = time.perf_counter()
         model.fit(X[train], Y[train])
-        model.bipartition_()  # tune the threshold now, inside the timed training
         fit_seconds = time.perf_counter() - start
         scores = model.predict_proba(X[test])
         test_coverage = model.coverage(X[test])

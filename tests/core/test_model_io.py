@@ -82,6 +82,8 @@ CORRUPTIONS = {
     "rules not a list": lambda t: _corrupt(t, lambda d: d.update(rules={"a": 1})),
     "counters": lambda t: _corrupt(t, lambda d: d.update(counters=[-1])),
     "rng": lambda t: _corrupt(t, lambda d: d.update(rng_state=["zz"])),
+    "label dtype": lambda t: _corrupt(t, lambda d: d.update(label_dtype="O")),
+    "history rows": lambda t: _corrupt(t, lambda d: d["history"].update(rows=[{"x": 1}])),
 }
 
 

@@ -6,8 +6,9 @@ import itertools
 import numpy as np
 import pytest
 
-from mlr_core.data.stats import check_label_matrix, dataset_stats
+from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import DatasetError, InputError
+from mlr_core.validation import check_label_matrix
 
 
 def test_hand_worked_example():
