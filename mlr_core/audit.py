@@ -222,7 +222,8 @@ def coverage_curve(rules: pd.DataFrame, rows: RowRules, decided: np.ndarray) -> 
     if len(rows.match_ids):
         owner = np.repeat(np.arange(n_rows), np.diff(rows.match_start))
         np.minimum.at(first_match, owner, rank[rows.match_ids])
-    first_decided = np.where(decided >= 0, rank[np.maximum(decided, 0)], len(rules))
+    first_decided = np.full(n_rows, len(rules), dtype=np.int64)
+    first_decided[decided >= 0] = rank[decided[decided >= 0]]
     k = np.arange(1, len(rules) + 1)
     covered = np.bincount(first_match, minlength=len(rules) + 1)[:-1].cumsum()
     decides = np.bincount(first_decided, minlength=len(rules) + 1)[:-1].cumsum()
@@ -236,9 +237,9 @@ def coverage_curve(rules: pd.DataFrame, rows: RowRules, decided: np.ndarray) -> 
 
 def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
     """The fewest rules (from the top of ``curve``) that reach ``share`` of the rows in
-    ``column`` (``covered`` or ``decided``); 0 for an empty curve, -1 if never reached."""
+    ``column`` (``covered`` or ``decided``); -1 if never reached."""
     if curve.empty:
-        return 0
+        return 0 if share <= 0 else -1
     reached = np.flatnonzero(curve[column].to_numpy() >= share - 1e-12)
     return int(curve["n_rules"].iloc[reached[0]]) if len(reached) else -1
 

@@ -94,7 +94,7 @@ def _summary_rows(result: Audit) -> pd.DataFrame:
         ("Rows some rule matches", f"{s['coverage']:.1%}"),
         ("Rules that decide at least one row", s["n_deciding"]),
         ("Most decisive rules that decide 50% / 80% / 90% of the rows",
-         f"{s['rules_for_50']} / {s['rules_for_80']} / {s['rules_for_90']}"),
+         " / ".join(_count(s[f"rules_for_{p}"]) for p in (50, 80, 90))),
         ("Most decisive rules that match every row the whole set matches",
          s["rules_for_coverage"]),
         ("Compacted rule set (same predictions on these rows)",
@@ -103,6 +103,10 @@ def _summary_rows(result: Audit) -> pd.DataFrame:
          f"{s['deciding_agreement']:.1%} of the rows"),
     ]
     return pd.DataFrame(rows, columns=["", "value"])
+
+
+def _count(n: int) -> str:
+    return str(n) if n >= 0 else "never"
 
 
 def _measures_table(result: Audit) -> str:
@@ -117,10 +121,10 @@ def _curve_checkpoints(result: Audit) -> pd.DataFrame:
     curve = result.curve
     rows = []
     for share in (0.5, 0.8, 0.9, 0.95, 1.0):
-        rows.append((f"{share:.0%}", rules_needed(curve, "decided", share),
-                     rules_needed(curve, "covered", share)))
+        rows.append((f"{share:.0%}", _count(rules_needed(curve, "decided", share)),
+                     _count(rules_needed(curve, "covered", share))))
     return pd.DataFrame(rows, columns=["share of rows", "rules to decide it",
-                                       "rules to match it (-1: never)"])
+                                       "rules to match it"])
 
 
 def _top_rules(result: Audit, top: int) -> pd.DataFrame:
