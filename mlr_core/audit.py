@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from mlr_core import bipartition as bp
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import Population, live
 from mlr_core._engine.voting import vote, voters
-from mlr_core.bipartition import by_rank, by_threshold, normalise
 from mlr_core.errors import InputError
 from mlr_core.validation import check_features
 
@@ -266,21 +266,17 @@ def _sub_population(pop, ids):
     return Population(*arrays, np.array([len(ids)]), np.array([micro]))
 
 
-def _predict_with(model, keep, X_scaled, mode, bipartition):
+def _predict_with(model, keep, X_scaled, mode):
     """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
-    rule): the engine's vote on that sub-population, cut as ``predict`` cuts it."""
-    ids = np.flatnonzero(keep)
-    sub = _sub_population(model.population_, ids)
+    rule): the engine's vote on that sub-population, turned into labels as ``predict`` does."""
+    sub = _sub_population(model.population_, np.flatnonzero(keep))
     votes = vote(sub, X_scaled, model.labelsets_, int(model.min_vote_experience),
                  int(model.n_nearest))
     if mode == "max":
-        chosen = votes[2] if model.max_rule == "vote" else votes[3]
-        labels = model.labelsets_[np.maximum(chosen, 0)].copy()
-        labels[chosen < 0] = 0
-        return labels
-    scores = normalise(votes[0], votes[1], model.score_norm)
-    method, value = bipartition
-    return by_threshold(scores, value) if method == "threshold" else by_rank(scores, int(value))
+        chosen = votes.voted_set if model.max_rule == "vote" else votes.fittest_set
+        return bp.max_labels(chosen, model.labelsets_)
+    scores = bp.normalise(votes.label_votes, votes.total, model.score_norm)
+    return bp.apply(scores, model.bipartition_)
 
 
 def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
@@ -323,11 +319,9 @@ def _put_back(model, X, mode, rows, full, weight, labelsets, keep):
     for r in np.flatnonzero(~rows.covered):
         keep[rows.voters(r)] = True
     scaled = _scaled(model, X)
-    bipartition = json.loads(model.to_json())["bipartition"]
     while keep.any():
         # every row again: a rule put back for one row also votes in others
-        wrong = np.flatnonzero((_predict_with(model, keep, scaled, mode, bipartition)
-                                != full).any(axis=1))
+        wrong = np.flatnonzero((_predict_with(model, keep, scaled, mode) != full).any(axis=1))
         if not len(wrong):
             return
         for r in wrong:
