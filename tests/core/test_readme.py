@@ -16,3 +16,16 @@ def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "model.json").is_file()
     assert namespace["same"].predict_proba(namespace["data"].X[:5]).shape == (5, 3)
     assert "hamming_loss" in capsys.readouterr().out
+
+
+def test_readme_audit_example_runs_after_the_first(tmp_path, monkeypatch):
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.S)
+    first = blocks[0]
+    audit_block = next(block for block in blocks if "from mlr_core.audit import" in block)
+    (tmp_path / "sample_data").symlink_to(REPO / "sample_data")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(first, "README.md", "exec"), namespace)
+    exec(compile(audit_block, "README.md", "exec"), namespace)
+    assert (tmp_path / "audit.html").read_text().startswith("<!DOCTYPE html>")
+    assert namespace["json_text"].startswith("{") and "rule_id" in namespace["csv_text"]
