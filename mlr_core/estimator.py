@@ -14,9 +14,11 @@ from mlr_core import bipartition as bp
 from mlr_core import io
 from mlr_core._engine import population as popmod
 from mlr_core._engine.cycle import Config
+from mlr_core._engine.trace import ROW
 from mlr_core._engine.voting import vote, voters
 from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contributions
+from mlr_core.iteration_trace import describe
 from mlr_core.rules import rule_texts, rules_frame
 from mlr_core.training_run import TrainingRun
 from mlr_core.validation import check_features, check_labels
@@ -377,20 +379,31 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
         in the data's original units; NaN where the feature is a wildcard."""
         check_is_fitted(self, "run_")
-        lower, upper = popmod.dense_bounds(self.population_, len(self.feature_names_))
-        span = self._span()
-        return self.data_min_ + lower * span, self.data_min_ + upper * span
+        return self._unscaled(*popmod.dense_bounds(self.population_, len(self.feature_names_)))
 
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule."""
         run = self._run()
         pop = popmod.live(run.population)
-        scaled = popmod.dense_bounds(run.population, len(self.feature_names_))
-        lower, upper = self.rule_bounds()
         sets = run.labelsets[pop.ls]
-        texts = rule_texts(lower, upper, *scaled, sets, self.feature_names_, self.label_names_)
+        texts = self._texts(*popmod.dense_bounds(run.population, len(self.feature_names_)), sets)
         return rules_frame(pop, texts, sets, run.generality(), self.label_names_)
+
+    def step_traced(self):
+        """Run one training iteration, exactly as ``learn(1)`` would, and return what it did:
+        the row drawn, [M] and [C], covering, the GA's parents and offspring (after crossover
+        and after mutation), subsumption and the deleted copies. See :class:`IterationTrace`.
+        The bipartition is left as it was, as by ``learn``."""
+        run = self._run()
+        if not run.bound:
+            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
+        before = self.rules_frame()
+        iteration = int(self.summary()["iteration"])
+        trace = run.step_traced()
+        row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
+        return describe(trace, before, iteration, run.labelsets, row_bits, self.label_names_,
+                        self._texts)
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
@@ -435,6 +448,16 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _run(self):
         check_is_fitted(self, "run_")
         return self.run_
+
+    def _unscaled(self, scaled_lower, scaled_upper):
+        span = self._span()
+        return self.data_min_ + scaled_lower * span, self.data_min_ + scaled_upper * span
+
+    def _texts(self, scaled_lower, scaled_upper, labelsets):
+        """Rule text from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows."""
+        lower, upper = self._unscaled(scaled_lower, scaled_upper)
+        return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets,
+                          self.feature_names_, self.label_names_)
 
     def _span(self):
         """Per feature, the width of the training range; 1 for a constant feature, so that a

@@ -30,6 +30,7 @@ from mlr_core._engine.cycle import (
     run_iterations,
 )
 from mlr_core._engine.deletion import delete_excess
+from mlr_core._engine.trace import Trace, new_trace
 from mlr_core._engine.update import label_scores
 from mlr_core.errors import InputError, MLRError, require
 
@@ -121,7 +122,7 @@ class TrainingRun:
             raise MLRError("max_specified cannot change within a training run.")
         if config.n_rules != self.config.n_rules:
             old = self.population
-            delete_excess(old, config, self.rng)
+            delete_excess(old, config, self.rng, None)
             new = allocate_population(config)
             size = int(old.size[0])
             for field, target in zip(old[:-2], new[:-2], strict=True):
@@ -166,8 +167,9 @@ class TrainingRun:
 
     # --------------------------------------------------------------------- learning
 
-    def learn(self, n_iterations: int) -> None:
-        """Advance by ``n_iterations`` iterations, adding history rows as they fall due."""
+    def learn(self, n_iterations: int, trace=None) -> None:
+        """Advance by ``n_iterations`` iterations, adding history rows as they fall due.
+        ``trace`` (for one iteration only): a ``_engine.trace.Trace`` the kernels fill."""
         if not self.bound:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         pop, cfg = self.population, self.config
@@ -180,10 +182,17 @@ class TrainingRun:
             due = self.next_record - int(self.counters[ITERATION])
             step = min(remaining, max(due, 1))
             run_iterations(pop, self.X, self.y_ids, self.scores, self.order, self.counters,
-                           self.rng, cfg, step)
+                           self.rng, cfg, step, trace)
             remaining -= step
             if int(self.counters[ITERATION]) >= self.next_record:
                 self._record()
+
+    def step_traced(self) -> Trace:
+        """One iteration, exactly as `learn` (1) would run it, with its events recorded."""
+        trace = new_trace(self.population.nspec.shape[0], self.config.max_specified,
+                          self.n_features)
+        self.learn(1, trace)
+        return trace
 
     def generality(self) -> np.ndarray:
         return popmod.generality(self.population, self.n_features)

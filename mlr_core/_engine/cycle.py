@@ -16,6 +16,7 @@ from mlr_core._engine.ga import ga_due, run_ga
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.subsumption import correct_set_subsumption
+from mlr_core._engine.trace import COVERED, GA, record_rule, record_sets
 from mlr_core._engine.update import update_sets
 
 Config = namedtuple(
@@ -31,11 +32,12 @@ N_COUNTERS = 8
 
 
 @njit
-def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations):
+def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations, trace):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 
     ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores`` (the
-    labelsets and their scores, see ``update.py``).
+    labelsets and their scores, see ``update.py``). ``trace`` is None, or a ``trace.Trace`` that
+    records the (single) iteration.
     """
     capacity = pop.nspec.shape[0]
     mset = np.empty(capacity, dtype=np.int64)
@@ -59,8 +61,13 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
             if pop.ls[mset[k]] == y_id:
                 cset[n_correct] = mset[k]
                 n_correct += 1
+        if trace is not None:
+            record_sets(trace, row, mset, n_match, cset, n_correct)
         if n_correct == 0:
             new = cover(pop, x, y_id, cfg, state, iteration)
+            if trace is not None:
+                trace.ints[COVERED] = new
+                record_rule(trace.covering, 0, pop, new)
             mset[n_match] = new
             cset[0] = new
             n_match += 1
@@ -69,9 +76,12 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
 
         update_sets(pop, mset, n_match, cset, n_correct, y_id, scores, cfg)
         if ga_due(pop, cset, n_correct, iteration, cfg.theta_ga):
-            counters[N_SUBSUMPTION] += run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration)
+            counters[N_SUBSUMPTION] += run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration,
+                                              trace)
             counters[N_GA] += 1
+            if trace is not None:
+                trace.ints[GA] = 1
         if cfg.correct_set_subsumption:
-            counters[N_SUBSUMPTION] += correct_set_subsumption(pop, cset, n_correct, cfg)
-        counters[N_DELETION] += delete_excess(pop, cfg, state)
+            counters[N_SUBSUMPTION] += correct_set_subsumption(pop, cset, n_correct, cfg, trace)
+        counters[N_DELETION] += delete_excess(pop, cfg, state, trace)
         counters[ITERATION] += 1

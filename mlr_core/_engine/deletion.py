@@ -5,6 +5,7 @@ import numpy as np
 from mlr_core._engine import rng
 from mlr_core._engine.jit import njit
 from mlr_core._engine.population import remove_rule
+from mlr_core._engine.trace import N_DELETED, record_rule
 
 _TINY = 1e-300  # a floor on fitness so that the deletion vote of a 0-fitness rule is finite
 
@@ -27,8 +28,9 @@ def deletion_votes(pop, cfg):
 
 
 @njit
-def delete_excess(pop, cfg, state):
-    """Remove one copy at a time until ``micro <= N``; return how many copies were removed."""
+def delete_excess(pop, cfg, state, trace):
+    """Remove one copy at a time until ``micro <= N``; return how many copies were removed
+    (each copied into ``trace`` unless it is None)."""
     removed = 0
     while pop.micro[0] > cfg.n_rules:
         votes = deletion_votes(pop, cfg)
@@ -40,6 +42,9 @@ def delete_excess(pop, cfg, state):
             if acc > point:
                 chosen = i
                 break
+        if trace is not None:
+            record_rule(trace.deleted, trace.ints[N_DELETED], pop, chosen)
+            trace.ints[N_DELETED] += 1
         if pop.num[chosen] > 1:
             pop.num[chosen] -= 1
             pop.micro[0] -= 1

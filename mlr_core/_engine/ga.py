@@ -12,6 +12,15 @@ from mlr_core._engine.covering import random_spread, specify_at_most
 from mlr_core._engine.jit import njit
 from mlr_core._engine.population import insert_rule
 from mlr_core._engine.subsumption import can_subsume, subsumes
+from mlr_core._engine.trace import (
+    BY_PARENT1,
+    CROSSED,
+    FATE1,
+    PARENT1,
+    PARENT2,
+    record_offspring,
+    record_rule,
+)
 
 
 @njit
@@ -105,8 +114,9 @@ def to_sparse(spec, c, s, limit, state):
 
 
 @njit
-def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
-    """One GA event in [C]; returns how many offspring a parent subsumed."""
+def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration, trace):
+    """One GA event in [C]; returns how many offspring a parent subsumed. ``trace``: None, or
+    a ``trace.Trace`` that records parents and offspring."""
     for k in range(n_correct):
         pop.ts[cset[k]] = iteration
     p1 = select_parent(pop, cset, n_correct, cfg, state)
@@ -117,8 +127,15 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     c_a, s_a, c_b, s_b = np.empty(d), np.empty(d), np.empty(d), np.empty(d)
     to_dense(pop, p1, spec_a, c_a, s_a)
     to_dense(pop, p2, spec_b, c_b, s_b)
-    if rng.uniform(state) < cfg.chi:
+    crossed = rng.uniform(state) < cfg.chi
+    if crossed:
         crossover(spec_a, c_a, s_a, spec_b, c_b, s_b, state)
+    if trace is not None:
+        trace.ints[PARENT1], trace.ints[PARENT2], trace.ints[CROSSED] = p1, p2, crossed
+        record_rule(trace.parents, 0, pop, p1)
+        record_rule(trace.parents, 1, pop, p2)
+        record_offspring(trace, 0, 0, spec_a, c_a, s_a)
+        record_offspring(trace, 1, 0, spec_b, c_b, s_b)
     child_fit = 0.5 * (pop.fit[p1] + pop.fit[p2]) * 0.1
     child_acc = 0.5 * (pop.acc[p1] + pop.acc[p2])
     child_cs = 0.5 * (pop.cs[p1] + pop.cs[p2])
@@ -126,20 +143,26 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration):
     for child in range(2):
         spec, c, s = (spec_a, c_a, s_a) if child == 0 else (spec_b, c_b, s_b)
         mutate(spec, c, s, x, cfg, state)
+        if trace is not None:
+            record_offspring(trace, child, 1, spec, c, s)
         feat, center, spread, count = to_sparse(spec, c, s, cfg.max_specified, state)
         absorbed = False
         if cfg.ga_subsumption:
-            for parent in (p1, p2):
+            for rank, parent in enumerate((p1, p2)):
                 if can_subsume(pop, parent, cfg) and subsumes(
                     pop, parent, feat, center, spread, count
                 ):
                     pop.num[parent] += 1
                     pop.micro[0] += 1
                     absorbed = True
+                    if trace is not None:
+                        trace.ints[FATE1 + child] = BY_PARENT1 + rank
                     break
         if absorbed:
             subsumed += 1
         else:
-            insert_rule(pop, count, feat, center, spread, y_id, child_fit, child_acc, child_cs,
-                        iteration)
+            slot = insert_rule(pop, count, feat, center, spread, y_id, child_fit, child_acc,
+                               child_cs, iteration)
+            if trace is not None:
+                record_rule(trace.children, child, pop, slot)
     return subsumed

@@ -79,21 +79,28 @@ def generality(pop: Population, n_features: int) -> np.ndarray:
 
 
 @njit
+def copy_rule_between(a, i, b, j):
+    """Copy every field of rule ``i`` of population ``a`` into slot ``j`` of population ``b``
+    (of the same width)."""
+    b.feat[j] = a.feat[i]
+    b.center[j] = a.center[i]
+    b.spread[j] = a.spread[i]
+    b.nspec[j] = a.nspec[i]
+    b.ls[j] = a.ls[i]
+    b.num[j] = a.num[i]
+    b.exp[j] = a.exp[i]
+    b.correct[j] = a.correct[i]
+    b.acc[j] = a.acc[i]
+    b.fit[j] = a.fit[i]
+    b.cs[j] = a.cs[i]
+    b.ts[j] = a.ts[i]
+    b.birth[j] = a.birth[i]
+
+
+@njit
 def copy_rule(pop, src, dst):
     """Copy every field of rule ``src`` into slot ``dst``."""
-    pop.feat[dst] = pop.feat[src]
-    pop.center[dst] = pop.center[src]
-    pop.spread[dst] = pop.spread[src]
-    pop.nspec[dst] = pop.nspec[src]
-    pop.ls[dst] = pop.ls[src]
-    pop.num[dst] = pop.num[src]
-    pop.exp[dst] = pop.exp[src]
-    pop.correct[dst] = pop.correct[src]
-    pop.acc[dst] = pop.acc[src]
-    pop.fit[dst] = pop.fit[src]
-    pop.cs[dst] = pop.cs[src]
-    pop.ts[dst] = pop.ts[src]
-    pop.birth[dst] = pop.birth[src]
+    copy_rule_between(pop, src, pop, dst)
 
 
 @njit

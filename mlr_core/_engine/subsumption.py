@@ -5,6 +5,7 @@ the whole correct set.
 
 from mlr_core._engine.jit import njit
 from mlr_core._engine.population import remove_rule
+from mlr_core._engine.trace import N_SUBSUMED, record_rule
 
 
 @njit
@@ -31,9 +32,9 @@ def can_subsume(pop, i, cfg):
 
 
 @njit
-def correct_set_subsumption(pop, cset, n_correct, cfg):
+def correct_set_subsumption(pop, cset, n_correct, cfg, trace):
     """The most general experienced, accurate rule of [C] absorbs every rule of [C] it contains.
-    Returns how many rules were absorbed."""
+    Returns how many rules were absorbed (copied into ``trace`` unless it is None)."""
     best = -1
     best_generality = -1.0
     for k in range(n_correct):
@@ -56,6 +57,9 @@ def correct_set_subsumption(pop, cset, n_correct, cfg):
             victims.append(i)
     victims.sort()
     for v in victims[::-1]:
+        if trace is not None:
+            record_rule(trace.subsumed, trace.ints[N_SUBSUMED], pop, v)
+            trace.ints[N_SUBSUMED] += 1
         pop.num[best] += pop.num[v]
         pop.micro[0] += pop.num[v]
         last = pop.size[0] - 1
