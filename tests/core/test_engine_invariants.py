@@ -1,6 +1,7 @@
 """Invariants of the learning cycle, checked after every single iteration on random data."""
 
 import tracemalloc
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 from numba.core.runtime import _nrt_python, rtsys
 
 from mlr_core import MLRClassifier
+from mlr_core._engine import jit
 from mlr_core._engine.covering import cover
 from mlr_core._engine.cycle import ITERATION, POSITION
 from mlr_core._engine.matching import match_set
@@ -198,3 +200,15 @@ def test_summary_reports_the_run():
     assert 0 <= s["coverage"] <= 1
     assert s["n_covering"] >= 1 and s["n_deletion"] >= s["n_covering"] - 40
     assert set(model.history().columns) == set(s)
+
+
+def test_numba_cache_key_covers_every_compiled_module():
+    """A kernel inlined from another file must invalidate the cache: the key hashes all of
+    ``_engine/`` and any other module that compiles with its ``njit``."""
+    package = Path(jit.__file__).parent.parent
+    hashed = {source.split(b"\0")[0].decode() for source in jit._compiled_sources()}
+    engine = {f"_engine/{p.name}" for p in (package / "_engine").glob("*.py")}
+    compiling = {p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                 if "njit" in p.read_text(encoding="utf-8")}
+    assert engine <= hashed and compiling <= hashed
+    assert "_engine/cycle.py" in hashed and "estimator.py" not in hashed
