@@ -11,6 +11,7 @@ from mlr_core.errors import DatasetError, InputError, MLRError, ModelFormatError
 _LAZY = {
     "MLRClassifier": "mlr_core.estimator",
     "Explanation": "mlr_core.explain",
+    "IterationTrace": "mlr_core.iteration_trace",
     "Dataset": "mlr_core.data.loaders",
     "load_dataset": "mlr_core.data.loaders",
     "load_dataset_bytes": "mlr_core.data.loaders",

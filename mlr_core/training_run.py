@@ -96,6 +96,8 @@ class TrainingRun:
     n_features, n_labels : int
     seed : int
         Seeds the run's own random generator.
+    history_every : int
+        Iterations between two history rows (doubled whenever the history fills up).
     """
 
     def __init__(self, config: Config, fitness: str, n_features: int, n_labels: int, seed: int,
@@ -122,7 +124,7 @@ class TrainingRun:
             raise MLRError("max_specified cannot change within a training run.")
         if config.n_rules != self.config.n_rules:
             old = self.population
-            delete_excess(old, config, self.rng, None)
+            self.counters[N_DELETION] += delete_excess(old, config, self.rng, None)
             new = allocate_population(config)
             size = int(old.size[0])
             for field, target in zip(old[:-2], new[:-2], strict=True):
