@@ -73,26 +73,29 @@ LOWER_IS_BETTER = frozenset({"hamming_loss", "one_error", "ranking_loss", "cover
 _PAPER_EPSILON = 0.001  # added to P + R in the authors' F-measure
 
 
-def _check_multi_label(Y_true: np.ndarray) -> None:
-    if Y_true.shape[1] < 2:
-        raise InputError(
-            "Y_true has one label column: the multi-label measures need at least two labels "
-            "(for a single label, use scikit-learn's binary classification metrics)"
-        )
-
-
 def _labels_pair(Y_true, Y_pred) -> tuple[np.ndarray, np.ndarray]:
     Y_true = check_label_matrix(Y_true, "Y_true")
-    _check_multi_label(Y_true)
     Y_pred = check_label_matrix(Y_pred, "Y_pred")
     if Y_true.shape != Y_pred.shape:
         raise InputError(f"Y_pred has shape {Y_pred.shape} but Y_true has shape {Y_true.shape}")
     return Y_true, Y_pred
 
 
+def _with_empty_label(Y: np.ndarray) -> np.ndarray:
+    """Y plus a label column of zeros. scikit-learn reads a single column as a binary target and
+    refuses its per-instance averages; a label that nobody has and nobody predicts keeps the
+    matrix multi-label and changes no count the example-based measures use (label-based ones
+    leave it out by ``labels=``)."""
+    return np.hstack([Y, np.zeros((len(Y), 1), dtype=Y.dtype)])
+
+
 def _labels_and_scores(Y_true, scores) -> tuple[np.ndarray, np.ndarray]:
     Y_true = check_label_matrix(Y_true, "Y_true")
-    _check_multi_label(Y_true)
+    if Y_true.shape[1] < 2:
+        raise InputError(
+            "Y_true has one label column: the ranking measures need at least two labels to rank "
+            "(evaluate without scores gives the other measures)"
+        )
     try:
         scores = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -136,7 +139,8 @@ def _example_based(measure: str, Y_true, Y_pred, paper_compatible: bool) -> floa
     Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
     if paper_compatible:
         measure = _PAPER_NAME.get(measure, measure)
-    value = _EXAMPLE_BASED[measure](Y_true, Y_pred, average="samples", zero_division=0)
+    value = _EXAMPLE_BASED[measure](_with_empty_label(Y_true), _with_empty_label(Y_pred),
+                                    average="samples", zero_division=0)
     if not paper_compatible:
         value += np.mean(~(Y_true.any(axis=1) | Y_pred.any(axis=1)))
     return float(value)
@@ -164,7 +168,9 @@ def f1(Y_true, Y_pred, paper_compatible: bool = False) -> float:
 
 def _paper_label_based(Y_true, Y_pred, average: str) -> float:
     """The authors' micro/macro F: P = TP / (TP + FP + 1), R likewise, F = 2PR / (P + R + eps)."""
-    confusion = skm.multilabel_confusion_matrix(Y_true, Y_pred)  # (m, 2, 2): [[tn, fp], [fn, tp]]
+    labels = np.arange(Y_true.shape[1])
+    confusion = skm.multilabel_confusion_matrix(  # (m, 2, 2): [[tn, fp], [fn, tp]]
+        _with_empty_label(Y_true), _with_empty_label(Y_pred), labels=labels)
     fp, fn, tp = confusion[:, 0, 1], confusion[:, 1, 0], confusion[:, 1, 1]
     if average == "micro":
         fp, fn, tp = fp.sum(), fn.sum(), tp.sum()
@@ -177,7 +183,8 @@ def _label_based_f1(Y_true, Y_pred, average: str, paper_compatible: bool) -> flo
     Y_true, Y_pred = _labels_pair(Y_true, Y_pred)
     if paper_compatible:
         return _paper_label_based(Y_true, Y_pred, average)
-    return float(skm.f1_score(Y_true, Y_pred, average=average, zero_division=1))
+    return float(skm.f1_score(_with_empty_label(Y_true), _with_empty_label(Y_pred),
+                              average=average, labels=np.arange(Y_true.shape[1]), zero_division=1))
 
 
 def micro_f1(Y_true, Y_pred, paper_compatible: bool = False) -> float:
@@ -248,8 +255,8 @@ def evaluate(Y_true, Y_pred, scores=None, paper_compatible: bool = False) -> dic
     Raises
     ------
     InputError
-        Shapes differ, labels are not 0/1, scores are not finite, a matrix is empty, or there
-        is a single label column.
+        Shapes differ, labels are not 0/1, scores are not finite, a matrix is empty, or scores
+        are given for a single label column (nothing to rank).
 
     Examples
     --------

@@ -96,11 +96,19 @@ def test_a_one_label_model_saves_and_loads():
     assert loaded.label_names_ == ["label0"]
 
 
-def test_measures_refuse_one_label_column_by_name():
-    with pytest.raises(InputError, match="one label column"):
-        evaluate([[1], [0]], [[1], [1]])
-    with pytest.raises(InputError, match="one label column"):
-        evaluate([[1], [0]], [[1], [1]], scores=[[0.3], [0.2]])
+def test_measures_of_one_label_column():
+    """They raised a bare ValueError; now the bipartition measures are computed and the ranking
+    measures, which need two labels to rank, are refused by name."""
+    truth, pred = [[1], [0], [1], [0]], [[1], [1], [0], [0]]
+    result = evaluate(truth, pred)
+    assert result["hamming_loss"] == 0.5 and result["subset_accuracy"] == 0.5
+    assert result["accuracy"] == result["f1"] == 0.5  # rows 1 and 4 right (4: both empty)
+    assert result["precision"] == 0.5 and result["recall"] == 0.5
+    assert result["micro_f1"] == result["macro_f1"] == 0.5  # tp 1, fp 1, fn 1
+    paper = evaluate(truth, pred, paper_compatible=True)
+    assert paper["accuracy"] == 0.25  # the authors' 0/0 = 0 for row 4
+    with pytest.raises(InputError, match="ranking measures need at least two labels"):
+        evaluate(truth, pred, scores=[[0.3], [0.2], [0.1], [0.0]])
 
 
 def test_a_model_without_rules_answers_the_empty_labelset():
