@@ -4,12 +4,13 @@ AppTest never fires ``run_every`` timers: each ``run()`` is one tick of the live
 """
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "explain", "rules", "theory", "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
 
@@ -72,21 +73,21 @@ def test_step_then_start_advance_and_pause_stops(app):
     assert len(session.curves.points) == 1  # a manual step always records a curve point
     app.button(key="start").click().run()
     assert session.running
-    first = session.model.summary()["iteration"]
+    first = session.snapshot().iteration
     assert first > 200
     app.run()  # one more tick of the live fragment
-    assert session.model.summary()["iteration"] > first
+    assert session.snapshot().iteration > first
     app.button(key="pause").click().run()
     assert not session.running
-    paused = session.model.summary()["iteration"]
+    paused = session.snapshot().iteration
     app.run()
-    assert session.model.summary()["iteration"] == paused
+    assert session.snapshot().iteration == paused
 
 
 def test_iterations_per_tick_caps_a_tick(app):
     app.select_slider(key="speed").set_value(100).run()
     app.button(key="start").click().run()
-    assert _session(app).model.summary()["iteration"] == 300
+    assert _session(app).snapshot().iteration == 300
 
 
 def test_reset_and_parameter_form(app):
@@ -97,7 +98,7 @@ def test_reset_and_parameter_form(app):
     app.button(key="apply").click().run()
     _no_exception(app)
     assert _session(app).params["n_rules"] == 300
-    assert _session(app).model.n_rules == 300
+    assert _session(app).snapshot().summary["micro_size"] == 0
 
 
 def test_learning_curves_chart_spec(app):
@@ -125,7 +126,7 @@ def test_population_chart_spec_and_cap(app):
         "Fitness", "Numerosity", "Generality"
     ]
     at.number_input(key="pop_cap").set_value(10).run()
-    n_rules = len(session.model.rules_frame())
+    n_rules = len(session.snapshot().rules)
     assert any("fittest" in w.value for w in at.warning) == (n_rules > 10)
 
 
@@ -162,7 +163,7 @@ def test_explain_says_when_the_fallback_answered():
 def test_rules_table_downloads_and_heatmap(app):
     at = _page(app, "rules")
     _no_exception(at)
-    rules = _session(at).model.rules_frame()
+    rules = _session(at).snapshot().rules
     assert len(at.dataframe[0].value) == len(rules)
     assert len(at.get("download_button")) == 2
     heatmap = _specs(at)[0]
@@ -175,33 +176,36 @@ def test_rules_table_downloads_and_heatmap(app):
 def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
     at = _page(app, "rules")
     session = _session(at)
-    model = session.model
+    before = session.snapshot()
     at.file_uploader(key="model_file").set_value(("broken.json", b"{not json", "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
-    assert at.error and session.model is model
-    saved = model.to_json().encode()
+    assert at.error and session.snapshot() is before
+    saved = session.model_json().encode()
+    at.button(key="step").click().run()  # the saved model is 200 iterations behind now
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
-    assert not at.error and session.model is not model
-    assert len(session.model.rules_frame()) == len(model.rules_frame())
+    assert not at.error
+    loaded = session.snapshot()
+    assert loaded.iteration == before.iteration == 200
+    assert loaded.rules["rule"].tolist() == before.rules["rule"].tolist()
     at.button(key="step").click().run()  # continue training the loaded rule set
     _no_exception(at)
-    assert session.model.summary()["iteration"] > model.summary()["iteration"]
+    assert session.snapshot().iteration == 400
 
 
 def test_rules_json_of_another_dataset_is_refused(app):
-    saved = _session(app).model.to_json().encode()  # 2 features
+    saved = _session(app).model_json().encode()  # 2 features
     at = _page(app, "data")
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
     at.button(key="load_sample").click().run()
     at = _page(at, "rules")
-    model = _session(at).model
+    before = _session(at).snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
-    assert at.error and _session(at).model is model
+    assert at.error and _session(at).snapshot() is before
 
 
 def test_theory_curves_marks_and_caption(app):
@@ -232,7 +236,7 @@ def test_data_page_stats_sample_and_synthetic(app):
     at.button(key="generate").click().run()
     _no_exception(at)
     assert _session(at).dataset.name.startswith("hypercube")
-    assert _session(at).model.summary()["iteration"] == 0
+    assert _session(at).snapshot().iteration == 0
 
 
 @pytest.mark.parametrize(
@@ -246,13 +250,13 @@ def test_data_page_stats_sample_and_synthetic(app):
 def test_bad_upload_shows_the_loader_message_and_keeps_state(app, files):
     at = _page(app, "data")
     session = _session(at)
-    dataset, model = session.dataset, session.model
+    dataset, before = session.dataset, session.snapshot()
     at.file_uploader(key="data_files").set_value(files)
     at.button(key="load_upload").click().run()
     _no_exception(at)
     assert at.error, "a bad file must show an error"
-    assert session.dataset is dataset and session.model is model
-    assert session.model.summary()["iteration"] == 200
+    assert session.dataset is dataset and session.snapshot() is before
+    assert session.snapshot().iteration == 200
 
 
 def test_good_upload_switches_dataset(app, tmp_path):
@@ -271,5 +275,69 @@ def test_good_upload_switches_dataset(app, tmp_path):
 def test_two_sessions_are_independent(app):
     other = _app()
     assert _session(other) is not _session(app)
-    assert _session(other).model.summary()["iteration"] == 0
-    assert _session(app).model.summary()["iteration"] == 200
+    assert _session(other).snapshot().iteration == 0
+    assert _session(app).snapshot().iteration == 200
+
+
+@pytest.fixture
+def server_log():
+    """Records of the dashboard's logger (Streamlit's loggers do not propagate to the root)."""
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger("mlr_dashboard")
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
+
+
+def _controls_present(at: AppTest) -> None:
+    for key in ("start", "pause", "step", "reset"):
+        assert at.button(key=key)
+
+
+def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monkeypatch,
+                                                                        server_log):
+    from mlr_dashboard import pages
+
+    def broken(snap):
+        raise RuntimeError("chart builder broke")
+
+    monkeypatch.setattr(pages, "train_charts", broken)
+    before = _session(app)
+    app.run()
+    _no_exception(app)
+    message = next(e.value for e in app.error if "Something went wrong" in e.value)
+    assert "chart builder broke" in message and "session is kept" in message
+    assert "Traceback" not in message
+    assert _session(app) is before and before.snapshot().iteration == 200
+    _controls_present(app)
+    logged = [r for r in server_log if r.exc_info and "chart builder broke" in str(r.exc_info[1])]
+    assert logged and logged[0].levelno == logging.ERROR
+
+
+def test_a_failing_callback_keeps_the_session_and_the_controls(app, monkeypatch, server_log):
+    from mlr_dashboard import state
+
+    def broken(self, *args, **kwargs):
+        raise ZeroDivisionError("reset broke")
+
+    monkeypatch.setattr(state.Session, "reset", broken)
+    app.button(key="reset").click().run()
+    _no_exception(app)
+    assert any("reset broke" in e.value for e in app.error)
+    assert _session(app).snapshot().iteration == 200
+    _controls_present(app)
+    assert any("reset broke" in str(r.exc_info[1]) for r in server_log if r.exc_info)
+
+
+def test_one_label_data_is_refused_at_the_door(app):
+    at = _page(app, "data")
+    csv = b"f1,f2,label:only\n" + b"".join(f"{i},{i % 7},{i % 2}\n".encode() for i in range(40))
+    at.file_uploader(key="data_files").set_value(("one.csv", csv, "text/csv"))
+    at.button(key="load_upload").click().run()
+    _no_exception(at)
+    assert any("at least two labels" in e.value for e in at.error)
+    assert _session(at).dataset.name == "hypercube_2d"
+    labels = next(w for w in at.number_input if w.label == "Labels")
+    assert labels.min == 2  # the generator cannot make one-label data either

@@ -3,18 +3,24 @@
 import numpy as np
 import pandas as pd
 
-from dashboard import frames
+from mlr_dashboard import frames
 
 
-def test_labelset_texts_name_rows_like_rules_do():
+def test_labelsets_number_the_distinct_rows_and_name_them_like_rules_do():
     Y = np.array([[1, 0, 1], [0, 0, 0], [1, 0, 1], [0, 1, 0]])
-    texts = frames.labelset_texts(Y, ["a", "b", "c"])
-    assert list(texts) == ["{a, c}", "{}", "{a, c}", "{b}"]
-    assert len(frames.labelset_texts(np.zeros((0, 3)), ["a", "b", "c"])) == 0
+    table = frames.Labelsets.of(Y, ["a", "b", "c"])
+    assert [table.names[i] for i in table.of_instance] == ["{a, c}", "{}", "{a, c}", "{b}"]
+    assert (table.bits[table.of_instance] == Y).all()
+    # joined by bits, not by text; a labelset the data never has gets -1
+    assert table.ids_of(np.array([[0, 1, 0], [1, 1, 1]])).tolist() == [
+        table.of_instance[3], -1]
+    assert table.name(-1) == "(not in the data)"
 
 
 def test_frequent_labelsets_orders_by_count_then_name():
-    assert frames.frequent_labelsets(["{b}", "{a}", "{b}", "{c}", "{a}"], 2) == ["{a}", "{b}"]
+    Y = np.array([[0, 1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]])
+    table = frames.Labelsets.of(Y, ["a", "b", "c"])
+    assert [table.names[i] for i in table.frequent(2)] == ["{a}", "{b}"]
 
 
 def test_axis_range_pads_and_survives_constant_or_empty():
@@ -37,11 +43,11 @@ def test_project_rules_spans_axis_for_wildcards_and_clips():
 def test_select_rules_filters_sorts_and_caps():
     rules = pd.DataFrame({
         "fitness": [0.1, 0.9, 0.5, 0.9], "numerosity": [1, 2, 5, 4],
-        "experience": [0, 10, 30, 3], "labelset": ["{a}", "{a}", "{b}", "{b}"],
+        "experience": [0, 10, 30, 3], "labelset_id": [0, 0, 1, 1],
     })
     chosen, n = frames.select_rules(rules, min_fitness=0.2, cap=2)
     assert n == 3 and list(chosen.index) == [3, 1]
-    chosen, n = frames.select_rules(rules, labelsets=["{b}"], min_experience=5)
+    chosen, n = frames.select_rules(rules, labelset_ids=[1], min_experience=5)
     assert n == 1 and list(chosen.index) == [2]
     chosen, n = frames.select_rules(rules, min_numerosity=3)
     assert list(chosen.index) == [3, 2]  # both fitness >= 0.5: fittest first
@@ -53,7 +59,7 @@ def test_specified_matrix_is_not_nan():
 
 def test_projection_joins_rectangles_to_the_chosen_rules():
     rules = pd.DataFrame({"fitness": [0.2, 0.9], "numerosity": [1, 1], "experience": [5, 5],
-                          "labelset": ["{a}", "{b}"]}, index=[10, 11])
+                          "labelset_id": [0, 1]}, index=[10, 11])
     lower = np.array([[0.1, np.nan], [0.5, 0.2]])
     upper = np.array([[0.3, np.nan], [0.7, 0.4]])
     X = np.array([[0.0, 0.0], [1.0, 1.0]])
@@ -65,11 +71,11 @@ def test_projection_joins_rectangles_to_the_chosen_rules():
 
 def test_instance_points_keep_indices_and_sample_when_many():
     X = np.arange(20, dtype=float).reshape(10, 2)
-    labelsets = np.array([f"{{{i}}}" for i in range(10)], dtype=object)
-    points = frames.instance_points(X, labelsets, (1, 0))
+    labelset_ids = np.arange(10) % 3
+    points = frames.instance_points(X, labelset_ids, (1, 0))
     assert points["index"].tolist() == list(range(10))
-    assert points.loc[3, ["x", "y", "labelset"]].tolist() == [7.0, 6.0, "{3}"]
-    sample = frames.instance_points(X, labelsets, (0, 1), limit=4)
+    assert points.loc[4, ["x", "y", "labelset_id"]].tolist() == [9.0, 8.0, 1]
+    sample = frames.instance_points(X, labelset_ids, (0, 1), limit=4)
     assert len(sample) == 4 and (sample["x"] == X[sample["index"], 0]).all()
 
 

@@ -1,12 +1,15 @@
-"""The training session without Streamlit: budgets, bounded curves, failures that change nothing."""
+"""The training session without Streamlit: budgets, bounded curves, failures that change nothing,
+and one model read and trained from two threads at once."""
+
+import threading
+import time
 
 import numpy as np
 import pytest
 
-from dashboard import state
-from mlr_core.data.loaders import Dataset
-from mlr_core.data.synthetic import make_hypercube_dataset
-from mlr_core.errors import InputError, MLRError
+from mlr_core import Dataset, make_hypercube_dataset
+from mlr_core.errors import DatasetError, InputError, MLRError
+from mlr_dashboard import state
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +30,7 @@ def test_split_is_disjoint_complete_and_sized(session, data):
 
 def test_advance_trains_within_budget_and_respects_the_cap(session):
     done = session.advance(0.05)
-    assert done > 0 and session.model.summary()["iteration"] == done
+    assert done > 0 and session.snapshot().iteration == done
     session.tick_cap = 7
     assert session.advance(1.0) == 7
 
@@ -40,9 +43,10 @@ def test_step_always_records_and_curves_stay_bounded(session):
     assert len(log.points) <= 8
     iterations = [p["iteration"] for p in log.points]
     assert iterations == sorted(iterations) and iterations[0] <= 20 and iterations[-1] > 100
-    frame = log.frame()
+    frame = session.snapshot().curves
     assert set(frame["split"]) == {"training", "held-out"}
-    assert frame[["hamming_loss", "accuracy", "f1"]].stack().between(0, 1).all()
+    assert list(frame.columns[2:]) == list(state.MEASURES)
+    assert frame[list(state.MEASURES)].stack().between(0, 1).all()
 
 
 def test_live_ticks_record_at_most_every_min_seconds(session):
@@ -52,17 +56,61 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
     assert len(session.curves.points) == 1
 
 
+def test_one_snapshot_per_iteration_shared_by_every_read(session):
+    session.step(100)
+    first = session.snapshot()
+    assert session.snapshot() is first  # no training in between: the same object
+    rules = first.rules
+    assert len(rules) == len(first.lower) == len(first.upper) == first.summary["macro_size"]
+    named = [session.labelsets.name(i) for i in rules["labelset_id"]]
+    assert named == rules["labelset"].tolist()  # ids join the rules to the data's labelsets
+    session.step(1)
+    assert session.snapshot() is not first and session.snapshot().iteration == 101
+
+
+def test_reads_while_another_thread_trains_are_always_consistent(data):
+    """Streamlit reruns read while a live tick trains: every read must see one iteration."""
+    session = state.Session(data, params={**state.DEFAULT_PARAMS, "n_rules": 150})
+    stop, errors = threading.Event(), []
+
+    def train():
+        try:
+            while not stop.is_set():
+                session.advance(0.02)
+                time.sleep(0.001)  # live ticks are spaced out too; lets the reader in
+        except Exception as err:  # reported below, not lost in the thread
+            errors.append(err)
+
+    trainer = threading.Thread(target=train)
+    trainer.start()
+    seen = set()
+    try:
+        while len(seen) < 50 and trainer.is_alive():
+            snap = session.snapshot()
+            rules = snap.rules
+            assert len(rules) == len(snap.lower) == snap.summary["macro_size"]
+            assert rules["numerosity"].sum() == snap.summary["micro_size"]
+            assert (rules["labelset_id"] >= 0).all()
+            session.explain(len(seen) % len(data.X))
+            seen.add(snap.iteration)
+    finally:
+        stop.set()
+        trainer.join()
+    assert not errors, errors
+    assert len(seen) == 50  # fifty reads, each at a different iteration, while training ran
+
+
 def test_reset_with_bad_parameters_keeps_the_old_model(session):
     session.step(50)
-    model, params = session.model, session.params
+    before, params = session.snapshot(), session.params
     with pytest.raises(ValueError):
         session.reset({**params, "n_rules": 0})
-    assert session.model is model and session.params is params
+    assert session.snapshot() is before and session.params is params
 
 
 def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, monkeypatch):
     session.step(50)
-    model, labelsets = session.model, session.labelsets
+    before, labelsets = session.snapshot(), session.labelsets
     other = make_hypercube_dataset(n_samples=50, n_relevant=3, n_labels=2, random_state=1)
 
     def refuse(self, *args, **kwargs):
@@ -71,16 +119,31 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     monkeypatch.setattr(state.MLRClassifier, "start", refuse)
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
-    assert session.dataset is data and session.model is model
+    assert session.dataset is data and session.snapshot() is before
     assert session.labelsets is labelsets
+
+
+def test_one_label_data_is_refused_with_what_to_do(session, data):
+    one = Dataset(data.X, data.Y[:, :1], data.feature_names, data.label_names[:1], name="one")
+    with pytest.raises(DatasetError, match="at least two labels"):
+        session.set_dataset(one)
+    assert session.dataset is data
+
+
+def test_select_owns_the_instance_and_refuses_out_of_range(session, data):
+    session.select(7)
+    assert session.selected == 7
+    with pytest.raises(IndexError):
+        session.select(len(data.X))
+    assert session.selected == 7
 
 
 def test_load_model_continues_training_the_loaded_rules(session):
     session.step(300)
-    text = session.model.to_json()
+    text = session.model_json()
     session.reset()
     session.load_model(text)
-    assert len(session.model.rules_frame()) > 0
-    before = session.model.summary()["iteration"]
+    assert len(session.snapshot().rules) > 0
+    before = session.snapshot().iteration
     session.step(10)
-    assert session.model.summary()["iteration"] == before + 10
+    assert session.snapshot().iteration == before + 10

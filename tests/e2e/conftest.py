@@ -2,6 +2,8 @@
 
 Playwright cannot download its own browser here, so these tests use ``/usr/bin/chromium``
 (``.ci/run`` installs it). Locally, without it, they skip and say why; in CI they fail instead.
+Every tab runs offline: requests to any host but the local server are aborted and recorded, and
+a test that caused one fails.
 """
 
 from __future__ import annotations
@@ -10,13 +12,30 @@ import os
 import re
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from streamlit_server import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
+
+from mlr_dashboard.headless import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
 
 #: The first run in a fresh checkout may compile the engine (numba cache): be patient once.
 SLOW_MS = 180_000
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+#: Records, in the page, every exception element and every "unexpected error" message that
+#: appears, however briefly (a rerun may replace it before a test looks).
+WATCH_ERRORS = """
+window.__mlrErrors = [];
+new MutationObserver(() => {
+  const seen = [...document.querySelectorAll('[data-testid=stException]')]
+    .concat([...document.querySelectorAll('[data-testid=stAlertContentError]')]
+      .filter(e => e.innerText.includes('Something went wrong')));
+  for (const e of seen) {
+    const text = e.innerText.slice(0, 400);
+    if (!window.__mlrErrors.includes(text)) window.__mlrErrors.push(text);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +70,7 @@ class App:
     def __init__(self, page, shots: Path) -> None:
         self.page = page
         self.shots = shots
+        self.blocked: list[str] = []
 
     def idle(self, timeout: float = SLOW_MS) -> None:
         self.page.wait_for_selector(IDLE, timeout=timeout)
@@ -94,7 +114,12 @@ class App:
             time.sleep(0.2)
 
     def no_exception(self) -> None:
+        """No exception element now, and none seen since the tab opened."""
         assert self.page.get_by_test_id("stException").count() == 0
+        assert self.errors_seen() == []
+
+    def errors_seen(self) -> list[str]:
+        return self.page.evaluate("window.__mlrErrors")
 
     def shot(self, name: str) -> Path:
         path = self.shots / f"{name}.png"
@@ -102,15 +127,53 @@ class App:
         return path
 
 
+def offline_context(browser, blocked: list[str]):
+    """A browser context where any request to a non-local host is aborted and recorded."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1050})
+
+    def only_local(route):
+        if urlsplit(route.request.url).hostname in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    context.add_init_script(WATCH_ERRORS)
+    return context
+
+
+@pytest.fixture
+def other_tab(browser, app_url):
+    """Opens a second offline tab (another session) on demand."""
+    blocked: list[str] = []
+    contexts = []
+
+    def open_tab():
+        context = offline_context(browser, blocked)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(app_url)
+        return page
+
+    yield open_tab
+    for context in contexts:
+        context.close()
+    assert blocked == [], f"requests left the machine: {blocked}"
+
+
 @pytest.fixture
 def app(browser, app_url, tmp_path):
-    """A fresh tab (its own session) on the Train page, viewport wide enough for the layout."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1050})
+    """A fresh offline tab (its own session) on the Train page, wide enough for the layout."""
+    blocked: list[str] = []
+    context = offline_context(browser, blocked)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(app_url)
     tab = App(page, tmp_path)
+    tab.blocked = blocked
     page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
     tab.idle()
     yield tab
     context.close()
+    assert blocked == [], f"requests left the machine: {blocked}"

@@ -9,6 +9,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -101,16 +102,24 @@ def test_a_broken_upload_shows_the_loader_error_and_keeps_the_data(app, tmp_path
     app.shot("bad_upload")
 
 
-def test_two_tabs_train_two_independent_models(app, browser, app_url):
+def test_two_tabs_train_two_independent_models(app, other_tab):
     app.press("Step")
     app.wait_until(lambda: app.iteration() > 0, timeout=180)
-    context = browser.new_context(viewport={"width": 1500, "height": 1050})
-    try:
-        other = context.new_page()
-        other.goto(app_url)
-        value = other.get_by_test_id("stMetricValue").first
-        value.wait_for()
-        assert value.inner_text() == "0"
-    finally:
-        context.close()
+    value = other_tab().get_by_test_id("stMetricValue").first
+    value.wait_for()
+    assert value.inner_text() == "0"
     assert app.iteration() == 200
+
+
+def test_works_offline(app):
+    """Every page, trained, with every request to a non-local host aborted: none is attempted."""
+    app.press("Step")
+    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    for title, n_charts in PAGES.items():
+        app.open(title)
+        app.page.get_by_test_id("stPlotlyChart").nth(n_charts - 1).locator(
+            ".main-svg").first.wait_for()
+    app.no_exception()
+    assert app.blocked == []
+    icon = app.page.locator("link[rel='shortcut icon'], link[rel='icon']").first
+    assert urlsplit(icon.get_attribute("href")).hostname in (None, "127.0.0.1")  # no CDN

@@ -7,6 +7,7 @@ shared by every page instead of being re-derived in each view.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -17,21 +18,39 @@ from mlr_core.rules import labelset_text
 MAX_POINTS = 5000
 
 
-def labelset_texts(Y: np.ndarray, label_names: Sequence[str]) -> np.ndarray:
-    """The engine's ``{a, c}`` spelling for every row of Y, so instances match ``rules_frame``."""
-    Y = np.asarray(Y, dtype=np.uint8)
-    if Y.shape[0] == 0:
-        return np.empty(0, dtype=object)
-    distinct, inverse = np.unique(Y, axis=0, return_inverse=True)
-    names = np.array([labelset_text(row, label_names) for row in distinct], dtype=object)
-    return names[inverse.ravel()]
+@dataclass(frozen=True)
+class Labelsets:
+    """The distinct labelsets of a dataset, numbered: instances and rules refer to them by id.
 
+    Ids are what pages join, filter and colour by; ``names`` (the engine's ``{a, c}``
+    spelling) are only for display.
+    """
 
-def frequent_labelsets(labelsets: Sequence[str], top: int) -> list[str]:
-    """The ``top`` most frequent labelsets (ties by name), the ones that get their own colour."""
-    counts = pd.Series(labelsets, dtype=object).value_counts()
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [name for name, _ in ordered[:top]]
+    bits: np.ndarray
+    names: tuple[str, ...]
+    of_instance: np.ndarray
+
+    @classmethod
+    def of(cls, Y: np.ndarray, label_names: Sequence[str]) -> Labelsets:
+        Y = np.asarray(Y, dtype=np.uint8)
+        distinct, inverse = np.unique(Y, axis=0, return_inverse=True)
+        names = tuple(labelset_text(row, label_names) for row in distinct)
+        return cls(distinct, names, inverse.ravel().astype(np.int64))
+
+    def ids_of(self, bits: np.ndarray) -> np.ndarray:
+        """The id of each row of ``bits`` (k x m), -1 for a labelset the data never has."""
+        bits = np.asarray(bits, dtype=np.uint8).reshape(-1, self.bits.shape[1])
+        index = {row.tobytes(): i for i, row in enumerate(self.bits)}
+        return np.array([index.get(row.tobytes(), -1) for row in bits], dtype=np.int64)
+
+    def name(self, labelset_id: int) -> str:
+        return self.names[labelset_id] if labelset_id >= 0 else "(not in the data)"
+
+    def frequent(self, top: int) -> list[int]:
+        """The ids of the ``top`` most frequent labelsets (ties by name): they get colours."""
+        counts = np.bincount(self.of_instance, minlength=len(self.names))
+        order = sorted(range(len(self.names)), key=lambda i: (-counts[i], self.names[i]))
+        return order[:top]
 
 
 def axis_range(values: np.ndarray, pad: float = 0.03) -> tuple[float, float]:
@@ -64,7 +83,7 @@ def project_rules(
 def select_rules(
     rules: pd.DataFrame,
     *,
-    labelsets: Sequence[str] | None = None,
+    labelset_ids: Sequence[int] | None = None,
     min_fitness: float = 0.0,
     min_numerosity: int = 1,
     min_experience: int = 0,
@@ -79,8 +98,8 @@ def select_rules(
         & (rules["numerosity"] >= min_numerosity)
         & (rules["experience"] >= min_experience)
     )
-    if labelsets:
-        keep &= rules["labelset"].isin(list(labelsets))
+    if labelset_ids:
+        keep &= rules["labelset_id"].isin(list(labelset_ids))
     chosen = rules[keep].sort_values(
         ["fitness", "numerosity"], ascending=False, kind="stable"
     )
@@ -110,14 +129,14 @@ def projection(
 
 
 def instance_points(
-    X: np.ndarray, labelsets: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS
+    X: np.ndarray, labelset_ids: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS
 ) -> pd.DataFrame:
     """The instances on a feature pair (a fixed random sample when there are very many)."""
     index = np.arange(len(X))
     if len(X) > limit:
         index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
     return pd.DataFrame({"x": X[index, features[0]], "y": X[index, features[1]],
-                         "labelset": labelsets[index], "index": index})
+                         "labelset_id": labelset_ids[index], "index": index})
 
 
 def most_specified(lower: np.ndarray, numerosity: np.ndarray, k: int = 2) -> list[int]:

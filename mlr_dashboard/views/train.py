@@ -4,7 +4,7 @@ import math
 
 import streamlit as st
 
-from dashboard import figures, state, ui
+from mlr_dashboard import pages, state, ui
 
 FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
 PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labelset)"}
@@ -37,13 +37,13 @@ def parameters_form(session: state.Session) -> None:
                             float(session.holdout), 0.05, format="%.2f")
         if st.form_submit_button("Apply and reset", key="apply", type="primary",
                                  width="stretch"):
-            with ui.reported():
+            with ui.shielded("applying the parameters"):
                 session.reset(params, holdout)
 
 
-def vital_signs(session: state.Session) -> None:
+def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
     """Metrics and curves of the current run (drawn by the live fragment)."""
-    s = session.model.summary()
+    s = snap.summary
     coverage = s["coverage"]
     first, second = st.columns(4), st.columns(4)
     first[0].metric("Iteration", f"{s['iteration']:,}")
@@ -61,12 +61,13 @@ def vital_signs(session: state.Session) -> None:
         f" · deletion {s['n_deletion']:,} · train {len(session.train_idx):,} rows,"
         f" held-out {len(session.test_idx):,} rows"
     )
-    st.plotly_chart(figures.learning_curves(session.curves.frame()), key="learning_curves")
-    st.plotly_chart(figures.population_curves(session.model.history()), key="population_curves")
+    curves, population = pages.train_charts(snap)
+    st.plotly_chart(curves, key="learning_curves")
+    st.plotly_chart(population, key="population_curves")
 
 
 st.title("Train (live)")
-session = state.get()
+session = ui.session()
 main, side = st.columns([3, 1], gap="medium")
 with side:
     parameters_form(session)

@@ -1,7 +1,7 @@
-"""Run the dashboard headless and open Debian's Chromium on it.
+"""Run the dashboard headless on a free local port and open Debian's Chromium on it.
 
-Shared by the browser tests (tests/e2e/conftest.py) and the first-paint benchmark
-(benchmarks/bench_dashboard.py), so both start the app exactly the way a user's shell would.
+For scripted browsers: the browser tests (tests/e2e/conftest.py) and the first-paint benchmark
+(benchmarks/bench_dashboard.py) both start the app through here, the way a user's shell would.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
+APP = Path(__file__).resolve().with_name("streamlit_app.py")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -29,7 +30,7 @@ def start_server(log_path: Path) -> tuple[subprocess.Popen, str]:
     """``streamlit run`` the dashboard headless; output goes to a file (a PIPE could fill up)."""
     port = free_port()
     command = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "streamlit_app.py"),
+        sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1",
         "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
     ]

@@ -1,23 +1,22 @@
 """Rules: the whole population as a table, exported or imported as the engine's JSON."""
 
-import numpy as np
 import streamlit as st
 
-from dashboard import figures, frames, state, ui
-
-HEATMAP_RULES = 60
+from mlr_dashboard import frames, pages, state, ui
 
 
-def filtered(rules):
+def filtered(session: state.Session, rules):
     """The rules matching the filters above the table (sorting is the table's own)."""
     cols = st.columns([3, 2, 1, 1])
     text = cols[0].text_input("Rule text contains", key="rules_text",
                               placeholder="e.g. a feature name or THEN {a")
-    labelsets = cols[1].multiselect("Labelsets", sorted(rules["labelset"].unique()),
-                                    key="rules_labelsets")
+    names = session.labelsets
+    in_use = sorted({int(i) for i in rules["labelset_id"]}, key=names.name)
+    labelset_ids = cols[1].multiselect("Labelsets", in_use, format_func=names.name,
+                                       key="rules_labelsets")
     min_fitness = cols[2].number_input("Min fitness", 0.0, 1.0, 0.0, 0.05, key="rules_fit")
     min_num = cols[3].number_input("Min numerosity", 1, 100_000, 1, key="rules_num")
-    chosen, _ = frames.select_rules(rules, labelsets=labelsets, min_fitness=min_fitness,
+    chosen, _ = frames.select_rules(rules, labelset_ids=labelset_ids, min_fitness=min_fitness,
                                     min_numerosity=min_num)
     if text:
         chosen = chosen[chosen["rule"].str.contains(text, case=False, regex=False)]
@@ -30,7 +29,7 @@ def upload(session: state.Session) -> None:
         file = st.file_uploader("A model saved by 'Download model (JSON)' (validated, never "
                                 "unpickled)", type=["json"], key="model_file")
         if st.form_submit_button("Load rule set", key="load_model") and file is not None:
-            with ui.reported():
+            with ui.shielded("loading the rule set"):
                 session.load_model(file.getvalue().decode("utf-8", errors="replace"))
                 st.success(f"Loaded {file.name}. Start continues training it on the current "
                            "dataset.")
@@ -42,20 +41,21 @@ def downloads(session: state.Session, rules) -> None:
     cols = st.columns(2)
     cols[0].download_button("Download rules (CSV)", rules.to_csv(), f"{name}-rules.csv",
                             "text/csv", key="download_csv", icon=":material/download:")
-    cols[1].download_button("Download model (JSON)", session.model.to_json(),
+    cols[1].download_button("Download model (JSON)", session.model_json(),
                             f"{name}-model.json", "application/json", key="download_json",
                             icon=":material/download:")
 
 
 st.title("Rules")
-session = state.get()
+session = ui.session()
 upload(session)
-rules = session.model.rules_frame()
-downloads(session, rules)
-shown = filtered(rules)
+snap = session.snapshot()
+rules = snap.rules
+downloads(session, rules.drop(columns="labelset_id"))
+shown = filtered(session, rules)
 st.caption(f"{len(shown):,} of {len(rules):,} rules · click a column header to sort.")
 st.dataframe(
-    shown, height=420, key="rules_table",
+    shown.drop(columns="labelset_id"), height=420, key="rules_table",
     column_config={
         "rule": st.column_config.TextColumn("rule", width="large"),
         "labelset": st.column_config.TextColumn("labelset", width="medium"),
@@ -65,14 +65,9 @@ st.dataframe(
         "correct_set_size": st.column_config.NumberColumn(format="%.1f"),
     },
 )
-if len(rules):
-    lower, _ = session.model.rule_bounds()
-    top = np.argsort(-rules["numerosity"].to_numpy(), kind="stable")[:HEATMAP_RULES]
-    st.plotly_chart(
-        figures.rule_feature_heatmap(frames.specified_matrix(lower[top]),
-                                     rules["numerosity"].to_numpy()[top],
-                                     session.dataset.feature_names, rules.index[top]),
-        key="heatmap",
-    )
-    st.caption(f"The {len(top)} most numerous rules. A column lit across many rows is a feature "
-               "the population relies on; a dark row is a rule many copies agree on.")
+heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
+if heatmap is not None:
+    st.plotly_chart(heatmap, key="heatmap")
+    st.caption(f"The {min(len(rules), pages.HEATMAP_RULES)} most numerous rules. A column lit "
+               "across many rows is a feature the population relies on; a dark row is a rule "
+               "many copies agree on.")

@@ -3,9 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from dashboard import figures, state
-from mlr_core.data.stats import dataset_stats
+from mlr_core import dataset_stats
 from mlr_core.evaluation import theory
+from mlr_dashboard import figures, state, ui
 
 CAPTION = (
     "Symbols: **m** labels, **d** features, **r0** mean interval width of a rule on the [0, 1] "
@@ -22,9 +22,9 @@ CAPTION = (
 )
 
 
-def specificity(session: state.Session) -> float:
+def specificity(session: state.Session, snap: state.Snapshot) -> float:
     """τ of the population (numerosity-weighted share of specified features), or 1 − P#."""
-    rules = session.model.rules_frame()
+    rules = snap.rules
     d = session.dataset.X.shape[1]
     if rules.empty:
         return 1.0 - float(session.params["p_hash"])
@@ -39,18 +39,19 @@ def dl_grid(m: int) -> np.ndarray:
 
 
 st.title("Theory")
-session = state.get()
+session = ui.session()
+snap = session.snapshot()
 stats = dataset_stats(session.dataset.Y)
 d_data = session.dataset.X.shape[1]
 cols = st.columns(4)
 m = cols[0].slider("m (labels)", 1, max(40, stats["m"]), stats["m"])
 d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
 r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
-tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(specificity(session), 3), 0.005,
+tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(specificity(session, snap), 3), 0.005,
                      format="%.3f")
 dl, dens = min(stats["dl"], 2**m), stats["dens"]
-mode = session.model.fitness
-summary = session.model.summary()
+mode = session.fitness_mode
+summary = snap.summary
 measured = summary["mean_fitness"] if summary["micro_size"] else None
 star = f"measured mean fitness ({mode}, ν = {session.params['nu']:g})"
 valid_from = 2.0**m / (m + 1)

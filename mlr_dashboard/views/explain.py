@@ -4,20 +4,22 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, state, ui
+from mlr_dashboard import figures, state, ui
 
 MATCH_COLUMNS = ["rule_id", "rule", "fitness", "numerosity", "experience", "accuracy"]
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 
 
+@ui.shielded_callback("selecting the instance")
 def _picked_by_index() -> None:
-    state.get().selected = int(st.session_state["instance_index"])
+    ui.session().select(st.session_state["instance_index"])
 
 
+@ui.shielded_callback("selecting the instance")
 def _picked_in_table() -> None:
     rows = st.session_state["instance_table"].selection.rows
     if rows:
-        state.get().selected = int(rows[0])
+        ui.session().select(rows[0])
 
 
 def picker(session: state.Session) -> int:
@@ -30,7 +32,8 @@ def picker(session: state.Session) -> int:
     with st.expander("Pick from the table", icon=":material/table:"):
         table = pd.DataFrame(data.X[:, :TABLE_FEATURES],
                              columns=data.feature_names[:TABLE_FEATURES])
-        table.insert(0, "labelset", session.labelsets)
+        labelsets = session.labelsets
+        table.insert(0, "labelset", [labelsets.names[i] for i in labelsets.of_instance])
         table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.test_idx),
                                           "held-out", "training"))
         st.dataframe(table, key="instance_table", on_select=_picked_in_table,
@@ -49,8 +52,8 @@ def verdict(labels: list[str], truth: set[str]) -> str:
 
 def explanation(session: state.Session, index: int) -> None:
     """The match set, the vote, both answers and the truth, for one instance."""
-    data, model = session.dataset, session.model
-    exp = model.explain(data.X[index])
+    data = session.dataset
+    exp = session.explain(index)
     names = data.label_names
     truth = {name for name, bit in zip(names, data.Y[index], strict=True) if bit}
     split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
@@ -85,6 +88,6 @@ def explanation(session: state.Session, index: int) -> None:
 
 
 st.title("Explain an instance")
-session = state.get()
-with ui.reported():
+session = ui.session()
+with ui.shielded("explaining the instance"):
     explanation(session, picker(session))

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import figures, state, ui
-from mlr_core.data.loaders import load_dataset_bytes
-from mlr_core.data.stats import dataset_stats
-from mlr_core.data.synthetic import make_hypercube_dataset
+from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.errors import DatasetError
+from mlr_dashboard import figures, state, ui
 
 
 def parse_labels(text: str):
@@ -40,9 +38,9 @@ def sources(session: state.Session) -> None:
     """The three ways to get data, each a form so nothing loads until its button is pressed."""
     sample, upload, synthetic = st.tabs(["Sample", "Upload", "Synthetic"])
     with sample, st.form("sample_form"):
-        name = st.selectbox("Sample dataset", state.sample_names(), key="sample_name")
+        name = st.selectbox("Sample dataset", ui.sample_names(), key="sample_name")
         if st.form_submit_button("Load sample", key="load_sample"):
-            load(session, lambda: state.load_sample(name))
+            load(session, lambda: ui.load_sample(name))
     with upload, st.form("upload_form"):
         files = st.file_uploader("ARFF (+ its MULAN XML) or CSV", type=["arff", "xml", "csv"],
                                  accept_multiple_files=True, key="data_files")
@@ -57,7 +55,8 @@ def sources(session: state.Session) -> None:
         params = {
             "n_samples": cols[0].number_input("Instances", 20, 100_000, 600, step=100),
             "n_relevant": cols[1].number_input("Relevant features", 1, 50, 2),
-            "n_labels": cols[2].number_input("Labels", 1, 30, 4),
+            "n_labels": cols[2].number_input("Labels", 2, 30, 4,
+                                             help="MLR needs at least two labels."),
             "n_irrelevant": cols[3].number_input("Irrelevant features", 0, 200, 0),
             "n_redundant": cols[0].number_input("Redundant features", 0, 50, 0),
             "label_noise": cols[1].slider("Label noise", 0.0, 0.5, 0.0, 0.01),
@@ -71,7 +70,7 @@ def sources(session: state.Session) -> None:
 
 def load(session: state.Session, make) -> None:
     """Make a dataset and switch to it; an error message leaves the session as it was."""
-    with ui.reported():
+    with ui.shielded("loading the data"):
         session.set_dataset(make())
         st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
 
@@ -98,6 +97,6 @@ def statistics(session: state.Session) -> None:
 
 
 st.title("Data")
-session = state.get()
+session = ui.session()
 sources(session)
 statistics(session)

@@ -23,7 +23,6 @@ NUMEROSITY_OPACITY = (0.05, 0.1, 0.16, 0.24)
 LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
-METRICS = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
 SPLIT_COLORS = {"training": "#1F77B4", "held-out": "#D62728"}
 OUTCOME_COLORS = {
     "predicted, true": "#2CA02C",
@@ -62,9 +61,10 @@ def _rgba(color: str, alpha: float) -> str:
     return f"rgba({r}, {g}, {b}, {alpha})"
 
 
-def labelset_palette(labelsets: Sequence[str]) -> dict[str, str]:
-    """A fixed colour for each named labelset, so rules and instances agree across charts."""
-    return {name: LABELSET_COLORS[i % len(LABELSET_COLORS)] for i, name in enumerate(labelsets)}
+def labelset_palette(labelset_ids: Sequence[int]) -> dict[int, str]:
+    """A fixed colour for each of these labelset ids, so rules and instances agree across charts."""
+    return {int(i): LABELSET_COLORS[k % len(LABELSET_COLORS)]
+            for k, i in enumerate(labelset_ids)}
 
 
 def rectangle_path(rects: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -97,13 +97,15 @@ def population_figure(
     feature_names: tuple[str, str],
     ranges: tuple[tuple[float, float], tuple[float, float]],
     color_by: str,
-    palette: Mapping[str, str],
+    palette: Mapping[int, str],
+    labelset_names: Sequence[str],
     title: str,
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
-    ``rects``: x0, x1, y0, y1, fitness, numerosity, labelset (one row per rule, wildcards already
-    spanning the axis). ``points``: x, y, labelset, index (customdata: a click names the instance).
+    ``rects``: x0, x1, y0, y1, fitness, numerosity, labelset_id (one row per rule, wildcards
+    already spanning the axis). ``points``: x, y, labelset_id, index (customdata: a click names the
+    instance). ``palette`` maps labelset ids to colours, ``labelset_names[id]`` names them.
     ``color_by`` is ``"fitness"`` (binned scale, its own legend) or ``"labelset"`` (one legend for
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets".
@@ -119,10 +121,10 @@ def population_figure(
         colors = list(FITNESS_COLORS)
         legends = {"legend": "Rule fitness:", "legend2": "Instances (labelset)"}
     else:
-        names = [*palette, OTHER_LABELSETS]
+        names = [*(labelset_names[i] for i in palette), OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
-        lookup = {name: i for i, name in enumerate(palette)}
-        groups = rects["labelset"].map(lambda s: lookup.get(s, len(palette))).to_numpy(int)
+        lookup = {i: k for k, i in enumerate(palette)}
+        groups = rects["labelset_id"].map(lambda i: lookup.get(i, len(palette))).to_numpy(int)
         legends = {"legend": "Labelset (rules and instances)"}
     for group, (name, color) in enumerate(zip(names, colors, strict=True)):
         in_group = groups == group
@@ -143,7 +145,7 @@ def population_figure(
                 line={"color": _rgba(color, min(0.8, alpha * 2.5)), "width": 0.7},
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
-    _add_points(fig, points, palette, feature_names, legend=list(legends)[-1])
+    _add_points(fig, points, palette, labelset_names, feature_names, legend=list(legends)[-1])
     fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
     fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
@@ -166,14 +168,15 @@ def population_figure(
 def _add_points(
     fig: go.Figure,
     points: pd.DataFrame,
-    palette: Mapping[str, str],
+    palette: Mapping[int, str],
+    labelset_names: Sequence[str],
     feature_names: tuple[str, str],
     legend: str,
 ) -> None:
     """One marker trace per labelset colour; customdata carries the instance index for clicks."""
-    known = points["labelset"].isin(list(palette))
-    groups = [(name, points[points["labelset"] == name], color) for name, color in palette.items()]
-    groups.append((OTHER_LABELSETS, points[~known], OTHER_COLOR))
+    ids = points["labelset_id"]
+    groups = [(labelset_names[i], points[ids == i], color) for i, color in palette.items()]
+    groups.append((OTHER_LABELSETS, points[~ids.isin(list(palette))], OTHER_COLOR))
     hover = (
         f"instance %{{customdata}}<br>{feature_names[0]} = %{{x:.3g}}"
         f"<br>{feature_names[1]} = %{{y:.3g}}<br>labelset %{{text}}<extra></extra>"
@@ -186,7 +189,8 @@ def _add_points(
                 x=chosen["x"], y=chosen["y"], mode="markers", name=name, legend=legend,
                 legendgroup=name,
                 marker={"color": color, "size": 7, "line": {"color": "white", "width": 0.8}},
-                customdata=chosen["index"].to_numpy(), text=chosen["labelset"],
+                customdata=chosen["index"].to_numpy(),
+                text=[labelset_names[i] for i in chosen["labelset_id"]],
                 hovertemplate=hover,
             )
         )
@@ -214,13 +218,14 @@ def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:
     return _layout(fig, f"The {len(rules):,} rules", height)
 
 
-def learning_curves(curves: pd.DataFrame) -> go.Figure:
-    """Training vs held-out Hamming loss, accuracy and F1 over iterations (one panel each).
+def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str]) -> go.Figure:
+    """Training vs held-out measures over iterations, one panel per measure.
 
-    ``curves``: iteration, split ("training" / "held-out") and one column per key of ``METRICS``.
+    ``curves``: iteration, split ("training" / "held-out") and one column per key of
+    ``measures`` (column -> panel title).
     """
-    fig = make_subplots(rows=1, cols=len(METRICS), subplot_titles=list(METRICS.values()))
-    for col, (metric, label) in enumerate(METRICS.items(), start=1):
+    fig = make_subplots(rows=1, cols=len(measures), subplot_titles=list(measures.values()))
+    for col, (metric, label) in enumerate(measures.items(), start=1):
         for split, color in SPLIT_COLORS.items():
             rows = curves[curves["split"] == split]
             fig.add_trace(

@@ -1,1 +1,0 @@
-"""MLR Studio's Streamlit dashboard: watch MLR learn, question its rules, audit the rule set."""

@@ -1,1 +1,0 @@
-"""One Streamlit page per module, run by st.navigation from dashboard/streamlit_app.py."""

@@ -1,0 +1,332 @@
+"""The training session of one browser tab, and the one path through which pages read its model.
+
+Streamlit runs a tab's script in a thread and starts a rerun (a click, a page link) before the
+previous run has stopped, so a page could read the population while a live tick is resizing it
+inside ``learn``. Hence: the model is private to :class:`Session`; training and every read go
+through one lock; and pages draw from a :class:`Snapshot` (summary, rules, bounds, history,
+curves) taken once per iteration under that lock and never changed afterwards.
+
+``Session`` never calls Streamlit, so the benchmark and the unit tests drive it directly.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from mlr_core import Dataset, MLRClassifier
+from mlr_core.errors import DatasetError
+from mlr_dashboard import frames
+
+#: Parameters the Train page exposes; the rest keep the engine's defaults.
+DEFAULT_PARAMS = {
+    "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
+    "r0": 0.5, "prediction": "agg", "random_state": 0,
+}
+DEFAULT_HOLDOUT = 0.2
+#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
+TICK_BUDGET_S = 0.25
+TICK_EVERY_S = 0.6
+#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
+CURVE_EVERY_S = 1.0
+CURVE_POINTS = 200
+#: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
+TRAIN_EVAL_ROWS = 1000
+#: Labelsets that get their own colour; the others are drawn grey.
+PALETTE_SIZE = 8
+#: The learning curves' measures (those a live tick can afford), with their display names.
+MEASURES = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
+
+
+def _measures():
+    """The engine's measures module, imported on first scoring (it pulls in scikit-learn)."""
+    from mlr_core.evaluation import measures
+
+    return measures
+
+
+class CurveLog:
+    """Training / held-out measures over iterations, in a bounded deque.
+
+    When the deque is full every other point is dropped and the spacing between points doubles,
+    so memory stays bounded yet the curve always spans the whole run. Live ticks add a point at
+    most every ``min_seconds``: scoring costs more than drawing, and curves need not be redrawn
+    twice a second.
+    """
+
+    COLUMNS = ("iteration", "split", *MEASURES)
+
+    def __init__(self, max_points: int = CURVE_POINTS, min_seconds: float = CURVE_EVERY_S):
+        self.points: deque[dict] = deque(maxlen=max_points)
+        self.min_seconds = min_seconds
+        self.every = 1
+        self.next_at = 1
+        self.last_time = -math.inf
+
+    def due(self, iteration: int, now: float, force: bool = False) -> bool:
+        return iteration >= self.next_at and (force or now - self.last_time >= self.min_seconds)
+
+    def add(self, iteration: int, now: float, measures: dict[str, dict[str, float]]) -> None:
+        self.points.append({"iteration": iteration, **measures})
+        self.last_time = now
+        if len(self.points) == self.points.maxlen:
+            kept = list(self.points)[::2]
+            self.points.clear()
+            self.points.extend(kept)
+            span = kept[-1]["iteration"] - kept[0]["iteration"]
+            self.every = max(1, span // max(len(kept) - 1, 1))
+        self.next_at = iteration + self.every
+
+    def frame(self) -> pd.DataFrame:
+        """Long format (one row per iteration and split), as ``figures.learning_curves`` takes."""
+        rows = [
+            {"iteration": p["iteration"], "split": split, **p[split]}
+            for p in self.points
+            for split in ("training", "held-out")
+        ]
+        return pd.DataFrame(rows, columns=list(self.COLUMNS))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What every page shows of the model at one iteration, taken once under the session's lock.
+
+    ``rules`` is the engine's ``rules_frame`` plus ``labelset_id`` (the session's labelset ids,
+    -1 for a labelset absent from the data); ``lower``/``upper`` are its bounds, row for row.
+    """
+
+    iteration: int
+    summary: dict
+    rules: pd.DataFrame
+    lower: np.ndarray
+    upper: np.ndarray
+    history: pd.DataFrame
+    curves: pd.DataFrame
+
+
+def _split(n: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Shuffled train / held-out indices, at least one row on each side.
+
+    The training indices stay shuffled so that their head is a random sample for the curve.
+    """
+    order = np.random.default_rng(seed).permutation(n)
+    n_test = int(np.clip(round(n * holdout), 1, n - 1)) if n > 1 else 0
+    return order[n_test:], np.sort(order[:n_test])
+
+
+def check_trainable(dataset: Dataset) -> None:
+    """Refuse data the dashboard cannot train and score, with what to do about it."""
+    n, m = dataset.Y.shape
+    if m < 2:
+        raise DatasetError(
+            f"{dataset.name} has {m} label column{'s' if m != 1 else ''}: MLR learns multi-label "
+            "data, so it needs at least two labels (for one yes/no label, add its complement "
+            "as a second label column)."
+        )
+    if n < 2:
+        raise DatasetError(f"{dataset.name} has {n} instance(s): at least two are needed, one "
+                           "to train on and one held out.")
+
+
+@dataclass
+class Session:
+    """Dataset, split, model and learning curves of one tab.
+
+    Building a new dataset or model creates the replacements first and switches to them only
+    when they are valid, so an engine or loader error leaves the previous session intact.
+    """
+
+    dataset: Dataset
+    params: dict = field(default_factory=lambda: dict(DEFAULT_PARAMS))
+    holdout: float = DEFAULT_HOLDOUT
+    running: bool = False
+    tick_cap: int | None = None
+    #: Iterations asked for by Step, done by the next script run (where a wait can be shown).
+    pending_steps: int = 0
+    train_idx: np.ndarray = field(init=False)
+    test_idx: np.ndarray = field(init=False)
+    curves: CurveLog = field(init=False)
+    labelsets: frames.Labelsets = field(init=False)
+    palette_ids: list[int] = field(init=False)
+    speed: float = field(init=False, default=0.0)
+    _selected: int = field(init=False, default=0)
+    _model: MLRClassifier = field(init=False, repr=False)
+    _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
+    _explained: dict = field(init=False, default_factory=dict, repr=False)
+    _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
+
+    def __post_init__(self) -> None:
+        self._install(self.dataset, self.params, self.holdout)
+
+    # ------------------------------------------------------------------ building
+
+    def _install(self, dataset: Dataset, params: dict, holdout: float) -> None:
+        """Validate a (dataset, params, split) triple by starting a model, then switch to it."""
+        check_trainable(dataset)
+        train_idx, test_idx = _split(len(dataset.X), holdout, int(params["random_state"]))
+        model = MLRClassifier(**params).start(
+            dataset.X[train_idx], dataset.Y[train_idx],
+            feature_names=dataset.feature_names, label_names=dataset.label_names,
+        )
+        self._adopt(dataset, model, params, holdout, train_idx, test_idx)
+
+    def _adopt(self, dataset, model, params, holdout, train_idx, test_idx) -> None:
+        with self._lock:
+            if not hasattr(self, "labelsets") or dataset is not self.dataset:
+                self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
+                self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
+                self._selected = 0
+            self.dataset, self._model, self.params, self.holdout = (
+                dataset, model, params, holdout)
+            self.train_idx, self.test_idx = train_idx, test_idx
+            self.curves = CurveLog()
+            self.running = False
+            self.pending_steps = 0
+            self.speed = 0.0
+            self._changed()
+
+    def reset(self, params: dict | None = None, holdout: float | None = None) -> None:
+        """A fresh model on the current dataset (new parameters / split if given)."""
+        self._install(
+            self.dataset,
+            dict(self.params if params is None else params),
+            self.holdout if holdout is None else holdout,
+        )
+
+    def set_dataset(self, dataset: Dataset) -> None:
+        """Switch dataset with a fresh model; on error the old dataset and model stay."""
+        self._install(dataset, self.params, self.holdout)
+
+    def load_model(self, text: str) -> None:
+        """Adopt a JSON rule set to inspect or continue training on the current dataset.
+
+        ``from_json`` validates (never unpickles); ``start(warm_start=True)`` checks the feature
+        and label counts against the current data and keeps the rules.
+        """
+        model = MLRClassifier.from_json(text)
+        model.start(self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
+                    warm_start=True)
+        params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}
+        self._adopt(self.dataset, model, params, self.holdout, self.train_idx, self.test_idx)
+
+    # ------------------------------------------------------------------ training
+
+    def advance(self, budget_s: float = TICK_BUDGET_S) -> int:
+        """Train for about ``budget_s`` seconds (at most ``tick_cap`` iterations), then record.
+
+        Chunks are sized from the measured speed, a quarter of the budget each, so a population
+        that slows down as it grows overruns the budget by little; the lock is taken per chunk,
+        so a page waiting to read waits for one chunk at most. Returns the iterations done
+        (at least one, so every tick shows progress).
+        """
+        deadline = time.perf_counter() + budget_s
+        cap = self.tick_cap or math.inf
+        done = 0
+        while done < cap and ((left := deadline - time.perf_counter()) > 0 or done == 0):
+            guess = self.speed * min(max(left, 0.0), budget_s / 4) if self.speed else 20
+            chunk = int(max(1, min(guess, cap - done)))
+            began = time.perf_counter()
+            self._learn(chunk)
+            rate = chunk / max(time.perf_counter() - began, 1e-6)
+            self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
+            done += chunk
+        self.record()
+        return done
+
+    def step(self, n_iterations: int) -> None:
+        """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
+        self._learn(int(n_iterations))
+        self.record(force=True)
+
+    def _learn(self, n_iterations: int) -> None:
+        with self._lock:
+            self._model.learn(n_iterations)
+            self._changed()
+
+    def record(self, force: bool = False) -> None:
+        """Score training (a fixed sample) and held-out rows if a curve point is due.
+
+        The bipartition is tuned to the rules first: curves, Explain and the saved JSON then
+        use a threshold that follows training (tuned at most once per curve point).
+        """
+        with self._lock:
+            iteration, now = self._model.summary()["iteration"], time.perf_counter()
+            if not self.curves.due(iteration, now, force):
+                return
+            sample = self.train_idx[:TRAIN_EVAL_ROWS]
+            rows = np.concatenate([sample, self.test_idx])
+            self._model.tune_bipartition()  # to the rules as they are now
+            pred = self._model.predict(self.dataset.X[rows])  # one pass over both splits
+            truth = self.dataset.Y[rows]
+            measures = _measures()
+            scores = {
+                split: {name: float(getattr(measures, name)(truth[part], pred[part]))
+                        for name in MEASURES}
+                for split, part in (("training", slice(0, len(sample))),
+                                    ("held-out", slice(len(sample), None)))
+            }
+            self.curves.add(iteration, now, scores)
+            self._changed()
+
+    # ------------------------------------------------------------------ reading
+
+    def _changed(self) -> None:
+        """The model or the curves moved on: the next read takes a new snapshot."""
+        self._snapshot = None
+        self._explained = {}
+
+    def snapshot(self) -> Snapshot:
+        """The model as of now, the same object for every read until it changes."""
+        with self._lock:
+            if self._snapshot is None:
+                self._snapshot = self._take_snapshot()
+            return self._snapshot
+
+    def _take_snapshot(self) -> Snapshot:
+        model = self._model
+        summary = model.summary()
+        rules = model.rules_frame()
+        lower, upper = model.rule_bounds()
+        pop = model.population_
+        model_ids = self.labelsets.ids_of(model.labelsets_)
+        rules["labelset_id"] = model_ids[pop.ls[: len(rules)]] if len(rules) else []
+        return Snapshot(
+            iteration=summary["iteration"], summary=summary, rules=rules,
+            lower=lower, upper=upper, history=model.history(), curves=self.curves.frame(),
+        )
+
+    def explain(self, index: int):
+        """The engine's explanation of one instance (kept until the model changes)."""
+        with self._lock:
+            if index not in self._explained:
+                self._explained[index] = self._model.explain(self.dataset.X[index])
+            return self._explained[index]
+
+    def model_json(self) -> str:
+        with self._lock:
+            return self._model.to_json()
+
+    @property
+    def fitness_mode(self) -> str:
+        return self._model.fitness
+
+    # ------------------------------------------------------------------ selection
+
+    @property
+    def selected(self) -> int:
+        """The instance the Population and Explain pages talk about (one owner: this session)."""
+        return self._selected
+
+    def select(self, index: int) -> None:
+        """Select an instance by its row in the dataset; out-of-range indices are refused."""
+        index = int(index)
+        if not 0 <= index < len(self.dataset.X):
+            raise IndexError(f"instance {index} is not in {self.dataset.name} "
+                             f"(0 to {len(self.dataset.X) - 1})")
+        self._selected = index

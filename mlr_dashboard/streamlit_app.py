@@ -1,0 +1,34 @@
+"""MLR Studio's entry point: ``streamlit run mlr_dashboard/streamlit_app.py``.
+
+Sets the page up, does the Step the user asked for, runs the chosen page, then draws the shared
+training controls in the sidebar (after the page, so they show a dataset the page just loaded;
+their callbacks run before any page). Every part runs shielded: an error shows a short message,
+the session and the sidebar stay. Once the page is drawn, the engine's kernels are loaded in the
+background (see ``warmup.py``).
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+# A local icon: Streamlit fetches material-symbol favicons from the internet.
+st.set_page_config(page_title="MLR Studio", page_icon=str(Path(__file__).with_name("icon.svg")),
+                   layout="wide")
+page = st.navigation([
+    st.Page("views/train.py", title="Train (live)", icon=":material/model_training:",
+            default=True),
+    st.Page("views/population.py", title="Population", icon=":material/scatter_plot:"),
+    st.Page("views/explain.py", title="Explain an instance", icon=":material/manage_search:"),
+    st.Page("views/rules.py", title="Rules", icon=":material/table_rows:"),
+    st.Page("views/theory.py", title="Theory", icon=":material/functions:"),
+    st.Page("views/data.py", title="Data", icon=":material/dataset:"),
+])
+from mlr_dashboard import ui, warmup  # noqa: E402
+
+with ui.shielded("opening the session"):
+    session = ui.session()
+    ui.run_pending_steps(session)
+    with ui.shielded("drawing this page"):
+        page.run()
+    ui.sidebar(session)
+warmup.start()

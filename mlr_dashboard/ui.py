@@ -1,0 +1,187 @@
+"""Streamlit pieces every page shares: the tab's session, error shielding, the live fragment and
+the training controls.
+
+Kept here so each view stays a thin script and no page grows its own copy of them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import streamlit as st
+from streamlit.logger import get_logger
+
+from mlr_core.errors import MLRError
+from mlr_dashboard import state, warmup
+
+log = get_logger("mlr_dashboard")
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
+DEFAULT_SAMPLE = "hypercube_2d.csv"
+FULL_SPEED = "max"
+#: Iterations per tick a teacher can slow training down to; "max" trains for the whole budget.
+SPEEDS = [10, 100, 1_000, 10_000, FULL_SPEED]
+COMPILING = ("Compiling the engine's kernels: the first training after a fresh install takes "
+             "about half a minute; later starts load them from the cache.")
+
+
+@contextmanager
+def shielded(action: str) -> Iterator[None]:
+    """No exception reaches the page: an engine or loader error shows its own message; anything
+    else a short note, with the full traceback in the server log. The session is kept either way
+    (its methods only switch state after success). Streamlit's own rerun/stop signals are
+    ``BaseException``s and pass through."""
+    try:
+        yield
+    except MLRError as err:
+        st.error(str(err), icon=":material/error:")
+    except Exception as err:
+        log.exception("unexpected error while %s", action)
+        detail = f"{type(err).__name__}: {err}"
+        st.error(f"Something went wrong while {action} ({detail[:160]}). Your session is kept: "
+                 "try again, or reset the model. The details are in the server log.",
+                 icon=":material/error:")
+
+
+def shielded_callback(action: str) -> Callable:
+    """A widget callback run under :func:`shielded`."""
+
+    def wrap(callback: Callable) -> Callable:
+        @functools.wraps(callback)
+        def run(*args, **kwargs):
+            with shielded(action):
+                callback(*args, **kwargs)
+
+        return run
+
+    return wrap
+
+
+# ---------------------------------------------------------------------- the tab's session
+
+
+@st.cache_data(show_spinner=False)
+def sample_names() -> list[str]:
+    """Sample datasets shipped in ``sample_data/``, the default (2-D hypercube) first."""
+    names = sorted(p.name for p in SAMPLE_DIR.glob("*") if p.suffix in {".csv", ".arff"})
+    return sorted(names, key=lambda name: name != DEFAULT_SAMPLE)
+
+
+@st.cache_data(show_spinner=False)
+def load_sample(name: str):
+    """Shared read-only sample data (a copy per caller): cheap to share, unlike a model."""
+    from mlr_core import load_dataset
+
+    return load_dataset(SAMPLE_DIR / name)
+
+
+def session() -> state.Session:
+    """This tab's session, created on first use on the default sample dataset.
+
+    Kept in ``st.session_state`` only: each tab trains its own model, nothing user-specific goes
+    through ``st.cache_resource``.
+    """
+    if "session" not in st.session_state:
+        st.session_state["session"] = state.Session(load_sample(sample_names()[0]))
+    return st.session_state["session"]
+
+
+def run_every() -> float | None:
+    """Timer of the live fragments: ticking while running, ``None`` (stopped) when paused."""
+    return state.TICK_EVERY_S if session().running else None
+
+
+def wait_for_kernels() -> None:
+    """Say why the page waits while the background warm-up is still compiling."""
+    if not warmup.ready():
+        with st.spinner(COMPILING, show_time=True):
+            warmup.wait()
+
+
+def run_pending_steps(current: state.Session) -> None:
+    """Do the iterations the Step button asked for (in the script, where a wait can be shown)."""
+    if current.pending_steps:
+        steps, current.pending_steps = current.pending_steps, 0
+        with shielded("stepping the model"):
+            wait_for_kernels()
+            current.step(steps)
+
+
+def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
+    """Draw a page section in a fragment that, while training runs, first trains one time slice.
+
+    ``run_every`` is ``None`` when paused, so a paused page costs nothing; each tick trains for
+    about ``state.TICK_BUDGET_S``, then draws from one snapshot of the model.
+    """
+
+    @st.fragment(run_every=run_every())
+    def tick() -> None:
+        current = session()
+        if current.running:
+            with shielded("training"):
+                wait_for_kernels()
+                current.advance()
+        with shielded("drawing this page"):
+            draw(current, current.snapshot())
+
+    tick()
+
+
+# ---------------------------------------------------------------------- training controls
+
+
+@shielded_callback("starting")
+def _start() -> None:
+    session().running = True
+
+
+@shielded_callback("pausing")
+def _pause() -> None:
+    session().running = False
+
+
+@shielded_callback("stepping the model")
+def _step() -> None:
+    session().pending_steps += int(st.session_state["step_k"])
+
+
+@shielded_callback("changing the speed")
+def _speed() -> None:
+    choice = st.session_state["speed"]
+    session().tick_cap = None if choice == FULL_SPEED else int(choice)
+
+
+@shielded_callback("resetting the model")
+def _reset() -> None:
+    session().reset()
+
+
+def sidebar(current: state.Session) -> None:
+    """Start / Pause / Step k / Reset for every page; callbacks run before the page is drawn."""
+    data = current.dataset
+    with st.sidebar:
+        st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
+                    f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
+        st.markdown("**Training:** " + ("running" if current.running else "paused"))
+        left, right = st.columns(2)
+        left.button("Start", key="start", on_click=_start, disabled=current.running,
+                    type="primary", icon=":material/play_arrow:", width="stretch")
+        right.button("Pause", key="pause", on_click=_pause, disabled=not current.running,
+                     icon=":material/pause:", width="stretch")
+        left, right = st.columns([3, 2], vertical_alignment="bottom")
+        left.number_input("Iterations per step", 1, 100_000, 200, step=100, key="step_k")
+        right.button("Step", key="step", on_click=_step, width="stretch")
+        st.select_slider("Iterations per tick", SPEEDS, FULL_SPEED, key="speed",
+                         on_change=_speed,
+                         help=f"'{FULL_SPEED}': train for {state.TICK_BUDGET_S * 1000:.0f} ms "
+                              "per tick. Fewer iterations let you watch each change.")
+        st.button("Reset model", key="reset", on_click=_reset, icon=":material/restart_alt:",
+                  width="stretch",
+                  help="A fresh model with the parameters set on the Train page.")
+        st.caption("Training advances while the Train or Population page is open.")
+        if not warmup.ready():
+            st.caption(":material/hourglass_top: Loading the engine's compiled kernels in the "
+                       "background (about half a minute after a fresh install).")

@@ -1,0 +1,67 @@
+"""Load the engine's compiled kernels in the background, once per server process.
+
+numba compiles each kernel on its first call (about 30 s on a 2-core machine for a fresh
+install) and later loads it from its on-disk cache (well under a second). Doing that on a
+background thread as soon as the first page is painted means a user's first Start rarely waits;
+when it does, :func:`ready` tells the page to say why instead of freezing.
+``python -m mlr_dashboard.warmup`` does the same ahead of time (e.g. after installing).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+_done = threading.Event()
+_started = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def exercise_kernels() -> float:
+    """Train, predict and explain a tiny model: every kernel the dashboard calls gets loaded
+    (or compiled). Returns the seconds it took."""
+    from mlr_core import MLRClassifier, make_hypercube_dataset
+
+    began = time.perf_counter()
+    data = make_hypercube_dataset(n_samples=60, n_relevant=2, n_labels=2, random_state=0)
+    model = MLRClassifier(n_rules=30, random_state=0).start(data.X, data.Y)
+    model.learn(300)
+    model.predict(data.X)
+    model.predict(data.X, prediction="max")
+    model.explain(data.X[0])
+    return time.perf_counter() - began
+
+
+def _run() -> None:
+    try:
+        log.info("engine kernels ready in %.1f s", exercise_kernels())
+    except Exception:  # a failed warm-up only costs the first Start its compile time
+        log.exception("warming the engine's kernels failed")
+    finally:
+        _done.set()
+
+
+def start() -> None:
+    """Start the warm-up thread unless this process already did."""
+    global _thread
+    with _started:
+        if _thread is None:
+            _thread = threading.Thread(target=_run, name="mlr-kernel-warmup", daemon=True)
+            _thread.start()
+
+
+def ready() -> bool:
+    return _done.is_set()
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Block until the warm-up has finished (started if need be); False on timeout."""
+    start()
+    return _done.wait(timeout)
+
+
+if __name__ == "__main__":
+    print(f"engine kernels loaded or compiled in {exercise_kernels():.1f} s")

@@ -1,0 +1,84 @@
+"""Live training on a real dataset survives a user clicking as fast as they can.
+
+A rerun (a click, a page link) starts while the previous run's tick may still be training; the
+session's lock and snapshot keep every page from reading a population mid-change. Each round
+below clicks Start, a page link, Pause and Step in quick succession on emotions (593 x 72,
+6 labels) and checks that no exception or "unexpected error" ever appeared, however briefly, and
+that the training controls are still in the sidebar. ``ROUNDS`` rounds run in one tab, so the
+test repeats the scenario that failed 5 times in 24 tries, 50 times in a row.
+
+Streamlit sometimes drops a button click that lands a fraction of a second after a page switch
+or another click (the callback never runs; seen in about one round in ten). That is not an
+error on the page, so a round presses Start (or Pause) again until the other button is enabled,
+and prints how often it had to.
+"""
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+ROUNDS = 50
+PAGES = ["Population", "Explain an instance", "Rules", "Train (live)"]
+
+
+def upload_emotions(app) -> None:
+    app.open("Data")
+    app.page.get_by_role("tab", name="Upload").click()
+    app.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        [str(DATASETS / "emotions.arff"), str(DATASETS / "emotions.xml")])
+    app.page.get_by_text("emotions.xml").first.wait_for()
+    app.press("Load upload")
+    app.page.get_by_text("Loaded emotions").wait_for(timeout=60_000)
+    app.idle()
+
+
+def test_rapid_clicks_while_training_never_break_the_page(app):
+    assert (DATASETS / "emotions.arff").is_file(), f"the real datasets are missing: {DATASETS}"
+    upload_emotions(app)
+    sidebar = app.page.get_by_test_id("stSidebar")
+    nav = app.page.get_by_test_id("stSidebarNav")
+    start = sidebar.get_by_role("button", name="Start", exact=True)
+    pause = sidebar.get_by_role("button", name="Pause", exact=True)
+    rng = random.Random(0)
+    began, repeated = time.monotonic(), [0]
+
+    def press_until_enabled(button, then) -> None:
+        """Click ``button`` until ``then`` is enabled (Streamlit may drop a rapid click)."""
+        for attempt in range(5):
+            if attempt:
+                repeated[0] += 1
+            if button.is_enabled():
+                button.click()
+            try:
+                expect(then).to_be_enabled(timeout=5_000)
+                return
+            except AssertionError:
+                continue
+        raise AssertionError(f"{then} never became enabled")
+
+    for round_ in range(ROUNDS):
+        press_until_enabled(pause, then=start)  # paused (a no-op when it already is)
+        press_until_enabled(start, then=pause)
+        time.sleep(rng.uniform(0.2, 0.8))  # let a live tick or two train
+        nav.get_by_text(PAGES[round_ % len(PAGES)], exact=True).click()
+        time.sleep(rng.uniform(0.0, 0.3))
+        pause.click()
+        time.sleep(rng.uniform(0.0, 0.2))
+        sidebar.get_by_role("button", name="Step", exact=True).click()
+        time.sleep(rng.uniform(0.0, 0.2))
+        assert app.errors_seen() == [], f"round {round_ + 1}"
+        for control in ("Start", "Pause", "Step", "Reset model"):
+            assert sidebar.get_by_role("button", name=control, exact=True).count() == 1, (
+                f"round {round_ + 1}: {control} missing from the sidebar")
+    app.idle()
+    app.no_exception()
+    assert "emotions" in sidebar.inner_text()
+    app.shot("hammer")
+    print(f"{ROUNDS} rounds in {time.monotonic() - began:.0f} s, {repeated[0]} dropped clicks "
+          "pressed again")
