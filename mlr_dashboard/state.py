@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from mlr_core import Dataset, MLRClassifier
+from mlr_core import Dataset
 from mlr_core.errors import DatasetError
 from mlr_dashboard import frames
 
@@ -49,6 +49,29 @@ def _measures():
     from mlr_core.evaluation import measures
 
     return measures
+
+
+def _estimator():
+    """The engine's estimator class, imported when a model is first needed: scikit-learn and
+    numba take seconds to import, and a new tab's first page does not need them."""
+    from mlr_core import MLRClassifier
+
+    return MLRClassifier
+
+
+#: What the engine reports for a model that has not learned yet (a unit test checks these
+#: against the engine): a new tab's first page shows them without starting the engine.
+FRESH_SUMMARY = {
+    "iteration": 0, "epoch": 0.0, "macro_size": 0, "micro_size": 0, "mean_fitness": 0.0,
+    "mean_generality": 0.0, "coverage": math.nan, "n_covering": 0, "n_ga": 0,
+    "n_subsumption": 0, "n_deletion": 0,
+}
+RULE_COLUMNS = {
+    "rule": "object", "labelset": "object", "fitness": "float64", "accuracy": "float64",
+    "numerosity": "int64", "experience": "int64", "generality": "float64",
+    "n_specified": "int32", "correct_set_size": "float64", "last_ga": "int64", "birth": "int64",
+    "labelset_id": "int64",
+}
 
 
 class CurveLog:
@@ -156,24 +179,39 @@ class Session:
     palette_ids: list[int] = field(init=False)
     speed: float = field(init=False, default=0.0)
     _selected: int = field(init=False, default=0)
-    _model: MLRClassifier = field(init=False, repr=False)
+    _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
     _explained: dict = field(init=False, default_factory=dict, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
-        self._install(self.dataset, self.params, self.holdout)
+        """The data and split now; the model when first needed (see :meth:`_started`)."""
+        check_trainable(self.dataset)
+        train_idx, test_idx = _split(len(self.dataset.X), self.holdout,
+                                     int(self.params["random_state"]))
+        self._adopt(self.dataset, None, self.params, self.holdout, train_idx, test_idx)
 
     # ------------------------------------------------------------------ building
+
+    @staticmethod
+    def _start_model(dataset: Dataset, params: dict, train_idx: np.ndarray):
+        return _estimator()(**params).start(
+            dataset.X[train_idx], dataset.Y[train_idx],
+            feature_names=dataset.feature_names, label_names=dataset.label_names,
+        )
+
+    def _started(self):
+        """The model, started on the training split the first time something needs it."""
+        with self._lock:
+            if self._model is None:
+                self._model = self._start_model(self.dataset, self.params, self.train_idx)
+            return self._model
 
     def _install(self, dataset: Dataset, params: dict, holdout: float) -> None:
         """Validate a (dataset, params, split) triple by starting a model, then switch to it."""
         check_trainable(dataset)
         train_idx, test_idx = _split(len(dataset.X), holdout, int(params["random_state"]))
-        model = MLRClassifier(**params).start(
-            dataset.X[train_idx], dataset.Y[train_idx],
-            feature_names=dataset.feature_names, label_names=dataset.label_names,
-        )
+        model = self._start_model(dataset, params, train_idx)
         self._adopt(dataset, model, params, holdout, train_idx, test_idx)
 
     def _adopt(self, dataset, model, params, holdout, train_idx, test_idx) -> None:
@@ -209,7 +247,7 @@ class Session:
         ``from_json`` validates (never unpickles); ``start(warm_start=True)`` checks the feature
         and label counts against the current data and keeps the rules.
         """
-        model = MLRClassifier.from_json(text)
+        model = _estimator().from_json(text)
         model.start(self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
                     warm_start=True)
         params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}
@@ -246,7 +284,7 @@ class Session:
 
     def _learn(self, n_iterations: int) -> None:
         with self._lock:
-            self._model.learn(n_iterations)
+            self._started().learn(n_iterations)
             self._changed()
 
     def record(self, force: bool = False) -> None:
@@ -256,13 +294,14 @@ class Session:
         use a threshold that follows training (tuned at most once per curve point).
         """
         with self._lock:
-            iteration, now = self._model.summary()["iteration"], time.perf_counter()
+            model = self._started()
+            iteration, now = model.summary()["iteration"], time.perf_counter()
             if not self.curves.due(iteration, now, force):
                 return
             sample = self.train_idx[:TRAIN_EVAL_ROWS]
             rows = np.concatenate([sample, self.test_idx])
-            self._model.tune_bipartition()  # to the rules as they are now
-            pred = self._model.predict(self.dataset.X[rows])  # one pass over both splits
+            model.tune_bipartition()  # to the rules as they are now
+            pred = model.predict(self.dataset.X[rows])  # one pass over both splits
             truth = self.dataset.Y[rows]
             measures = _measures()
             scores = {
@@ -289,13 +328,22 @@ class Session:
             return self._snapshot
 
     def _take_snapshot(self) -> Snapshot:
+        if self._model is None:  # not started: what a fresh model shows, without the engine
+            d = self.dataset.X.shape[1]
+            rules = pd.DataFrame({name: pd.Series(dtype=kind)
+                                  for name, kind in RULE_COLUMNS.items()})
+            return Snapshot(
+                iteration=0, summary=dict(FRESH_SUMMARY), rules=rules.rename_axis("rule_id"),
+                lower=np.empty((0, d)), upper=np.empty((0, d)), history=pd.DataFrame(),
+                curves=self.curves.frame(),
+            )
         model = self._model
         summary = model.summary()
         rules = model.rules_frame()
         lower, upper = model.rule_bounds()
         pop = model.population_
         model_ids = self.labelsets.ids_of(model.labelsets_)
-        rules["labelset_id"] = model_ids[pop.ls[: len(rules)]] if len(rules) else []
+        rules["labelset_id"] = model_ids[pop.ls[: len(rules)]]
         return Snapshot(
             iteration=summary["iteration"], summary=summary, rules=rules,
             lower=lower, upper=upper, history=model.history(), curves=self.curves.frame(),
@@ -305,16 +353,12 @@ class Session:
         """The engine's explanation of one instance (kept until the model changes)."""
         with self._lock:
             if index not in self._explained:
-                self._explained[index] = self._model.explain(self.dataset.X[index])
+                self._explained[index] = self._started().explain(self.dataset.X[index])
             return self._explained[index]
 
     def model_json(self) -> str:
         with self._lock:
-            return self._model.to_json()
-
-    @property
-    def fitness_mode(self) -> str:
-        return self._model.fitness
+            return self._started().to_json()
 
     # ------------------------------------------------------------------ selection
 

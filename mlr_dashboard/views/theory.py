@@ -50,7 +50,7 @@ r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]
 tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(specificity(session, snap), 3), 0.005,
                      format="%.3f")
 dl, dens = min(stats["dl"], 2**m), stats["dens"]
-mode = session.fitness_mode
+mode = session.params["fitness"]
 summary = snap.summary
 measured = summary["mean_fitness"] if summary["micro_size"] else None
 star = f"measured mean fitness ({mode}, ν = {session.params['nu']:g})"

@@ -69,7 +69,7 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
 st.title("Train (live)")
 session = ui.session()
 main, side = st.columns([3, 1], gap="medium")
+with main:  # first: the metrics are the first answer a new tab gets
+    ui.live(vital_signs)
 with side:
     parameters_form(session)
-with main:
-    ui.live(vital_signs)

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from mlr_core import Dataset, make_hypercube_dataset
+from mlr_core import Dataset, MLRClassifier, make_hypercube_dataset
 from mlr_core.errors import DatasetError, InputError, MLRError
 from mlr_dashboard import state
 
@@ -54,6 +54,24 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
     session.advance(0.01)
     session.advance(0.01)
     assert len(session.curves.points) == 1
+
+
+def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
+    """A tab's first page is drawn before the engine is imported: it must show the same."""
+    fresh = state.Session(data)
+    assert fresh._model is None
+    before = fresh.snapshot()
+    fresh._started()  # what Start, Step or any engine read would do
+    fresh._changed()
+    after = fresh.snapshot()
+    assert before.summary.keys() == after.summary.keys()
+    for key, value in after.summary.items():
+        assert value == before.summary[key] or (value != value and before.summary[key] != value)
+    assert list(before.rules.columns) == list(after.rules.columns)
+    numbers = after.rules.columns.drop(["rule", "labelset"])  # text: float64 when empty
+    assert before.rules[numbers].dtypes.to_dict() == after.rules[numbers].dtypes.to_dict()
+    assert before.rules.index.name == after.rules.index.name
+    assert before.lower.shape == after.lower.shape and before.history.empty == after.history.empty
 
 
 def test_one_snapshot_per_iteration_shared_by_every_read(session):
@@ -116,7 +134,7 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     def refuse(self, *args, **kwargs):
         raise InputError("refused")
 
-    monkeypatch.setattr(state.MLRClassifier, "start", refuse)
+    monkeypatch.setattr(MLRClassifier, "start", refuse)
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
     assert session.dataset is data and session.snapshot() is before
