@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from importlib import import_module
+from importlib.util import find_spec
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
@@ -258,15 +260,21 @@ class MLkNN(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self.model_.predict_proba(np.asarray(X)).toarray()
 
 
+BOOMER_MODULES = ("mlrl.boosting", "mlrl.boomer")
+"""Where mlrl-boomer keeps ``BoomerClassifier``: ``mlrl.boosting`` up to 0.12 (the last release
+for Python 3.11), ``mlrl.boomer`` in later ones."""
+
+
 def _boomer(random_state):
-    try:
-        from mlrl.boomer import BoomerClassifier
-    except ImportError as err:
-        raise ImportError(
-            "BOOMER needs the optional package mlrl-boomer (pip install mlrl-boomer; it pins "
-            "scikit-learn < 1.8 and numpy < 2.4, so use a separate environment)"
-        ) from err
-    return BoomerClassifier(random_state=random_state)
+    for module in BOOMER_MODULES:
+        if _importable(module):
+            # BOOMER's seeds start at 1 (its default): seed 0 is its default run
+            seed = None if random_state is None else random_state + 1
+            return import_module(module).BoomerClassifier(random_state=seed)
+    raise ImportError(
+        "BOOMER needs the optional package mlrl-boomer (pip install mlrl-boomer; it pins "
+        "scikit-learn < 1.8 and numpy < 2.4, so install it in a separate environment)"
+    )
 
 
 def _mlr(prediction):
@@ -300,8 +308,8 @@ LEARNERS: dict[str, Callable[[int | None], BaseEstimator]] = {
 """Every learner the runner knows, by the name ``../shared/field/peers.csv`` gives it (and the
 paper's MLR_max / MLR_agg), as a factory of a fresh estimator seeded with ``random_state``."""
 
-OPTIONAL = {"MLkNN": "skmultilearn", "BOOMER": "mlrl.boomer"}
-"""Learners whose package may be missing: the module each one needs."""
+OPTIONAL = {"MLkNN": ("skmultilearn",), "BOOMER": BOOMER_MODULES}
+"""Learners whose package may be missing: the modules, any one of which each needs."""
 
 
 def make_learner(name: str, random_state: int | None = 0) -> BaseEstimator:
@@ -313,13 +321,12 @@ def make_learner(name: str, random_state: int | None = 0) -> BaseEstimator:
 
 def available_learners() -> list[str]:
     """The names of `LEARNERS` whose packages are installed here."""
-    return [name for name in LEARNERS if name not in OPTIONAL or _importable(OPTIONAL[name])]
+    return [name for name in LEARNERS
+            if name not in OPTIONAL or any(map(_importable, OPTIONAL[name]))]
 
 
 def _importable(module: str) -> bool:
-    from importlib.util import find_spec
-
     try:
         return find_spec(module) is not None
-    except ModuleNotFoundError:  # the parent package is missing
+    except (ModuleNotFoundError, ValueError):  # the parent package is missing, or hidden
         return False

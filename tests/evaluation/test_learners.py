@@ -118,7 +118,8 @@ def test_every_learner_fits_and_scores(cube):
 def test_unknown_learner_and_missing_boomer_are_explained(monkeypatch):
     with pytest.raises(InputError, match="unknown learner 'J48'"):
         make_learner("J48")
-    monkeypatch.setitem(sys.modules, "mlrl.boomer", None)  # as if mlrl-boomer were missing
+    for module in learners.BOOMER_MODULES:  # as if mlrl-boomer were missing
+        monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(ImportError, match="pip install mlrl-boomer"):
         make_learner("BOOMER")
     monkeypatch.setattr(learners, "_importable", lambda module: False)
