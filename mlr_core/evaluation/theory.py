@@ -115,3 +115,50 @@ def ahd_upper_bound(ahw, m):
     m = _checked("m", m, 1.0, np.inf)
     ahw = _checked("ahw", ahw, 0.0, np.inf)
     return 2.0 * ahw - 2.0 * ahw**2 / m
+
+
+def random_rule_fitness(X, Y, r0, n_specified, n_rules=2000, random_state=0):
+    """Measure what the expected-fitness equations predict: the mean fitness (nu = 1) of random
+    rules on a dataset, under exact match and under Hamming loss.
+
+    Each rule specifies ``n_specified`` random features (so d * tau = ``n_specified``), each by an
+    interval of width ``r0`` placed uniformly inside [0, 1] (features are min-max scaled first),
+    and predicts a labelset drawn uniformly from the dataset's distinct labelsets, as the paper's
+    derivation assumes. A rule's fitness update from an instance is 0 when it does not match, and
+    [labelset equal] (EM) or 1 - hd / m (HL) when it does; its fitness is the mean update over the
+    instances, so that it compares with ``expected_fitness_em`` and ``expected_fitness_hl``.
+
+    Returns
+    -------
+    dict
+        ``match`` (mean fraction of instances a rule matches), ``em`` and ``hl`` (mean fitness),
+        and ``em_given_match`` / ``hl_given_match`` (the same per matched instance, i.e. the
+        engine's accuracy with nu = 1, to compare with ``1 / DL`` and ``1 - ahd / m``).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    Y = np.asarray(Y)
+    n, d = X.shape
+    if not 0 < r0 <= 1:
+        raise InputError(f"r0 must lie in (0, 1], got {r0}")
+    if not 0 <= n_specified <= d:
+        raise InputError(f"n_specified must lie in [0, {d}] (the number of features), "
+                         f"got {n_specified}")
+    low, span = X.min(axis=0), np.ptp(X, axis=0)
+    X = (X - low) / np.where(span > 0, span, 1.0)
+    distinct = np.unique(Y, axis=0)
+    m = Y.shape[1]
+    rng = np.random.default_rng(random_state)
+    totals = np.zeros(5)
+    for _ in range(n_rules):
+        features = rng.choice(d, n_specified, replace=False)
+        start = rng.uniform(0.0, 1.0 - r0, n_specified)
+        inside = X[:, features]
+        matched = np.all((inside >= start) & (inside <= start + r0), axis=1)
+        labelset = distinct[rng.integers(len(distinct))]
+        hd = np.count_nonzero(Y[matched] != labelset, axis=1)
+        em, hl = np.sum(hd == 0), np.sum(1.0 - hd / m)
+        count = matched.sum()
+        totals += [count / n, em / n, hl / n, em / count if count else 0.0,
+                   hl / count if count else 0.0]
+    match, em, hl, em_m, hl_m = totals / n_rules
+    return {"match": match, "em": em, "hl": hl, "em_given_match": em_m, "hl_given_match": hl_m}
