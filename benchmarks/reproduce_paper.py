@@ -55,14 +55,16 @@ from mlr_core.evaluation.experiments import (  # noqa: E402
 from mlr_core.evaluation.learners import available_learners  # noqa: E402
 from mlr_core.evaluation.measures import LOWER_IS_BETTER  # noqa: E402
 from mlr_core.evaluation.paper import DATASETS, PAPER_MEASURES, paper_table  # noqa: E402
+from mlr_core.evaluation.report import (  # noqa: E402
+    LABEL_COUNTS,
+    PAPER_EMHL_REAL,
+    PAPER_EMHL_SYNTHETIC,
+    emhl_figure,
+    emhl_per_dataset,
+)
 
 SHARED = REPO.parent / "shared"
 DEFAULT_OUT = REPO / "docs" / "results"
-LABEL_COUNTS = (2, 3, 5, 8, 10, 15)
-PAPER_EMHL_SYNTHETIC = {"EM": (0.006, 0.018, 0.030, 0.073, 0.091, 0.109),
-                        "HL": (0.009, 0.021, 0.035, 0.095, 0.133, 0.139)}
-PAPER_EMHL_REAL = {"EM": (0.2610, 0.2620, 0.3101, 0.2104, 0.0106),
-                   "HL": (0.2180, 0.2381, 0.2923, 0.1963, 0.0121)}
 PAPER_NAMES = {"LP-DT": "LP", "RAkELo-DT": "RAkEL", "MLkNN": "ML-kNN", "ECC-DT": "ECC",
                "MLR_max": "MLR_max", "MLR_agg": "MLR_agg"}
 """Our learners and the paper's rows they stand beside (the paper's settings differ: it tuned
@@ -232,35 +234,20 @@ def emhl_synthetic_section(out, link):
     path = out / "emhl_synthetic.csv"
     if not path.is_file():
         return [], None
-    import plotly.graph_objects as go
-
     results = pd.read_csv(path)
-    results["m"] = results.dataset.str.extract(r"m(\d+)-").astype(int)
-    per_dataset = results.groupby(["learner", "m", "dataset"]).hamming_loss.mean()
+    per_dataset = emhl_per_dataset(results)
     summary = per_dataset.groupby(["learner", "m"]).agg(["mean", "std", "count"])
-    sizes = sorted(results.m.unique())
+    sizes = sorted(summary.index.get_level_values("m").unique())
     table = pd.DataFrame(index=["EM-based", "HL-based"], columns=[f"{m}-class" for m in sizes])
-    wins = 0
     for fitness in ("EM", "HL"):
         for m in sizes:
             mean, std = summary.loc[(fitness, m), ["mean", "std"]]
             paper = PAPER_EMHL_SYNTHETIC[fitness][LABEL_COUNTS.index(m)]
             table.loc[f"{fitness}-based", f"{m}-class"] = f"{mean:.3f} ± {std:.3f} / {paper:.3f}"
-    for m in sizes:
-        wins += summary.loc[("EM", m), "mean"] < summary.loc[("HL", m), "mean"]
+    wins = sum(summary.loc[("EM", m), "mean"] < summary.loc[("HL", m), "mean"] for m in sizes)
     test = stats.wilcoxon(per_dataset.loc["EM"].to_numpy(), per_dataset.loc["HL"].to_numpy())
     table.index.name = "fitness"
-    fig = go.Figure()
-    for fitness, colour in (("EM", "#1f77b4"), ("HL", "#d62728")):
-        ours = summary.loc[fitness]
-        fig.add_trace(go.Scatter(x=sizes, y=ours["mean"], error_y=dict(array=ours["std"]),
-                                 name=f"{fitness} (ours)", line=dict(color=colour)))
-        fig.add_trace(go.Scatter(x=list(LABEL_COUNTS), y=PAPER_EMHL_SYNTHETIC[fitness],
-                                 name=f"{fitness} (paper)",
-                                 line=dict(color=colour, dash="dot")))
-    fig.update_layout(template="plotly_white", xaxis=dict(title="labels (m)", tickvals=sizes),
-                      yaxis_title="mean test Hamming loss", width=700, height=420,
-                      title="EM vs HL fitness on hypercube data")
+    fig = emhl_figure(summary)
     png = figure(fig, out, "emhl_synthetic")
     info = json.loads((out / "emhl_synthetic.json").read_text())
     n = int(summary["count"].min())

@@ -22,6 +22,7 @@ page = st.navigation([
     st.Page("views/rules.py", title="Rules", icon=":material/table_rows:"),
     st.Page("views/theory.py", title="Theory", icon=":material/functions:"),
     st.Page("views/data.py", title="Data", icon=":material/dataset:"),
+    st.Page("views/experiments.py", title="Experiments", icon=":material/leaderboard:"),
 ])
 from mlr_dashboard import ui, warmup  # noqa: E402
 

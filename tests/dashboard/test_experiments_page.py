@@ -1,0 +1,82 @@
+"""The Experiments page through AppTest: it shows a results folder (table with ranks, statistics,
+CD diagram, EM vs HL curves) and runs a small comparison live."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from mlr_core import make_hypercube_dataset
+from mlr_core.evaluation.experiments import run_experiment, write_results
+
+APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    return at.switch_page("views/experiments.py").run()
+
+
+def _table(at: AppTest, learners: set[str]) -> pd.DataFrame:
+    """The paper-layout table of these learners (both tabs render, so there may be several)."""
+    return next(df.value for df in at.dataframe
+                if "avg rank" in df.value.columns and set(df.value.index) == learners)
+
+
+def _no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """A results folder as reproduce_paper.py lays it out: comparison/ and the EM vs HL CSV."""
+    root = tmp_path_factory.mktemp("results")
+    datasets = {f"c{m}": make_hypercube_dataset(n_samples=90, n_labels=m, random_state=m)
+                for m in (3, 4)}
+    results = run_experiment(["BR-LR", "LP-DT", "RAkELd-DT"], datasets, folds=2)
+    write_results(results, root / "comparison")
+    emhl = pd.DataFrame([{"learner": f, "dataset": f"m{m}-{k}", "fold": 0,
+                          "hamming_loss": 0.01 * m + (0.01 if f == "HL" else 0.0) + 0.001 * k}
+                         for f in ("EM", "HL") for m in (2, 3) for k in range(2)])
+    emhl.to_csv(root / "emhl_synthetic.csv", index=False)
+    return root
+
+
+def test_shows_a_results_folder(folder):
+    at = _page()
+    _no_exception(at)
+    at.text_input(key="results_dir").set_value(str(folder)).run()
+    _no_exception(at)
+    table = _table(at, {"BR-LR", "LP-DT", "RAkELd-DT"})
+    assert list(table.columns) == ["c3", "c4", "avg rank"]
+    assert all("(" in cell for cell in table["c3"])
+    assert any("Iman-Davenport" in m.value for m in at.markdown)
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    names = [trace.get("name") for spec in specs for trace in spec["data"]]
+    assert "EM (ours)" in names and "HL (paper)" in names
+    cd_text = [a["text"] for spec in specs for a in spec["layout"].get("annotations", [])]
+    assert any(text.startswith("LP-DT (") for text in cd_text)
+    at.selectbox(key="folder_measure").set_value("f1").run()
+    _no_exception(at)
+
+
+def test_an_empty_folder_says_how_to_fill_it(tmp_path):
+    at = _page()
+    at.text_input(key="results_dir").set_value(str(tmp_path)).run()
+    _no_exception(at)
+    assert any("reproduce_paper.py" in info.value for info in at.info)
+
+
+def test_runs_a_small_comparison_live():
+    at = _page()
+    at.multiselect(key="exp_learners").set_value(["BR-LR", "LP-DT", "MLkNN"])
+    at.slider(key="exp_folds").set_value(2)
+    at.button(key="exp_run").click().run()
+    _no_exception(at)
+    results = at.session_state["experiment_results"]
+    assert len(results) == 3 * 2 and set(results.learner) == {"BR-LR", "LP-DT", "MLkNN"}
+    table = _table(at, {"BR-LR", "LP-DT", "MLkNN"})
+    assert list(table.index) == ["BR-LR", "LP-DT", "MLkNN"]
+    assert table["avg rank"].notna().all()
