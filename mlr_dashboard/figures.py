@@ -16,7 +16,8 @@ from plotly.subplots import make_subplots
 
 #: Fitness bins of the rectangle colour scale (binned: one trace and one legend entry per bin).
 FITNESS_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
-FITNESS_COLORS = sample_colorscale("Viridis_r", [0.0, 0.25, 0.5, 0.75, 1.0])
+#: Viridis without its palest end: the least fit rules must still show on a white plot.
+FITNESS_COLORS = sample_colorscale("Viridis_r", [0.3, 0.475, 0.65, 0.825, 1.0])
 #: Numerosity bins and the fill opacity of each: rules many copies agree on look more solid.
 NUMEROSITY_EDGES = (1, 2, 5, 10)
 NUMEROSITY_OPACITY = (0.05, 0.1, 0.16, 0.24)
@@ -100,6 +101,7 @@ def population_figure(
     palette: Mapping[int, str],
     labelset_names: Sequence[str],
     title: str,
+    selected: pd.DataFrame | None = None,
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
@@ -108,7 +110,8 @@ def population_figure(
     instance). ``palette`` maps labelset ids to colours, ``labelset_names[id]`` names them.
     ``color_by`` is ``"fitness"`` (binned scale, its own legend) or ``"labelset"`` (one legend for
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
-    Labelsets missing from ``palette`` are drawn grey as "other labelsets".
+    Labelsets missing from ``palette`` are drawn grey as "other labelsets". ``selected`` (one
+    row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
     """
     fig = go.Figure()
     num_bin = np.digitize(rects["numerosity"].to_numpy(float), NUMEROSITY_EDGES[1:])
@@ -142,10 +145,20 @@ def population_figure(
             xs, ys = rectangle_path(chosen)
             fig.add_trace(go.Scatter(
                 x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, alpha),
-                line={"color": _rgba(color, min(0.8, alpha * 2.5)), "width": 0.7},
+                line={"color": _rgba(color, min(0.9, 0.35 + alpha * 2)), "width": 0.8},
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
     _add_points(fig, points, palette, labelset_names, feature_names, legend=list(legends)[-1])
+    if selected is not None and len(selected):
+        row = selected.iloc[0]
+        fig.add_trace(go.Scatter(
+            x=[row["x"]], y=[row["y"]], mode="markers", legend=list(legends)[-1],
+            name=f"selected: instance #{int(row['index'])}",
+            marker={"symbol": "circle-open", "size": 22, "color": "black",
+                    "line": {"width": 3}},
+            hovertemplate=f"selected instance #{int(row['index'])}<br>"
+                          f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
+        ))
     fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
     fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
@@ -327,58 +340,8 @@ def rule_feature_heatmap(
     return _layout(fig, "Which features each rule specifies (weighted by numerosity)", height)
 
 
-def theory_figure(
-    x: np.ndarray,
-    curves: Mapping[str, np.ndarray],
-    *,
-    x_title: str,
-    log_x: bool,
-    current_x: float,
-    measured: float | None,
-    measured_name: str,
-    shade_from: float | None,
-    title: str,
-) -> go.Figure:
-    """Expected-fitness curves against one variable, with the current dataset and measured fitness.
-
-    ``shade_from`` shades x >= that value (where the HL upper bound is meaningful).
-    """
-    fig = go.Figure()
-    styles = ["solid", "dash", "dot", "dashdot"]
-    for i, (name, y) in enumerate(curves.items()):
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
-                                 line={"dash": styles[i % len(styles)], "width": 2.5}))
-    # annotations on a log axis take log10 coordinates (shapes take data values)
-    def at(value: float) -> float:
-        return float(np.log10(value)) if log_x else float(value)
-
-    low, high = float(np.min(x)), float(np.max(x))
-    if shade_from is not None and shade_from <= high:
-        fig.add_vrect(x0=max(shade_from, low), x1=high, fillcolor="rgba(44, 160, 44, 0.12)",
-                      line_width=0)
-        fig.add_annotation(x=at(high), y=0.02, xref="x", yref="paper",
-                           text="upper bound meaningful", showarrow=False, xanchor="right",
-                           yanchor="bottom", font={"color": "rgb(30, 110, 30)"})
-    fig.add_vline(x=current_x, line_color="black", line_width=1.5)
-    right_half = at(current_x) > (at(low) + at(high)) / 2  # keep the label inside the plot
-    fig.add_annotation(x=at(current_x), y=1.0, xref="x", yref="paper", text="current dataset",
-                       showarrow=False, xanchor="right" if right_half else "left",
-                       yanchor="bottom")
-    fig.update_xaxes(range=[at(low), at(high)])
-    if measured is not None:
-        fig.add_trace(go.Scatter(
-            x=[current_x], y=[measured], mode="markers", name=measured_name,
-            marker={"symbol": "star", "size": 16, "color": "#D62728",
-                    "line": {"color": "black", "width": 1}},
-        ))
-    fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
-    # fitness spans orders of magnitude (r0^(d·tau) is tiny in high d): a log axis shows it all
-    fig.update_yaxes(title_text="fitness of a rule (log scale)", type="log", tickformat=".2~g")
-    fig.update_layout(legend={"orientation": "h", "y": -0.22, "x": 0.0})
-    return _layout(fig, title, 420)
-
-
-def label_frequencies(label_names: Sequence[str], counts: np.ndarray, n: int) -> go.Figure:
+def label_frequencies(label_names: Sequence[str], counts: np.ndarray, n: int,
+                      title: str = "Label frequencies", height: int = 340) -> go.Figure:
     """How often each label is relevant: rare labels are what a rule set most often misses."""
     counts = np.asarray(counts, dtype=float)
     fig = go.Figure(
@@ -388,4 +351,4 @@ def label_frequencies(label_names: Sequence[str], counts: np.ndarray, n: int) ->
     )
     fig.update_xaxes(title_text="label", tickangle=-45 if len(label_names) > 10 else 0)
     fig.update_yaxes(title_text="fraction of instances", tickformat=".0%", rangemode="tozero")
-    return _layout(fig, "Label frequencies", 340)
+    return _layout(fig, title, height)

@@ -115,16 +115,23 @@ def projection(
     upper: np.ndarray,
     X: np.ndarray,
     features: tuple[int, int],
+    *,
+    only_specified: bool = False,
     **filters,
 ) -> tuple[pd.DataFrame, int, tuple[tuple[float, float], tuple[float, float]]]:
     """The Population page's rules: filtered and capped (``select_rules``) with their rectangles.
 
-    Returns the chosen rules joined with x0/x1/y0/y1, how many passed the filters, and the fixed
-    axis ranges (the data's, so live redraws do not jump).
+    ``only_specified`` keeps the rules that specify both features (a rule with a wildcard on one
+    of them is a band across the whole plot, and on real data most rules are). Returns the chosen
+    rules joined with x0/x1/y0/y1, how many passed the filters, and the fixed axis ranges (the
+    data's, so live redraws do not jump).
     """
     ranges = (axis_range(X[:, features[0]]), axis_range(X[:, features[1]]))
     rects = project_rules(lower, upper, features, ranges).set_index(rules.index)
-    chosen, n_passed = select_rules(rules.join(rects), **filters)
+    joined = rules.join(rects)
+    if only_specified:
+        joined = joined[specified_matrix(lower)[:, list(features)].all(axis=1)]
+    chosen, n_passed = select_rules(joined, **filters)
     return chosen, n_passed, ranges
 
 
@@ -139,17 +146,24 @@ def instance_points(
                          "labelset_id": labelset_ids[index], "index": index})
 
 
+def feature_usage(lower: np.ndarray, numerosity: np.ndarray) -> np.ndarray:
+    """How many rules (numerosity-weighted: micro rules) specify each feature."""
+    return (specified_matrix(lower).T.astype(np.int64)
+            @ np.asarray(numerosity, dtype=np.int64).reshape(-1))
+
+
+def features_by_usage(lower: np.ndarray, numerosity: np.ndarray) -> list[int]:
+    """Every feature, the ones the rules specify most first (ties: data order)."""
+    return [int(j) for j in np.argsort(-feature_usage(lower, numerosity), kind="stable")]
+
+
 def most_specified(lower: np.ndarray, numerosity: np.ndarray, k: int = 2) -> list[int]:
     """The ``k`` features the population specifies most (numerosity-weighted), else the first.
 
     In high dimension most rules leave most features as wildcards; projecting on the features
     they do specify is what shows their shape.
     """
-    d = np.asarray(lower).shape[1]
-    weight = specified_matrix(lower).T.astype(float) @ np.asarray(numerosity, dtype=float)
-    if not weight.any():
-        return list(range(min(k, d)))
-    return [int(j) for j in np.argsort(-weight, kind="stable")[:k]]
+    return features_by_usage(lower, numerosity)[:k]
 
 
 def specified_matrix(lower: np.ndarray) -> np.ndarray:

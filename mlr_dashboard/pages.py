@@ -44,6 +44,7 @@ class PopulationOptions:
     min_fitness: float = 0.0
     min_numerosity: int = 1
     min_experience: int = 0
+    only_specified: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,15 +65,17 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
     chosen, n_passed, ranges = frames.projection(
         snap.rules, snap.lower, snap.upper, X, (fx, fy), labelset_ids=list(opts.labelset_ids),
         min_fitness=opts.min_fitness, min_numerosity=opts.min_numerosity,
-        min_experience=opts.min_experience, cap=opts.cap,
+        min_experience=opts.min_experience, cap=opts.cap, only_specified=opts.only_specified,
     )
+    of_instance = session.labelsets.of_instance
+    selected = frames.instance_points(X[[session.selected]], of_instance[[session.selected]],
+                                      (fx, fy)).assign(index=session.selected)
     projection = figures.population_figure(
-        chosen, frames.instance_points(X, session.labelsets.of_instance, (fx, fy)),
+        chosen, frames.instance_points(X, of_instance, (fx, fy)),
         feature_names=(names[fx], names[fy]), ranges=ranges, color_by=opts.color_by,
         palette=figures.labelset_palette(session.palette_ids),
         labelset_names=session.labelsets.names,
-        title=f"{len(chosen):,} rules on {names[fx]} × {names[fy]} "
-              f"at iteration {snap.iteration:,}",
+        title=f"{len(chosen):,} rules at iteration {snap.iteration:,}", selected=selected,
     )
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,
                           figures.population_histograms(snap.rules))

@@ -15,14 +15,18 @@ import math
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
 
 from mlr_core import Dataset
-from mlr_core.errors import DatasetError
+from mlr_core.errors import DatasetError, MLRError
 from mlr_dashboard import frames
+
+T = TypeVar("T")
 
 #: Parameters the Train page exposes; the rest keep the engine's defaults.
 DEFAULT_PARAMS = {
@@ -355,6 +359,17 @@ class Session:
             if index not in self._explained:
                 self._explained[index] = self._started().explain(self.dataset.X[index])
             return self._explained[index]
+
+    def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
+        """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine
+        helpers that need the model itself (the audit, exports of chosen rules), whose rule ids
+        must name the snapshot's rules. ``read`` must not change the model."""
+        with self._lock:
+            model = self._started()
+            if snap is not self.snapshot():
+                raise MLRError("The model changed since this page was drawn (training went on): "
+                               "draw the page again to use the current rules.")
+            return read(model)
 
     def model_json(self) -> str:
         with self._lock:

@@ -6,9 +6,11 @@ previous dataset and model stay.
 
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
+from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
 from mlr_dashboard import figures, state, ui
 
@@ -50,21 +52,71 @@ def sources(session: state.Session) -> None:
                  "A number k: the last k columns. Or comma-separated column names.")
         if st.form_submit_button("Load upload", key="load_upload"):
             load(session, lambda: read_upload(files or [], labels))
-    with synthetic, st.form("synthetic_form"):
-        cols = st.columns(4)
-        params = {
-            "n_samples": cols[0].number_input("Instances", 20, 100_000, 600, step=100),
-            "n_relevant": cols[1].number_input("Relevant features", 1, 50, 2),
-            "n_labels": cols[2].number_input("Labels", 2, 30, 4,
-                                             help="MLR needs at least two labels."),
-            "n_irrelevant": cols[3].number_input("Irrelevant features", 0, 200, 0),
-            "n_redundant": cols[0].number_input("Redundant features", 0, 50, 0),
-            "label_noise": cols[1].slider("Label noise", 0.0, 0.5, 0.0, 0.01),
-            "min_half_edge": cols[2].slider("Min half edge", 0.05, 0.5, 0.15, 0.01),
-            "max_half_edge": cols[3].slider("Max half edge", 0.05, 0.5, 0.35, 0.01),
-            "random_state": cols[0].number_input("Seed", 0, 2**31 - 1, 0),
-        }
-        if st.form_submit_button("Generate", key="generate"):
+    with synthetic:
+        generator(session)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def preview(params: dict) -> dict:
+    """What the generator would make (the very dataset, same seed): cheap to repeat, cached."""
+    return describe_hypercube_dataset(**params)
+
+
+def generator_params() -> dict:
+    """The generator's inputs; Mldatagen's half-edge sizing only when asked for."""
+    cols = st.columns(4)
+    n_labels = cols[2].number_input("Labels", 2, 30, 4, key="gen_labels",
+                                    help="MLR needs at least two labels.")
+    params = {
+        "n_samples": cols[0].number_input("Instances", 20, 20_000, 600, step=100,
+                                          key="gen_samples"),
+        "n_relevant": cols[1].number_input("Relevant features", 1, 20, 2, key="gen_relevant",
+                                           help="The axes of the label hypercubes."),
+        "n_labels": n_labels,
+        "n_irrelevant": cols[3].number_input("Irrelevant features", 0, 200, 0,
+                                             key="gen_irrelevant"),
+        "n_redundant": cols[0].number_input("Redundant features", 0, 50, 0, key="gen_redundant"),
+        "label_noise": cols[1].slider("Label noise", 0.0, 0.5, 0.0, 0.01, key="gen_noise"),
+        "random_state": cols[3].number_input("Seed", 0, 2**31 - 1, 0, key="gen_seed"),
+    }
+    auto = min(max(1.5, n_labels / 3), float(n_labels))
+    mldatagen = st.toggle("Mldatagen sizing (half-edges instead of a cardinality)",
+                          key="gen_mldatagen",
+                          help="Mldatagen draws each label hypercube's half-edge in a range; "
+                               "the label frequencies then follow from chance.")
+    if mldatagen:
+        params["min_half_edge"], params["max_half_edge"] = cols[2].slider(
+            "Half-edge range", 0.05, 0.5, (0.15, 0.35), 0.01, key="gen_half_edges")
+    else:
+        params["cardinality"] = cols[2].number_input(
+            "Cardinality (mean labels per row)", 0.1, 30.0, value=None, step=0.1,
+            key="gen_cardinality", placeholder=f"auto: {auto:.2f}",
+            help="Hypercubes are sized so that each label covers cardinality / labels of the "
+                 "rows. Empty: max(1.5, labels / 3). Below 1 needs empty labelsets allowed.")
+    params["allow_empty"] = st.checkbox("Allow rows with no label", key="gen_empty")
+    return params
+
+
+def generator(session: state.Session) -> None:
+    """Set the generator up, see the statistics of what it would make, then load it."""
+    params = generator_params()
+    with ui.shielded("previewing the generated data"), st.container(border=True):
+        stats = preview(params)
+        st.markdown("**Preview**: the dataset *Generate and load* would load")
+        cols = st.columns(7)
+        for col, (label, value) in zip(cols, [
+            ("n (instances)", f"{stats['n']:,}"), ("d (features)", f"{stats['d']:,}"),
+            ("m (labels)", f"{stats['m']:,}"),
+            ("Card", f"{stats['card']:.2f}"), ("Dens", f"{stats['dens']:.3f}"),
+            ("DL", f"{stats['dl']:,}"), ("rows with no label", f"{stats['empty']:.0%}"),
+        ], strict=True):
+            col.metric(label, value)
+        frequency = stats["label_frequency"]
+        st.plotly_chart(figures.label_frequencies(
+            list(frequency), np.array(list(frequency.values())) * stats["n"], stats["n"],
+            title="Label frequencies of the preview", height=260), key="preview_frequencies")
+        if st.button("Generate and load", key="generate", type="primary",
+                     icon=":material/add_chart:"):
             load(session, lambda: make_hypercube_dataset(**params))
 
 

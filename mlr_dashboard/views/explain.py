@@ -4,9 +4,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from mlr_dashboard import figures, state, ui
+from mlr_dashboard import figures, state, ui, vote_text
 
-MATCH_COLUMNS = ["rule_id", "rule", "fitness", "numerosity", "experience", "accuracy"]
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 
 
@@ -50,6 +49,38 @@ def verdict(labels: list[str], truth: set[str]) -> str:
     return f"{text} :red[:material/cancel: wrong on {', '.join(sorted(wrong))}]"
 
 
+def voters(exp, index: int) -> None:
+    """Each voter with its labelset and share of the vote; the chosen row's rule in full."""
+    table = vote_text.voters_table(exp)
+    st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]")
+                + " · select a row to read its rule in full")
+    event = st.dataframe(
+        table, hide_index=True, key=f"voters-{index}", on_select="rerun",
+        selection_mode="single-row",
+        height=min(420, 38 + 35 * max(len(table), 1)),
+        column_config={
+            "rule_id": st.column_config.NumberColumn("rule", format="%d"),
+            "labelset": st.column_config.TextColumn("labelset (its vote)", width=260),
+            "vote_share": st.column_config.ProgressColumn(
+                "share of the vote", format="percent", min_value=0.0, max_value=1.0,
+                help="fitness × numerosity over the whole vote"),
+            "fitness": st.column_config.NumberColumn(format="%.3f"),
+            "accuracy": st.column_config.NumberColumn(format="%.3f"),
+            "rule": st.column_config.TextColumn("rule (select the row for all of it)",
+                                                width="large"),
+        })
+    if table.empty:
+        return
+    rows = event.selection.rows
+    chosen = table.iloc[rows[0] if rows else 0]
+    st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if rows else 'the strongest'}"
+                f" voter: {chosen.vote_share:.0%} of the vote, fitness {chosen.fitness:.3f}, "
+                f"numerosity {chosen.numerosity}, experience {chosen.experience})")
+    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+    with st.expander("The engine's own report (explain().text())", icon=":material/notes:"):
+        st.code(exp.text(), language=None, wrap_lines=True)
+
+
 def explanation(session: state.Session, index: int) -> None:
     """The match set, the vote, both answers and the truth, for one instance."""
     data = session.dataset
@@ -61,12 +92,11 @@ def explanation(session: state.Session, index: int) -> None:
     if exp.fallback:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")
-    else:
-        st.markdown(f"**{len(exp.rule_ids)} rules matched** (the match set [M]).")
     answers = st.columns(3)
     answers[0].markdown(f"**True labelset**  \n{{{', '.join(l for l in names if l in truth)}}}")
     answers[1].markdown(f"**MLR_agg**  \n{verdict(exp.agg_labels, truth)}")
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
+    st.markdown(vote_text.vote_paragraph(exp, index, [l for l in names if l in truth]))
     method, value = exp.bipartition
     st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · bipartition: "
                + (f"threshold {value:.2f}" if method == "threshold" else f"top {value} labels"))
@@ -76,12 +106,7 @@ def explanation(session: state.Session, index: int) -> None:
                              else None, predicted, data.Y[index]),
         key="label_scores",
     )
-    shown = exp.match_set[[c for c in MATCH_COLUMNS if c in exp.match_set]]
-    st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]"))
-    st.dataframe(shown.sort_values("fitness", ascending=False), hide_index=True,
-                 column_config={"rule": st.column_config.TextColumn("rule", width="large"),
-                                "fitness": st.column_config.NumberColumn(format="%.3f"),
-                                "accuracy": st.column_config.NumberColumn(format="%.3f")})
+    voters(exp, index)
     with st.expander("Feature values", icon=":material/list:"):
         st.dataframe(pd.DataFrame({"feature": data.feature_names, "value": data.X[index]}),
                      hide_index=True)

@@ -2,27 +2,39 @@
 
 import streamlit as st
 
-from mlr_dashboard import pages, state, ui
+from mlr_dashboard import frames, pages, state, ui
 
 
 def options(session: state.Session) -> pages.PopulationOptions:
     """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
     names = session.dataset.feature_names
-    default = pages.default_features(session.snapshot())
-    cols = st.columns([2, 2, 2, 1])
-    fx = cols[0].selectbox("x feature", range(len(names)), default[0],
-                           format_func=names.__getitem__, key="pop_x",
-                           help="Defaults to the two features the rules specify most.")
-    fy = cols[1].selectbox("y feature", range(len(names)), default[1],
-                           format_func=names.__getitem__, key="pop_y")
+    snap = session.snapshot()
+    usage = frames.feature_usage(snap.lower, snap.rules["numerosity"])
+    ranked = frames.features_by_usage(snap.lower, snap.rules["numerosity"])
+    default = pages.default_features(snap)
+
+    def feature(j: int) -> str:
+        return f"{names[j]} · {usage[j]:,} rules" if len(snap.rules) else names[j]
+
+    cols = st.columns([3, 3, 2, 1])
+    fx = cols[0].selectbox("x feature", ranked, ranked.index(default[0]), format_func=feature,
+                           key="pop_x",
+                           help="Features the rules specify most come first; the default pair "
+                                "is the two most used.")
+    fy = cols[1].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
+                           key="pop_y")
     color_by = cols[2].segmented_control("Colour rules by", ["fitness", "labelset"],
                                          default="fitness", required=True, key="pop_color")
     cap = cols[3].number_input("Max rectangles", 10, 5000, 300, step=50, key="pop_cap")
+    only_specified = st.toggle(
+        "Only rules that specify both features", value=len(names) > 2, key="pop_both",
+        help="A rule with a wildcard on one of the two features is a band across the whole "
+             "plot; on real data most rules leave most features as wildcards.")
     labelsets = session.labelsets
     with st.expander("Filters", icon=":material/filter_alt:"):
         f = st.columns(4)
         return pages.PopulationOptions(
-            features=(fx, fy), color_by=color_by, cap=cap,
+            features=(fx, fy), color_by=color_by, cap=cap, only_specified=only_specified,
             labelset_ids=tuple(f[0].multiselect(
                 "Labelsets", sorted(range(len(labelsets.names)), key=labelsets.names.__getitem__),
                 format_func=labelsets.name, key="pop_labelsets")),
@@ -33,31 +45,40 @@ def options(session: state.Session) -> pages.PopulationOptions:
         )
 
 
+def clicked(session: state.Session) -> None:
+    """Select the instance whose point was clicked (points carry their row as customdata)."""
+    event = st.session_state.get("projection")
+    points = event["selection"]["points"] if event else []
+    values = [p["customdata"] for p in points if "customdata" in p]
+    if values:
+        value = values[0]
+        session.select(value[0] if isinstance(value, list) else value)
+
+
 def projection(session: state.Session, snap: state.Snapshot,
                opts: pages.PopulationOptions) -> None:
     """The live part: rectangles + points, click-to-select, and the histograms beside them."""
+    clicked(session)  # before drawing, so the ring marks the instance just clicked
     page = pages.population_page(session, snap, opts)
+    both = " specify both features and" if opts.only_specified else ""
     if page.n_passed > len(page.chosen):
-        st.warning(f"Showing the {len(page.chosen):,} fittest of {page.n_passed:,} rules that "
-                   f"pass the filters (cap {opts.cap:,}).", icon=":material/content_cut:")
+        st.warning(f"Showing the {len(page.chosen):,} fittest of the {page.n_passed:,} rules "
+                   f"that{both} pass the filters (cap {opts.cap:,}).",
+                   icon=":material/content_cut:")
     else:
-        st.caption(f"Showing all {page.n_passed:,} rules that pass the filters "
+        st.caption(f"Showing all {page.n_passed:,} rules that{both} pass the filters "
                    f"(population: {page.n_rules:,} rules).")
     left, right = st.columns([3, 1])
     with left:
-        event = st.plotly_chart(page.projection, key="projection", on_select="rerun",
-                                selection_mode="points")
-        clicked = [p["customdata"] for p in event.selection.points if "customdata" in p]
-        if clicked:
-            value = clicked[0]
-            session.select(value[0] if isinstance(value, list) else value)
+        st.plotly_chart(page.projection, key="projection", on_select="rerun",
+                        selection_mode="points")
     with right:
         st.plotly_chart(page.histograms, key="histograms")
     selected = session.selected
     st.caption(
         "A wildcard spans the whole axis. "
-        f"Selected instance: **#{selected}** "
-        f"(labelset {session.labelsets.name(session.labelsets.of_instance[selected])}) — "
+        f"Selected instance: **#{selected}** (ringed; labelset "
+        f"{session.labelsets.name(session.labelsets.of_instance[selected])}) — "
         "click a point to select another."
     )
     st.page_link("views/explain.py", label=f"Explain instance #{selected}",

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from mlr_dashboard import frames, pages
+
 APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "explain", "rules", "theory", "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
@@ -139,6 +141,59 @@ def test_population_colour_by_labelset_and_filters(app):
     assert "Labelset" in projection["layout"]["legend"]["title"]["text"]
 
 
+def _ring(spec: dict) -> str:
+    return next(t["name"] for t in spec["data"] if t["name"].startswith("selected"))
+
+
+def test_population_ranks_features_and_rings_the_selected_instance(app):
+    at = _page(app, "population")
+    session = _session(at)
+    snap = session.snapshot()
+    ranked = frames.features_by_usage(snap.lower, snap.rules["numerosity"])
+    assert at.selectbox(key="pop_x").options == [
+        at.selectbox(key="pop_x").format_func(j) for j in ranked]
+    assert (at.selectbox(key="pop_x").value, at.selectbox(key="pop_y").value) == \
+        pages.default_features(snap)
+    assert _ring(_specs(at)[0]) == "selected: instance #0"
+    session.select(17)
+    at.run()
+    assert _ring(_specs(at)[0]) == "selected: instance #17"
+    assert any("#17" in c.value and "ringed" in c.value for c in at.caption)
+
+
+def test_population_only_rules_specifying_both_features(app):
+    at = _page(app, "population")
+    assert at.toggle(key="pop_both").value is False  # two features: wildcard bands are useful
+    at.toggle(key="pop_both").set_value(True).run()
+    _no_exception(at)
+    snap = _session(at).snapshot()
+    both = int(frames.specified_matrix(snap.lower)[:, [0, 1]].all(axis=1).sum())
+    assert both < len(snap.rules)
+    assert any(f"Showing all {both:,} rules that specify both features" in c.value
+               for c in at.caption)
+
+
+def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_datasets_dir):
+    at = _page(app, "data")
+    at.file_uploader(key="data_files").set_value([
+        ("emotions.arff", (shared_datasets_dir / "emotions.arff").read_bytes(), "text/plain"),
+        ("emotions.xml", (shared_datasets_dir / "emotions.xml").read_bytes(), "text/xml"),
+    ])
+    at.button(key="load_upload").click().run()
+    assert _session(at).dataset.name == "emotions"
+    at.button(key="step").click().run()
+    at = _page(at, "population")
+    _no_exception(at)
+    assert at.toggle(key="pop_both").value is True
+    snap = _session(at).snapshot()
+    fx, fy = pages.default_features(snap)
+    both = frames.specified_matrix(snap.lower)[:, [fx, fy]].all(axis=1)
+    assert 0 < both.sum() < 0.5 * len(snap.rules)  # most rules leave most features wild
+    drawn = min(both.sum(), at.number_input(key="pop_cap").value)
+    assert any(f"{drawn:,} rules at iteration" in s["layout"]["title"]["text"]
+               for s in _specs(at)[:1])
+
+
 def test_explain_shows_match_set_answers_and_scores(app):
     at = _page(app, "explain")
     at.number_input(key="instance_index").set_value(5).run()
@@ -151,6 +206,16 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert scores["layout"]["title"]["text"].startswith("Label scores")
     assert scores["layout"]["yaxis"]["title"]["text"].startswith("aggregated score")
     assert len(at.dataframe) >= 2  # the picker table and the match set
+    exp = _session(at).explain(5)
+    paragraph = next(m.value for m in at.markdown if "instance #5" in m.value)
+    assert "MLR_agg keeps the labels" in paragraph and "The true labelset is" in paragraph
+    voters = next(d.value for d in at.dataframe if "vote_share" in d.value.columns)
+    assert voters["labelset"].notna().all() and len(voters) == len(exp.rule_ids)
+    # the strongest voter's rule in full: every condition, then its labelset
+    full = at.code[0].value
+    assert full.startswith("IF") and full.splitlines()[-1] == f"THEN {voters['labelset'][0]}"
+    assert full.replace("\n", " ").replace("IF   ", "IF ").replace("AND  ", "AND ") \
+        == voters["rule"][0].replace(" THEN ", " THEN ")
 
 
 def test_explain_says_when_the_fallback_answered():
@@ -158,19 +223,59 @@ def test_explain_says_when_the_fallback_answered():
     at = _page(at, "explain")
     _no_exception(at)
     assert any("nearest" in w.value for w in at.warning)
+    assert any(m.value.startswith("No rule matches instance #0") for m in at.markdown)
 
 
-def test_rules_table_downloads_and_heatmap(app):
+def _downloads(at: AppTest) -> list[str]:
+    return [b.proto.label for b in at.get("download_button")]
+
+
+def test_rules_table_order_filters_downloads_and_heatmap(app):
     at = _page(app, "rules")
     _no_exception(at)
     rules = _session(at).snapshot().rules
-    assert len(at.dataframe[0].value) == len(rules)
-    assert len(at.get("download_button")) == 2
+    table = at.dataframe[0].value
+    assert len(table) == len(rules)
+    assert table["trusted_accuracy"].is_monotonic_decreasing  # the sensible default order
+    assert _downloads(at) == [f"Download all {len(rules):,} rules (CSV)",
+                              f"Download all {len(rules):,} rules as a model (JSON)"]
     heatmap = _specs(at)[0]
     assert heatmap["data"][0]["type"] == "heatmap"
     assert list(heatmap["data"][0]["x"]) == _session(at).dataset.feature_names
     at.number_input(key="rules_num").set_value(2).run()
     assert (at.dataframe[0].value["numerosity"] >= 2).all()
+    at.number_input(key="rules_exp").set_value(100).run()
+    shown = at.dataframe[0].value
+    assert (shown["experience"] >= 100).all() and (shown["numerosity"] >= 2).all()
+    expected = int(((rules["experience"] >= 100) & (rules["numerosity"] >= 2)).sum())
+    assert len(shown) == expected < len(rules)
+    assert _downloads(at)[0] == f"Download these {expected:,} rules (CSV)"
+
+
+def test_rules_audit_behind_a_button_kept_until_the_model_changes(app):
+    at = _page(app, "rules")
+    assert not at.metric
+    at.button(key="run_audit").click().run()
+    _no_exception(at)
+    session = _session(at)
+    kept_for, result = at.session_state["rules_audit"]
+    assert kept_for is session.snapshot()
+    summary = result.summary
+    assert _metric(at, "Deciding rules") == (f"{summary['n_deciding']:,} of "
+                                             f"{summary['n_rules']:,}")
+    assert summary["n_rows"] == len(session.train_idx)
+    measures = next(d.value for d in at.dataframe if "measure" in d.value.columns)
+    assert "held-out · compacted" in measures.columns
+    coverage = next(s for s in _specs(at) if "cover" in s["layout"]["title"]["text"])
+    assert coverage["layout"]["yaxis"]["range"] == [0, 1.02]
+    assert _downloads(at)[2:] == [
+        f"Download the compacted rule set ({summary['n_compact']:,} rules, JSON)",
+        "Download the audit report (HTML)"]
+    assert not [b for b in at.button if b.key == "run_audit"]  # gone once it has run
+    at.run()  # the same model: the audit is shown again, without its button
+    assert _metric(at, "Deciding rules") and not [b for b in at.button if b.key == "run_audit"]
+    at.button(key="step").click().run()  # the model moved on: the old audit is not shown
+    assert not at.metric and at.button(key="run_audit").label == "Audit the rules"
 
 
 def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
@@ -215,28 +320,72 @@ def test_theory_curves_marks_and_caption(app):
     assert by_dl["layout"]["xaxis"]["type"] == "log"
     assert "DL" in by_dl["layout"]["xaxis"]["title"]["text"]
     assert "Dens" in by_dens["layout"]["xaxis"]["title"]["text"]
+    assert list(by_dl["layout"]["xaxis"]["ticktext"]) == ["1", "2", "5"]  # m = 3: DL in 1..8
     for spec in (by_dl, by_dens):
-        assert any(t["name"].startswith("measured mean fitness") for t in spec["data"])
-        assert any(a["text"] == "current dataset" for a in spec["layout"]["annotations"])
+        names = [t["name"] for t in spec["data"]]
+        assert any(n.startswith("measured: this population") for n in names)
+        assert any(n.startswith("this dataset") for n in names)
+        assert not spec["layout"].get("annotations")  # nothing written over the curves
+        assert spec["layout"]["yaxis"]["tickvals"]
+    star = next(t for t in by_dl["data"] if t["name"].startswith("measured"))
+    share, fitness = at.session_state["theory_measured"][1]
+    assert star["y"][0] == fitness and 0 < fitness <= share <= 1
+    assert any("measure the same thing" in i.value for i in at.info)
     assert any("Symbols" in c.value for c in at.caption)
     at.slider[0].set_value(12).run()  # m: the shaded region moves with it
     _no_exception(at)
+    assert "1,000" in _specs(at)[0]["layout"]["xaxis"]["ticktext"]
+
+
+def _metrics(at: AppTest, label: str) -> list[str]:
+    return [m.value for m in at.metric if m.label == label]
 
 
 def test_data_page_stats_sample_and_synthetic(app):
     at = _page(app, "data")
     _no_exception(at)
-    assert _metric(at, "DL") == "7"
-    assert _specs(at)[0]["layout"]["title"]["text"] == "Label frequencies"
+    assert _metrics(at, "DL")[-1] == "7"  # the current dataset's, after the preview's
+    assert _specs(at)[-1]["layout"]["title"]["text"] == "Label frequencies"
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
     at.button(key="load_sample").click().run()
     _no_exception(at)
     assert _session(at).dataset.name == "hypercube_4d"
-    assert _metric(at, "m (labels)") == "4"
+    assert _metrics(at, "m (labels)")[-1] == "4"
+
+
+def test_generator_previews_then_loads_what_it_previewed(app):
+    at = _page(app, "data")
+    at.number_input(key="gen_labels").set_value(6)
+    at.number_input(key="gen_relevant").set_value(6)
+    at.number_input(key="gen_cardinality").set_value(2.5).run()
+    _no_exception(at)
+    card, dl = float(_metrics(at, "Card")[0]), int(_metrics(at, "DL")[0])
+    assert card == pytest.approx(2.5, abs=0.25) and dl > 6  # genuinely multi-label
+    preview = next(s for s in _specs(at)
+                   if s["layout"]["title"]["text"] == "Label frequencies of the preview")
+    assert len(preview["data"][0]["x"]) == 6
     at.button(key="generate").click().run()
     _no_exception(at)
-    assert _session(at).dataset.name.startswith("hypercube")
+    data = _session(at).dataset
+    assert data.name.startswith("hypercube") and data.Y.shape[1] == 6
+    assert data.Y.sum(axis=1).mean() == pytest.approx(card, abs=0.005)  # the very dataset
     assert _session(at).snapshot().iteration == 0
+
+
+def test_generator_mldatagen_sizing_and_a_bad_target(app):
+    at = _page(app, "data")
+    assert not any(s.label == "Half-edge range" for s in at.slider)
+    at.toggle(key="gen_mldatagen").set_value(True).run()
+    _no_exception(at)
+    assert at.slider(key="gen_half_edges").value == (0.15, 0.35)
+    at.toggle(key="gen_mldatagen").set_value(False).run()
+    at.number_input(key="gen_cardinality").set_value(0.5).run()  # below 1 without empty rows
+    _no_exception(at)
+    assert any("cardinality" in e.value or "sum to" in e.value for e in at.error)
+    at.checkbox(key="gen_empty").check().run()
+    _no_exception(at)
+    assert not at.error
+    assert float(_metrics(at, "Card")[0]) == pytest.approx(0.5, abs=0.1)
 
 
 @pytest.mark.parametrize(
@@ -339,5 +488,4 @@ def test_one_label_data_is_refused_at_the_door(app):
     _no_exception(at)
     assert any("at least two labels" in e.value for e in at.error)
     assert _session(at).dataset.name == "hypercube_2d"
-    labels = next(w for w in at.number_input if w.label == "Labels")
-    assert labels.min == 2  # the generator cannot make one-label data either
+    assert at.number_input(key="gen_labels").min == 2  # nor can the generator make such data

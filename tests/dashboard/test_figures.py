@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 import pandas as pd
-import pytest
 from plotly_spec import values
 
 from mlr_dashboard import figures
@@ -183,29 +182,38 @@ def test_heatmap_weights_specified_features_by_numerosity():
     assert list(heat["x"]) == ["f0", "f1"]
 
 
-@pytest.mark.parametrize("shade_from, shaded", [(4.0, True), (100.0, False)])
-def test_theory_figure_marks_dataset_measure_and_region(shade_from, shaded):
-    x = np.arange(1, 17, dtype=float)
-    fig = figures.theory_figure(
-        x, {"E[F_em]": 1 / x, "HL upper bound": 0.5 + 0 * x}, x_title="DL", log_x=True,
-        current_x=6.0, measured=0.3, measured_name="measured mean fitness (hl)",
-        shade_from=shade_from, title="vs DL",
-    ).to_dict()
-    names = [t["name"] for t in fig["data"]]
-    assert names == ["E[F_em]", "HL upper bound", "measured mean fitness (hl)"]
-    assert list(fig["data"][-1]["x"]) == [6.0]
-    kinds = [(s["type"], s["x0"]) for s in fig["layout"]["shapes"]]
-    assert ("line", 6.0) in kinds
-    assert any(kind == "rect" for kind, _ in kinds) is shaded
-    assert fig["layout"]["xaxis"]["type"] == "log"
-    assert fig["layout"]["yaxis"]["type"] == "log"
-    # on a log axis annotations sit at log10(x), or they stretch the axis to 10**x
-    label = next(a for a in fig["layout"]["annotations"] if a["text"] == "current dataset")
-    assert label["x"] == pytest.approx(np.log10(6.0))
-    assert fig["layout"]["xaxis"]["range"] == [0.0, pytest.approx(np.log10(16.0))]
-
-
 def test_label_frequencies_are_fractions_of_n():
     fig = figures.label_frequencies(["a", "b"], np.array([5, 15]), 20).to_dict()
     assert values(fig["data"][0]["y"]).tolist() == [0.25, 0.75]
     assert fig["layout"]["yaxis"]["tickformat"] == ".0%"
+
+
+def test_label_frequencies_title_and_height():
+    fig = figures.label_frequencies(["a"], np.array([1]), 4, title="Preview", height=200)
+    assert fig.layout.title.text == "Preview" and fig.layout.height == 200
+
+
+def test_population_rings_the_selected_instance_in_the_legend():
+    points = _points(20)
+    fig = figures.population_figure(
+        _rects(5), points, feature_names=("f", "g"), ranges=((0.0, 1.0), (0.0, 1.0)),
+        color_by="fitness", palette={0: "#1F77B4"}, labelset_names=NAMES, title="t",
+        selected=points.iloc[[7]],
+    ).to_dict()
+    ring = fig["data"][-1]
+    assert ring["name"] == "selected: instance #7"
+    assert ring["marker"]["symbol"] == "circle-open"
+    assert [ring["x"][0], ring["y"][0]] == [points["x"][7], points["y"][7]]
+    assert ring["legend"] == "legend2"  # with the instances, not the fitness bins
+    assert "customdata" not in ring  # a click on the ring selects nothing new
+    plain = _population(_rects(5), points)
+    assert not any(t["name"].startswith("selected") for t in plain["data"])
+
+
+def test_least_fit_rules_stay_visible_on_white():
+    from plotly.colors import hex_to_rgb, unlabel_rgb
+
+    for color in figures.FITNESS_COLORS:
+        rgb = unlabel_rgb(color) if color.startswith("rgb") else hex_to_rgb(color)
+        luminance = (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255
+        assert luminance < 0.7, color  # Viridis's yellow end (0.9) vanished on white

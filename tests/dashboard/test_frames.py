@@ -84,3 +84,25 @@ def test_most_specified_weights_by_numerosity_and_falls_back_to_the_first():
     assert frames.most_specified(lower, np.array([1, 1, 5])) == [0, 2]
     assert frames.most_specified(np.full((2, 3), np.nan), np.array([1, 1])) == [0, 1]
     assert frames.most_specified(np.empty((0, 1)), np.empty(0)) == [0]
+
+
+def test_features_ranked_by_how_many_rules_use_them():
+    lower = np.array([[np.nan, 0.0, 1.0], [np.nan, np.nan, 2.0], [0.5, np.nan, 0.1]])
+    numerosity = np.array([1, 4, 2])
+    assert frames.feature_usage(lower, numerosity).tolist() == [2, 1, 7]
+    assert frames.features_by_usage(lower, numerosity) == [2, 0, 1]
+    assert frames.most_specified(lower, numerosity) == [2, 0]
+
+
+def test_projection_can_keep_only_rules_specifying_both_features():
+    lower = np.array([[0.1, 0.1, np.nan], [np.nan, 0.2, 0.2], [0.3, np.nan, 0.3]])
+    upper = lower + 0.1
+    rules = pd.DataFrame({"fitness": [0.9, 0.8, 0.7], "numerosity": [1, 1, 1],
+                          "experience": [5, 5, 5], "labelset_id": [0, 0, 0]})
+    X = np.random.default_rng(0).uniform(0, 1, (10, 3))
+    chosen, n_passed, _ = frames.projection(rules, lower, upper, X, (0, 1), only_specified=True)
+    assert chosen.index.tolist() == [0] and n_passed == 1
+    chosen, n_passed, _ = frames.projection(rules, lower, upper, X, (2, 2), only_specified=True)
+    assert sorted(chosen.index) == [1, 2]
+    _, n_passed, _ = frames.projection(rules, lower, upper, X, (0, 1))
+    assert n_passed == 3

@@ -1,0 +1,96 @@
+"""The Rules page's content: the rules in a trustworthy order, the filters whose result is exactly
+what gets exported, and the audit (coverage, deciding rules, compaction) laid out for the page.
+
+Pure (no Streamlit): the page and its tests call the same functions. The audit itself and the
+exports are the engine's (``mlr_core.audit``, ``mlr_core.audit_report``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from mlr_core import audit as engine_audit
+from mlr_core.audit_report import _MEASURE_NAMES, _MODEL_NAMES
+
+#: The table's columns, the numbers that judge a rule before its long text; ``labelset_id`` is the
+#: session's join key, used by the filters, neither shown nor exported.
+COLUMNS = ["labelset", "trusted_accuracy", "accuracy", "experience", "fitness", "numerosity",
+           "rule", "generality", "n_specified", "correct_set_size", "last_ga", "birth"]
+HIDDEN = ["labelset_id"]
+#: Deciding rules listed on the page (the HTML report lists its own top 25).
+TOP_DECIDING = 15
+
+
+@dataclass(frozen=True)
+class RuleFilters:
+    """What the Rules page lets an auditor narrow the table to."""
+
+    text: str = ""
+    labelset_ids: tuple[int, ...] = ()
+    min_fitness: float = 0.0
+    min_numerosity: int = 1
+    min_experience: int = 0
+
+
+def rules_table(rules: pd.DataFrame, filters: RuleFilters) -> pd.DataFrame:
+    """The snapshot's rules that pass ``filters``, most trustworthy first (``trusted_accuracy``:
+    the Wilson lower bound on accuracy, so F = 1 after a handful of matches does not lead)."""
+    chosen = engine_audit.filter_rules(engine_audit.order_rules(rules), filters.min_experience)
+    keep = (chosen["fitness"] >= filters.min_fitness) & (
+        chosen["numerosity"] >= filters.min_numerosity)
+    if filters.labelset_ids:
+        keep &= chosen["labelset_id"].isin(list(filters.labelset_ids))
+    if filters.text:
+        keep &= chosen["rule"].str.contains(filters.text, case=False, regex=False)
+    return chosen.loc[keep, [*COLUMNS, *HIDDEN]]
+
+
+def exports(model, table: pd.DataFrame) -> tuple[str, str]:
+    """(CSV, JSON) of exactly the rules in ``table``, in its order: the CSV as shown, the JSON a
+    model holding only those rules (loadable back on the Rules page)."""
+    return engine_audit.export_rules(model, table.drop(columns=HIDDEN, errors="ignore"))
+
+
+def run_audit(model, dataset, train_idx, test_idx) -> engine_audit.Audit:
+    """The audit of the model on the rows it trained on, with the held-out rows measured too."""
+    X, Y = dataset.X, dataset.Y
+    return engine_audit.audit(model, X[train_idx], Y[train_idx], X[test_idx], Y[test_idx])
+
+
+def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:
+    """(label, value, help) of the audit's headline numbers, for metrics."""
+    s = result.summary
+
+    def count(n: int) -> str:
+        return f"{n:,}" if n >= 0 else "never"
+
+    return [
+        ("Rows some rule matches", f"{s['coverage']:.1%}",
+         f"of the {s['n_rows']:,} training rows"),
+        ("Deciding rules", f"{s['n_deciding']:,} of {s['n_rules']:,}",
+         "rules that decide at least one training row's prediction"),
+        ("Rules deciding 50 / 80 / 90%",
+         " / ".join(count(s[f"rules_for_{p}"]) for p in (50, 80, 90)),
+         "the fewest most decisive rules that decide that share of the rows"),
+        ("Compacted rule set", f"{s['n_compact']:,} rules",
+         f"same predictions on the training rows; {s['n_restored']:,} of them decide nothing "
+         "but are needed to keep the predictions"),
+    ]
+
+
+def measures_table(result: engine_audit.Audit) -> pd.DataFrame:
+    """Measures of all rules, the compacted set and the deciding rules alone, side by side, on
+    the training and held-out rows (one row per measure)."""
+    frame = result.measures.rename(index=_MEASURE_NAMES)
+    data_names = {"audited": "training", "held-out": "held-out"}
+    frame.columns = [f"{data_names[data]} · {_MODEL_NAMES[model]}" for data, model in frame.columns]
+    return frame.rename_axis("measure")
+
+
+def deciding_table(result: engine_audit.Audit, top: int = TOP_DECIDING) -> pd.DataFrame:
+    """The most decisive rules: how many training rows each decides and matches."""
+    rules = result.rules[result.rules["n_decided"] > 0].head(top)
+    return rules[["labelset", "decided_share", "n_decided", "n_matched", "fitness",
+                  "numerosity", "experience", "kept", "rule"]]

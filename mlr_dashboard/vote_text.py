@@ -1,0 +1,89 @@
+"""The Explain page's words and table: each voter with its labelset and share of the vote, a rule
+laid out one condition per line, and the whole vote told in one plain paragraph.
+
+Pure (an engine ``Explanation`` in, text and frames out) so the wording is unit-tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+VOTER_COLUMNS = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "experience",
+                 "accuracy", "rule"]
+#: Labels named in the paragraph's list of shares (the chart shows them all).
+LISTED_LABELS = 6
+
+
+def voters_table(exp) -> pd.DataFrame:
+    """The voters, strongest first: ``vote_share`` is a rule's F × num over the vote of all the
+    voters, which is what it adds to the score of every label of its labelset."""
+    frame = exp.match_set
+    weight = frame["fitness"].to_numpy(float) * frame["numerosity"].to_numpy(float)
+    total = weight.sum()
+    table = frame.assign(vote_share=weight / total if total > 0 else np.zeros(len(frame)))
+    return table[VOTER_COLUMNS].sort_values(["vote_share", "rule_id"], ascending=[False, True],
+                                            kind="stable").reset_index(drop=True)
+
+
+def rule_lines(rule: str) -> str:
+    """``IF a AND b THEN {x}`` one condition per line, so a long rule reads whole."""
+    head, _, labels = rule.rpartition(" THEN ")
+    if not head:
+        return rule
+    conditions = head.removeprefix("IF ").split(" AND ")
+    return "\n".join([f"IF   {conditions[0]}", *(f"AND  {c}" for c in conditions[1:]),
+                      f"THEN {labels}"])
+
+
+def _braces(labels: Sequence[str]) -> str:
+    return "{" + ", ".join(labels) + "}"
+
+
+def _verdict(name: str, labels: Sequence[str], truth: set[str]) -> str:
+    wrong = sorted(set(labels) ^ truth)
+    if not wrong:
+        return f"{name} is right"
+    return f"{name} is wrong on {', '.join(wrong)}"
+
+
+def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
+    """How the voters of instance ``index`` reached MLR_agg's and MLR_max's answers, in plain
+    words (markdown), ending with how they compare with ``true_labels``."""
+    voters = voters_table(exp)
+    n = len(voters)
+    if exp.fallback:
+        who = (f"No rule matches instance #{index}, so its {n} nearest rule"
+               f"{'s vote' if n != 1 else ' votes'} instead.")
+    else:
+        who = (f"{n} rule{'s match' if n != 1 else ' matches'} instance #{index} (its match "
+               "set [M]).")
+    if n == 0:
+        return who + " With no voter, no label is predicted."
+    top = voters.iloc[0]
+    parts = [
+        who,
+        "Each voter backs its whole labelset with a weight of fitness × numerosity.",
+        f"The strongest, rule {top.rule_id}, backs {top.labelset} with {top.vote_share:.0%} of "
+        "the vote.",
+    ]
+    scores = exp.scores[exp.scores > 0].sort_values(ascending=False, kind="stable")
+    listed = ", ".join(f"{label} {share:.0%}" for label, share in
+                       scores.head(LISTED_LABELS).items())
+    more = len(scores) - LISTED_LABELS
+    parts.append(f"Added up per label, the labels get {listed}"
+                 + (f" and {more} more below that" if more > 0 else "")
+                 + (" (the others none)." if len(scores) < len(exp.scores) else "."))
+    method, value = exp.bipartition
+    rule = (f"whose share reaches the threshold {value:.0%}" if method == "threshold"
+            else f"with the {value} largest shares")
+    parts.append(f"MLR_agg keeps the labels {rule}: {_braces(exp.agg_labels)}.")
+    parts.append("MLR_max answers the one labelset its voters back most: "
+                 f"{_braces(exp.max_labels)}.")
+    truth = set(true_labels)
+    parts.append(f"The true labelset is {_braces(true_labels)}: "
+                 f"{_verdict('MLR_agg', exp.agg_labels, truth)}, "
+                 f"{_verdict('MLR_max', exp.max_labels, truth)}.")
+    return " ".join(parts)

@@ -1,0 +1,142 @@
+"""The Rules and Explain pages' pure parts on a trained model: the table's order and filters,
+exports that hold exactly the rules shown, the audit laid out, and the vote told in words."""
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_dashboard import frames, rules_audit, vote_text
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def model(data):
+    return MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y)
+
+
+@pytest.fixture(scope="module")
+def rules(model, data):
+    """The snapshot's rules frame: ``rules_frame()`` plus the session's ``labelset_id``."""
+    labelsets = frames.Labelsets.of(data.Y, data.label_names)
+    frame = model.rules_frame()
+    frame["labelset_id"] = labelsets.ids_of(model.labelsets_)[model.population_.ls[:len(frame)]]
+    return frame
+
+
+def test_table_opens_with_trusted_rules_not_lucky_newcomers(rules):
+    table = rules_audit.rules_table(rules, rules_audit.RuleFilters())
+    assert len(table) == len(rules)
+    trusted = table["trusted_accuracy"].to_numpy()
+    assert (np.diff(trusted) <= 1e-12).all()
+    assert (trusted <= table["accuracy"].to_numpy() + 1e-12).all()
+    # a rule right on its few matches ranks below one nearly as accurate on many
+    top = table.iloc[0]
+    assert top["experience"] >= 10
+    assert list(table.columns) == [*rules_audit.COLUMNS, *rules_audit.HIDDEN]
+
+
+def test_filters_combine(rules):
+    labelset = int(rules["labelset_id"].mode()[0])
+    filters = rules_audit.RuleFilters(min_experience=20, min_numerosity=2,
+                                      labelset_ids=(labelset,), text="x1")
+    table = rules_audit.rules_table(rules, filters)
+    assert 0 < len(table) < len(rules)
+    assert (table["experience"] >= 20).all() and (table["numerosity"] >= 2).all()
+    assert (table["labelset_id"] == labelset).all()
+    assert table["rule"].str.contains("x1").all()
+    expected = rules[(rules["experience"] >= 20) & (rules["numerosity"] >= 2)
+                     & (rules["labelset_id"] == labelset) & rules["rule"].str.contains("x1")]
+    assert set(table.index) == set(expected.index)
+
+
+def test_exports_hold_exactly_the_rules_shown_in_their_order(model, rules, data):
+    table = rules_audit.rules_table(rules, rules_audit.RuleFilters(min_experience=30))
+    assert 0 < len(table) < len(rules)
+    csv, model_json = rules_audit.exports(model, table)
+    exported = pd.read_csv(io.StringIO(csv))
+    assert exported["rule_id"].tolist() == table.index.tolist()
+    assert exported["rule"].tolist() == table["rule"].tolist()
+    assert "labelset_id" not in exported.columns
+    assert list(exported.columns) == ["rule_id", *rules_audit.COLUMNS]
+    loaded = MLRClassifier.from_json(model_json)
+    assert len(json.loads(model_json)["rules"]) == len(table)
+    assert sorted(loaded.rules_frame()["rule"]) == sorted(table["rule"])
+    assert loaded.predict(data.X[:5]).shape == (5, 3)
+
+
+@pytest.fixture(scope="module")
+def audited(model, data):
+    n = len(data.X)
+    return rules_audit.run_audit(model, data, np.arange(0, n - 60), np.arange(n - 60, n))
+
+
+def test_audit_headline_and_tables(audited):
+    labels = [label for label, _, _ in rules_audit.headline(audited)]
+    assert labels == ["Rows some rule matches", "Deciding rules", "Rules deciding 50 / 80 / 90%",
+                      "Compacted rule set"]
+    values = dict((label, value) for label, value, _ in rules_audit.headline(audited))
+    s = audited.summary
+    assert values["Deciding rules"] == f"{s['n_deciding']:,} of {s['n_rules']:,}"
+    assert s["n_rows"] == 240  # the training rows
+    measures = rules_audit.measures_table(audited)
+    assert list(measures.columns) == [
+        f"{data} · {which}" for data in ("training", "held-out")
+        for which in ("all rules", "compacted", "deciding rules only")]
+    # the compacted set predicts as the full one on the rows it was compacted on
+    assert (measures["training · compacted"] == measures["training · all rules"]).all()
+    deciding = rules_audit.deciding_table(audited)
+    assert (np.diff(deciding["n_decided"].to_numpy()) <= 0).all()
+    assert deciding["kept"].all() and (deciding["n_decided"] > 0).all()
+
+
+def test_voters_table_shares_and_labelsets(model, data):
+    exp = model.explain(data.X[3])
+    table = vote_text.voters_table(exp)
+    assert len(table) == len(exp.rule_ids) > 0
+    assert table["vote_share"].sum() == pytest.approx(1.0)
+    assert (np.diff(table["vote_share"].to_numpy()) <= 1e-12).all()
+    by_id = model.rules_frame()["labelset"]
+    assert table["labelset"].tolist() == by_id.loc[table["rule_id"]].tolist()
+    # a label's score is the summed share of the voters backing it
+    for label, score in exp.scores.items():
+        backing = table["labelset"].map(lambda s, lab=label: lab in s.strip("{}").split(", "))
+        assert table.loc[backing, "vote_share"].sum() == pytest.approx(score, abs=1e-9)
+
+
+def test_rule_lines_keep_every_condition_and_the_labelset():
+    rule = "IF 0.1 <= a <= 0.2 AND b >= 3 AND c <= 1.5 THEN {x, y}"
+    lines = vote_text.rule_lines(rule).splitlines()
+    assert lines == ["IF   0.1 <= a <= 0.2", "AND  b >= 3", "AND  c <= 1.5", "THEN {x, y}"]
+    assert vote_text.rule_lines("IF TRUE THEN {x}").splitlines()[-1] == "THEN {x}"
+    assert vote_text.rule_lines("no conditions") == "no conditions"
+
+
+def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
+    exp = model.explain(data.X[3])
+    truth = [name for name, bit in zip(data.label_names, data.Y[3], strict=True) if bit]
+    text = vote_text.vote_paragraph(exp, 3, truth)
+    assert text.startswith(f"{len(exp.rule_ids)} rules match instance #3")
+    assert "{" + ", ".join(exp.agg_labels) + "}" in text
+    assert "{" + ", ".join(exp.max_labels) + "}" in text
+    assert f"threshold {exp.bipartition[1]:.0%}" in text
+    assert "The true labelset is {" + ", ".join(truth) + "}" in text
+    right = set(exp.agg_labels) == set(truth)
+    assert ("MLR_agg is right" in text) == right
+    top = vote_text.voters_table(exp).iloc[0]
+    assert f"rule {top.rule_id}, backs {top.labelset}" in text
+    assert "\n" not in text
+
+
+def test_vote_paragraph_without_a_match_says_the_nearest_rules_voted(data):
+    fresh = MLRClassifier(n_rules=50, random_state=0).start(data.X, data.Y)
+    exp = fresh.explain(data.X[0])
+    text = vote_text.vote_paragraph(exp, 0, ["L1"])
+    assert text.startswith("No rule matches instance #0")

@@ -1,0 +1,80 @@
+"""The Theory page's figure: ticks that never collide, every mark named in the legend, and the
+population measured on the curves' own footing."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlr_dashboard import theory_figures
+
+
+@pytest.mark.parametrize("low, high", [(1, 8), (1, 64), (1, 16_384), (1, 2.0**40),
+                                       (1e-6, 0.3), (0.02, 0.9), (3, 5), (1e-12, 1e-3)])
+def test_log_ticks_are_few_spread_and_inside(low, high):
+    vals, texts = theory_figures.log_ticks(low, high)
+    assert 2 <= len(vals) <= theory_figures.MAX_TICKS
+    assert all(low * (1 - 1e-9) <= v <= high * (1 + 1e-9) for v in vals)
+    ratios = np.diff(np.log10(vals))
+    assert (ratios >= math.log10(5 / 3) - 1e-9).all()  # 3 and 5 are the closest pair allowed
+    assert len(set(texts)) == len(texts)
+    assert all(len(t.replace("<sup>", "").replace("</sup>", "")) <= 8 for t in texts)
+
+
+def test_tick_text():
+    assert theory_figures.tick_text(2000) == "2,000"
+    assert theory_figures.tick_text(0.05) == "0.05"
+    assert theory_figures.tick_text(1e-6) == "10<sup>-6</sup>"
+    assert theory_figures.tick_text(1e6) == "10<sup>6</sup>"
+
+
+def _figure(measured=0.3, shade_from=4.0):
+    x = np.arange(1, 65, dtype=float)
+    return theory_figures.theory_figure(
+        x, {"E[F_em]": 0.01 / x, "HL upper bound": np.full(len(x), 0.002)}, x_title="DL",
+        log_x=True, current_x=27.0, current_name="this dataset (DL = 27)", measured=measured,
+        measured_name="measured", shade_from=shade_from, shade_name="shaded", title="vs DL",
+    ).to_dict()
+
+
+def test_theory_figure_names_every_mark_in_the_legend_and_writes_none_over_curves():
+    fig = _figure()
+    names = [t["name"] for t in fig["data"]]
+    assert names == ["E[F_em]", "HL upper bound", "shaded", "this dataset (DL = 27)",
+                     "measured"]
+    assert not fig["layout"].get("annotations")
+    rect = next(s for s in fig["layout"]["shapes"] if s["type"] == "rect")
+    assert (rect["x0"], rect["x1"]) == (4.0, 64.0)
+    line = fig["data"][3]
+    assert list(line["x"]) == [27.0, 27.0]
+    assert fig["layout"]["legend"]["orientation"] == "h"
+
+
+def test_theory_figure_axes_have_explicit_ticks_and_show_the_measurement():
+    fig = _figure(measured=0.3)
+    xaxis, yaxis = fig["layout"]["xaxis"], fig["layout"]["yaxis"]
+    assert xaxis["type"] == yaxis["type"] == "log"
+    assert list(xaxis["tickvals"]) == [1, 2, 5, 10, 20, 50]
+    assert xaxis["range"] == [0.0, pytest.approx(math.log10(64))]
+    low, high = yaxis["range"]
+    assert low < math.log10(0.01 / 64) and high > math.log10(0.3) + 0.2  # the star is inside
+    assert len(yaxis["tickvals"]) == len(yaxis["ticktext"]) >= 2
+    unshaded = _figure(measured=None, shade_from=100.0)
+    assert [t["name"] for t in unshaded["data"]] == ["E[F_em]", "HL upper bound",
+                                                      "this dataset (DL = 27)"]
+    assert not unshaded["layout"].get("shapes")
+
+
+def test_measured_weights_match_share_times_accuracy_by_numerosity():
+    rules = pd.DataFrame({"numerosity": [1, 3], "accuracy": [1.0, 0.5]})
+    share, fitness = theory_figures.measured(rules, np.array([10, 50]), 100)
+    assert share == pytest.approx((0.1 * 1 + 0.5 * 3) / 4)
+    assert fitness == pytest.approx((0.1 * 1.0 + 0.5 * 0.5 * 3) / 4)
+    assert theory_figures.measured(rules.iloc[:0], np.array([]), 100) is None
+
+
+def test_population_specificity():
+    rules = pd.DataFrame({"n_specified": [1, 4], "numerosity": [3, 1]})
+    assert theory_figures.population_specificity(rules, 4, 0.33) == pytest.approx(7 / 16)
+    assert theory_figures.population_specificity(rules.iloc[:0], 4, 0.33) == pytest.approx(0.67)
