@@ -80,30 +80,39 @@ def browse(folder: Path) -> None:
 
 
 def run_live(session: state.Session) -> None:
-    """Cross-validate a few learners on the dataset loaded in the app."""
-    data = session.dataset
+    """Cross-validate a few learners on the dataset loaded in the app and any sample datasets
+    (two or more datasets give the ranks a meaning, and the tests and CD diagram)."""
+    current = session.dataset
     with st.form("experiment"):
         learners = st.multiselect("Learners", available_learners(),
                                   default=[n for n in QUICK_LEARNERS if n in available_learners()],
                                   key="exp_learners")
+        samples = [name for name in ui.sample_names() if Path(name).stem != current.name]
+        extra = st.multiselect(f"Datasets besides {current.name} (samples)", samples,
+                               key="exp_datasets")
         n_folds = st.slider("Folds", 2, 5, 3, key="exp_folds")
-        submitted = st.form_submit_button(f"Run on {data.name}", key="exp_run")
+        submitted = st.form_submit_button("Run", key="exp_run")
     if submitted:
-        if data.n_samples > MAX_RUN_ROWS:
-            st.warning(f"{data.name} has {data.n_samples:,} rows; run it from the command line "
-                       "(python -m mlr_core.evaluation.experiments).")
+        datasets = {current.name: current}
+        for name in extra:
+            data = ui.load_sample(name)
+            datasets[data.name] = data
+        big = [d.name for d in datasets.values() if d.n_samples > MAX_RUN_ROWS]
+        if big:
+            st.warning(f"{', '.join(big)}: more than {MAX_RUN_ROWS:,} rows; run that from the "
+                       "command line (python -m mlr_core.evaluation.experiments).")
         elif len(learners) < 1:
             st.warning("Pick at least one learner.")
         else:
             bar = st.progress(0.0, text="Starting...")
 
             def advance(done, total, row):
-                bar.progress(done / total, text=f"{done}/{total}: {row['learner']}, "
-                             f"fold {row['fold'] + 1}")
+                bar.progress(done / total, text=f"{done}/{total}: {row['learner']} on "
+                             f"{row['dataset']}, fold {row['fold'] + 1}")
 
             try:
                 st.session_state["experiment_results"] = run_experiment(
-                    learners, {data.name: data}, folds=n_folds, progress=advance)
+                    learners, datasets, folds=n_folds, progress=advance)
             except ValueError as err:  # e.g. too few rows of a label for the folds asked
                 st.error(f"Could not run: {err}")
             bar.empty()

@@ -72,11 +72,13 @@ def test_an_empty_folder_says_how_to_fill_it(tmp_path):
 def test_runs_a_small_comparison_live():
     at = _page()
     at.multiselect(key="exp_learners").set_value(["BR-LR", "LP-DT", "MLkNN"])
+    at.multiselect(key="exp_datasets").set_value(["hypercube_4d.csv"])
     at.slider(key="exp_folds").set_value(2)
     at.button(key="exp_run").click().run()
     _no_exception(at)
     results = at.session_state["experiment_results"]
-    assert len(results) == 3 * 2 and set(results.learner) == {"BR-LR", "LP-DT", "MLkNN"}
+    assert len(results) == 3 * 2 * 2 and set(results.learner) == {"BR-LR", "LP-DT", "MLkNN"}
+    assert set(results.dataset) == {"hypercube_2d", "hypercube_4d"}
     table = _table(at, {"BR-LR", "LP-DT", "MLkNN"})
-    assert list(table.index) == ["BR-LR", "LP-DT", "MLkNN"]
-    assert table["avg rank"].notna().all()
+    assert list(table.columns) == ["hypercube_2d", "hypercube_4d", "avg rank"]
+    assert any("(k = 3, N = 2)" in m.value for m in at.markdown)  # two datasets: the tests
