@@ -24,6 +24,8 @@ NUMEROSITY_OPACITY = (0.05, 0.1, 0.16, 0.24)
 LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
+#: Beyond this many instances the points get smaller and translucent (yeast has 2,417).
+DENSE_POINTS = 1000
 SPLIT_COLORS = {"training": "#1F77B4", "held-out": "#D62728"}
 OUTCOME_COLORS = {
     "predicted, true": "#2CA02C",
@@ -114,6 +116,8 @@ def population_figure(
     row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
     """
     fig = go.Figure()
+    shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
+                        if len(labelset_names) > len(palette) else "labelset")
     num_bin = np.digitize(rects["numerosity"].to_numpy(float), NUMEROSITY_EDGES[1:])
     if color_by == "fitness":
         groups = np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1])
@@ -122,13 +126,13 @@ def population_figure(
             for low, high in zip(FITNESS_EDGES[:-1], FITNESS_EDGES[1:], strict=True)
         ]
         colors = list(FITNESS_COLORS)
-        legends = {"legend": "Rule fitness:", "legend2": "Instances (labelset)"}
+        legends = {"legend": "Rule fitness:", "legend2": f"Instances ({shown})"}
     else:
         names = [*(labelset_names[i] for i in palette), OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
         lookup = {i: k for k, i in enumerate(palette)}
         groups = rects["labelset_id"].map(lambda i: lookup.get(i, len(palette))).to_numpy(int)
-        legends = {"legend": "Labelset (rules and instances)"}
+        legends = {"legend": f"Rules and instances ({shown})"}
     for group, (name, color) in enumerate(zip(names, colors, strict=True)):
         in_group = groups == group
         if not in_group.any():
@@ -186,22 +190,29 @@ def _add_points(
     feature_names: tuple[str, str],
     legend: str,
 ) -> None:
-    """One marker trace per labelset colour; customdata carries the instance index for clicks."""
+    """One marker trace per labelset colour; customdata carries the instance index for clicks.
+
+    Grey "other" points are drawn first, under the coloured ones, and listed last. Many points
+    get smaller and translucent, so that a dense cloud still shows its colours and the rules.
+    """
     ids = points["labelset_id"]
-    groups = [(labelset_names[i], points[ids == i], color) for i, color in palette.items()]
-    groups.append((OTHER_LABELSETS, points[~ids.isin(list(palette))], OTHER_COLOR))
+    groups = [(OTHER_LABELSETS, points[~ids.isin(list(palette))], OTHER_COLOR, len(palette))]
+    groups += [(labelset_names[i], points[ids == i], color, rank)
+               for rank, (i, color) in enumerate(palette.items())]
+    dense = len(points) > DENSE_POINTS
     hover = (
         f"instance %{{customdata}}<br>{feature_names[0]} = %{{x:.3g}}"
         f"<br>{feature_names[1]} = %{{y:.3g}}<br>labelset %{{text}}<extra></extra>"
     )
-    for name, chosen, color in groups:
+    for name, chosen, color, rank in groups:
         if chosen.empty:
             continue
         fig.add_trace(
             go.Scatter(
                 x=chosen["x"], y=chosen["y"], mode="markers", name=name, legend=legend,
-                legendgroup=name,
-                marker={"color": color, "size": 7, "line": {"color": "white", "width": 0.8}},
+                legendgroup=name, legendrank=1000 + rank, opacity=0.75 if dense else 1.0,
+                marker={"color": color, "size": 5 if dense else 7,
+                        "line": {"color": "white", "width": 0.5 if dense else 0.8}},
                 customdata=chosen["index"].to_numpy(),
                 text=[labelset_names[i] for i in chosen["labelset_id"]],
                 hovertemplate=hover,

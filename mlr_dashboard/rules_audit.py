@@ -12,13 +12,16 @@ from dataclasses import dataclass
 import pandas as pd
 
 from mlr_core import audit as engine_audit
-from mlr_core.audit_report import _MEASURE_NAMES, _MODEL_NAMES
+from mlr_core.audit_report import _MEASURE_NAMES
 
 #: The table's columns, the numbers that judge a rule before its long text; ``labelset_id`` is the
 #: session's join key, used by the filters, neither shown nor exported.
 COLUMNS = ["labelset", "trusted_accuracy", "accuracy", "experience", "fitness", "numerosity",
            "rule", "generality", "n_specified", "correct_set_size", "last_ga", "birth"]
 HIDDEN = ["labelset_id"]
+#: Short column names for the measures table (six columns side by side).
+DATA_NAMES = {"audited": "train", "held-out": "held-out"}
+MODEL_NAMES = {"full": "all", "compact": "compacted", "deciding": "deciding"}
 #: Deciding rules listed on the page (the HTML report lists its own top 25).
 TOP_DECIDING = 15
 
@@ -84,8 +87,7 @@ def measures_table(result: engine_audit.Audit) -> pd.DataFrame:
     """Measures of all rules, the compacted set and the deciding rules alone, side by side, on
     the training and held-out rows (one row per measure)."""
     frame = result.measures.rename(index=_MEASURE_NAMES)
-    data_names = {"audited": "training", "held-out": "held-out"}
-    frame.columns = [f"{data_names[data]} · {_MODEL_NAMES[model]}" for data, model in frame.columns]
+    frame.columns = [f"{DATA_NAMES[data]} · {MODEL_NAMES[model]}" for data, model in frame.columns]
     return frame.rename_axis("measure")
 
 

@@ -86,10 +86,11 @@ def audit_result(session: state.Session, snap: state.Snapshot):
 def audit_section(session: state.Session, snap: state.Snapshot) -> None:
     """Which rules decide the predictions, how few cover the data, and the compacted set."""
     st.subheader("Audit on the training rows")
-    st.caption("Which rules decide the predictions on the rows the model trained on, how few of "
-               "them cover how much of the data, and a compacted rule set (rules that decide "
-               "nothing removed, the predictions kept) measured beside the full one, on the "
-               "training and the held-out rows.")
+    st.caption(f"Of all {len(snap.rules):,} rules (the filters above do not apply): which rules "
+               "decide the predictions on the rows the model trained on, how few of them cover "
+               "how much of the data, and a compacted rule set (rules that decide nothing "
+               "removed, the predictions kept) measured beside the full one, on the training "
+               "and the held-out rows.")
     result = audit_result(session, snap)
     if result is None:
         slot = st.empty()
@@ -106,12 +107,13 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
                                               strict=True):
         col.metric(label, value, help=help_text)
     measures = rules_audit.measures_table(result)
-    st.markdown("**All rules, the compacted set and the deciding rules alone**")
+    st.markdown("**All rules, the compacted set and the deciding rules alone**, measured")
     st.dataframe(measures.reset_index(), key="audit_measures", hide_index=True,
-                 column_config={"measure": st.column_config.TextColumn(width=230)} | {
+                 column_config={"measure": st.column_config.TextColumn(width=200)} | {
                      c: st.column_config.NumberColumn(format="%.3f") for c in measures.columns})
-    st.caption("The compacted set predicts exactly as all rules on the training rows (by "
-               "construction); the held-out columns show whether that holds on unseen rows. "
+    st.caption("train: the rows the model trained on (and was audited on); held-out: rows it "
+               "never saw. The compacted set predicts exactly as all rules on the training rows "
+               "(by construction); the held-out columns show whether that holds on unseen rows. "
                "The deciding rules alone drop every rule that decides no row, even those the "
                "vote needs.")
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")

@@ -138,7 +138,7 @@ def test_population_colour_by_labelset_and_filters(app):
     at.slider(key="pop_fit").set_value(0.5).run()
     _no_exception(at)
     projection = _specs(at)[0]
-    assert "Labelset" in projection["layout"]["legend"]["title"]["text"]
+    assert projection["layout"]["legend"]["title"]["text"] == "Rules and instances (labelset)"
 
 
 def _ring(spec: dict) -> str:

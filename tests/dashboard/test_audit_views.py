@@ -88,10 +88,10 @@ def test_audit_headline_and_tables(audited):
     assert s["n_rows"] == 240  # the training rows
     measures = rules_audit.measures_table(audited)
     assert list(measures.columns) == [
-        f"{data} · {which}" for data in ("training", "held-out")
-        for which in ("all rules", "compacted", "deciding rules only")]
+        f"{data} · {which}" for data in ("train", "held-out")
+        for which in ("all", "compacted", "deciding")]
     # the compacted set predicts as the full one on the rows it was compacted on
-    assert (measures["training · compacted"] == measures["training · all rules"]).all()
+    assert (measures["train · compacted"] == measures["train · all"]).all()
     deciding = rules_audit.deciding_table(audited)
     assert (np.diff(deciding["n_decided"].to_numpy()) <= 0).all()
     assert deciding["kept"].all() and (deciding["n_decided"] > 0).all()

@@ -217,3 +217,21 @@ def test_least_fit_rules_stay_visible_on_white():
         rgb = unlabel_rgb(color) if color.startswith("rgb") else hex_to_rgb(color)
         luminance = (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255
         assert luminance < 0.7, color  # Viridis's yellow end (0.9) vanished on white
+
+
+def test_other_points_lie_under_the_coloured_ones_and_are_listed_last():
+    fig = _population(_rects(3), _points(30))  # palette: 2 of the 4 labelsets
+    points = [t for t in fig["data"] if "customdata" in t]
+    assert points[0]["name"] == figures.OTHER_LABELSETS  # drawn first: underneath
+    ranks = {t["name"]: t["legendrank"] for t in points}
+    assert ranks[figures.OTHER_LABELSETS] > max(ranks["{a}"], ranks["{b}"])
+    assert fig["layout"]["legend2"]["title"]["text"] == (
+        "Instances (labelset: the 2 commonest of 4)")
+    assert {t["marker"]["size"] for t in points} == {7}
+
+
+def test_many_points_get_smaller_and_translucent():
+    fig = _population(_rects(3), _points(figures.DENSE_POINTS + 1))
+    points = [t for t in fig["data"] if "customdata" in t]
+    assert {t["marker"]["size"] for t in points} == {5}
+    assert {t["opacity"] for t in points} == {0.75}

@@ -1,0 +1,80 @@
+"""An auditor in a real browser on emotions: filter the rules, download exactly those, audit
+them, download the report. Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshot
+of the Rules page's audit (docs/screenshots/rules-audit.png)."""
+
+import io
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASETS = ROOT.parent / "shared" / "datasets"
+README_SHOT = ROOT / "docs" / "screenshots" / "rules-audit.png"
+
+
+def _load_emotions(app) -> None:
+    app.open("Data")
+    app.page.get_by_role("tab", name="Upload").click()
+    app.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        [str(DATASETS / "emotions.arff"), str(DATASETS / "emotions.xml")])
+    app.page.get_by_text("emotions.xml").first.wait_for()
+    app.press("Load upload")
+    app.page.get_by_text("Loaded emotions").wait_for()
+    app.idle()
+
+
+def _download(app, name: str) -> str:
+    with app.page.expect_download() as download:
+        app.page.get_by_role("button", name=name).click()
+    return Path(download.value.path()).read_text(encoding="utf-8")
+
+
+def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
+    _load_emotions(app)
+    app.page.get_by_label("Iterations per step").fill("3000")
+    app.page.keyboard.press("Enter")
+    app.idle()
+    app.press("Step")
+    app.idle()
+    app.open("Rules")
+    caption = app.page.get_by_text(re.compile(r"^[\d,]+ of [\d,]+ rules, most trustworthy"))
+
+    def counts() -> tuple[int, int]:
+        numbers = re.match(r"([\d,]+) of ([\d,]+)", caption.inner_text()).groups()
+        return tuple(int(n.replace(",", "")) for n in numbers)
+
+    assert counts()[0] == counts()[1]  # no filter: every rule
+    app.page.get_by_role("spinbutton", name="Min experience").fill("20")
+    app.page.keyboard.press("Enter")
+    app.wait_until(lambda: counts()[0] < counts()[1])
+    app.idle()
+    shown, total = counts()
+    assert 0 < shown < total
+
+    csv = pd.read_csv(io.StringIO(_download(app, f"Download these {shown:,} rules (CSV)")))
+    assert len(csv) == shown and (csv["experience"] >= 20).all()
+    assert csv["trusted_accuracy"].is_monotonic_decreasing
+
+    app.press("Audit the rules")
+    app.page.get_by_test_id("stMetricLabel").get_by_text("Deciding rules").wait_for(
+        timeout=120_000)
+    app.idle()
+    app.page.get_by_text("How many rules cover and decide").wait_for()
+    app.no_exception()
+    report = _download(app, "Download the audit report (HTML)")
+    assert "<h1>MLR rule audit: emotions at iteration 3,000</h1>" in report
+    assert "Full and compacted rule sets" in report and "plotly" in report
+
+    app.page.set_viewport_size({"width": 1400, "height": 2000})
+    app.page.get_by_role("heading", name="Audit on the training rows").scroll_into_view_if_needed()
+    app.idle()
+    shot = app.shot("rules-audit")
+    if os.environ.get("MLR_UPDATE_SCREENSHOTS"):
+        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, README_SHOT)
