@@ -6,6 +6,7 @@ rebuilt on each live tick without keeping figures in session state.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -21,6 +22,10 @@ FITNESS_COLORS = sample_colorscale("Viridis_r", [0.3, 0.475, 0.65, 0.825, 1.0])
 #: Numerosity bins and the fill opacity of each: rules many copies agree on look more solid.
 NUMEROSITY_EDGES = (1, 2, 5, 10)
 NUMEROSITY_OPACITY = (0.05, 0.1, 0.16, 0.24)
+#: Rules covering more than this share of the plot (wildcards, early general rules) are filled
+#: LARGE_FILL times as faintly: stacked, they would wash every smaller rule out.
+LARGE_AREA = 0.5
+LARGE_FILL = 0.25
 LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
@@ -119,6 +124,7 @@ def population_figure(
     shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
                         if len(labelset_names) > len(palette) else "labelset")
     num_bin = np.digitize(rects["numerosity"].to_numpy(float), NUMEROSITY_EDGES[1:])
+    large = _area_share(rects, ranges) > LARGE_AREA
     if color_by == "fitness":
         groups = np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1])
         names = [
@@ -142,13 +148,15 @@ def population_figure(
                 x=[None], y=[None], mode="markers", name=name, legendgroup=name,
                 marker={"symbol": "square", "size": 13, "color": color}, legend="legend",
             ))
-        for level, alpha in enumerate(NUMEROSITY_OPACITY):
-            chosen = rects[in_group & (num_bin == level)]
+        for (level, alpha), wide in itertools.product(enumerate(NUMEROSITY_OPACITY),
+                                                      (False, True)):
+            chosen = rects[in_group & (num_bin == level) & (large == wide)]
             if chosen.empty:
                 continue
             xs, ys = rectangle_path(chosen)
+            fill = alpha * LARGE_FILL if wide else alpha
             fig.add_trace(go.Scatter(
-                x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, alpha),
+                x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, fill),
                 line={"color": _rgba(color, min(0.9, 0.35 + alpha * 2)), "width": 0.8},
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
@@ -156,7 +164,7 @@ def population_figure(
     if selected is not None and len(selected):
         row = selected.iloc[0]
         fig.add_trace(go.Scatter(
-            x=[row["x"]], y=[row["y"]], mode="markers", legend=list(legends)[-1],
+            x=[row["x"]], y=[row["y"]], mode="markers", legend=list(legends)[-1], legendrank=2000,
             name=f"selected: instance #{int(row['index'])}",
             marker={"symbol": "circle-open", "size": 22, "color": "black",
                     "line": {"width": 3}},
@@ -176,10 +184,19 @@ def population_figure(
     else:
         fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
     fig.update_layout(dragmode="pan", clickmode="event+select")
-    fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}", showarrow=False,
+    fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}<br>"
+                            f"fainter: rules over<br>{LARGE_AREA:.0%} of the plot", showarrow=False,
                        xref="paper", yref="paper", x=1.02, y=0.0, xanchor="left",
                        yanchor="bottom", align="left", font={"size": 12})
     return _layout(fig, title, 560)
+
+
+def _area_share(rects: pd.DataFrame, ranges) -> np.ndarray:
+    """The share of the plot each rectangle covers."""
+    (x_low, x_high), (y_low, y_high) = ranges
+    width = (rects["x1"] - rects["x0"]).to_numpy(float) / max(x_high - x_low, 1e-12)
+    height = (rects["y1"] - rects["y0"]).to_numpy(float) / max(y_high - y_low, 1e-12)
+    return width * height
 
 
 def _add_points(

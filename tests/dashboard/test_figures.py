@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 from plotly_spec import values
 
 from mlr_dashboard import figures
@@ -205,6 +206,7 @@ def test_population_rings_the_selected_instance_in_the_legend():
     assert ring["marker"]["symbol"] == "circle-open"
     assert [ring["x"][0], ring["y"][0]] == [points["x"][7], points["y"][7]]
     assert ring["legend"] == "legend2"  # with the instances, not the fitness bins
+    assert ring["legendrank"] > max(t.get("legendrank", 1000) for t in fig["data"][:-1])
     assert "customdata" not in ring  # a click on the ring selects nothing new
     plain = _population(_rects(5), points)
     assert not any(t["name"].startswith("selected") for t in plain["data"])
@@ -235,3 +237,14 @@ def test_many_points_get_smaller_and_translucent():
     points = [t for t in fig["data"] if "customdata" in t]
     assert {t["marker"]["size"] for t in points} == {5}
     assert {t["opacity"] for t in points} == {0.75}
+
+
+def test_rules_covering_most_of_the_plot_are_filled_faintly():
+    rects = pd.DataFrame({"x0": [0.0, 0.4], "x1": [1.0, 0.6], "y0": [0.0, 0.4],
+                          "y1": [0.9, 0.6], "fitness": [0.9, 0.9], "numerosity": [1, 1],
+                          "labelset_id": [0, 0]})
+    fig = _population(rects, _points(5))
+    fills = sorted(float(t["fillcolor"].rsplit(",", 1)[1].rstrip(") "))
+                   for t in fig["data"] if t.get("fill") == "toself")
+    low = figures.NUMEROSITY_OPACITY[0]
+    assert fills == [pytest.approx(low * figures.LARGE_FILL), pytest.approx(low)]
