@@ -86,6 +86,9 @@ def audit_result(session: state.Session, snap: state.Snapshot):
 def audit_section(session: state.Session, snap: state.Snapshot) -> None:
     """Which rules decide the predictions, how few cover the data, and the compacted set."""
     st.subheader("Audit on the training rows")
+    if snap.rules.empty:
+        st.caption("No rules yet: train the model (Step or Start), then audit its rules.")
+        return
     st.caption(f"Of all {len(snap.rules):,} rules (the filters above do not apply): which rules "
                "decide the predictions on the rows the model trained on, how few of them cover "
                "how much of the data, and a compacted rule set (rules that decide nothing "
@@ -95,7 +98,7 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
     if result is None:
         slot = st.empty()
         if not slot.button("Audit the rules", key="run_audit", icon=":material/fact_check:",
-                           type="primary", disabled=snap.rules.empty,
+                           type="primary",
                            help="A few seconds on real data; kept until the model changes."):
             return
         slot.empty()

@@ -252,6 +252,13 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
     assert _downloads(at)[0] == f"Download these {expected:,} rules (CSV)"
 
 
+def test_rules_page_of_a_fresh_model_offers_no_export_or_audit():
+    at = _page(_app(), "rules")
+    _no_exception(at)
+    assert not at.get("download_button") and not [b for b in at.button if b.key == "run_audit"]
+    assert any("No rules yet" in c.value for c in at.caption)
+
+
 def test_rules_audit_behind_a_button_kept_until_the_model_changes(app):
     at = _page(app, "rules")
     assert not at.metric
