@@ -26,11 +26,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(log_path: Path) -> tuple[subprocess.Popen, str]:
-    """``streamlit run`` the dashboard headless; output goes to a file (a PIPE could fill up)."""
+def start_server(log_path: Path, app: Path = APP) -> tuple[subprocess.Popen, str]:
+    """``streamlit run`` the dashboard (or ``app``) headless, from the repository root (its
+    ``.streamlit/config.toml`` applies); output goes to a file (a PIPE could fill up)."""
     port = free_port()
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, "-m", "streamlit", "run", str(app),
         "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1",
         "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
     ]

@@ -24,8 +24,13 @@ page = st.navigation([
     st.Page("views/data.py", title="Data", icon=":material/dataset:"),
     st.Page("views/experiments.py", title="Experiments", icon=":material/leaderboard:"),
 ])
+# Say something at once: the first run of a new server imports pandas and plotly (a second or
+# more on a busy machine) before the page can draw.
+loading = st.empty()
+loading.caption(":material/hourglass_top: Loading MLR Studio...")
 from mlr_dashboard import ui, warmup  # noqa: E402
 
+loading.empty()
 with ui.shielded("opening the session"):
     session = ui.session()
     ui.run_pending_steps(session)

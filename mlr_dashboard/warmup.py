@@ -10,6 +10,7 @@ when it does, :func:`ready` tells the page to say why instead of freezing.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -36,6 +37,8 @@ def exercise_kernels() -> float:
 
 
 def _run() -> None:
+    if hasattr(os, "setpriority"):  # Linux: nice this thread only, so the browser drawing the
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)  # first page goes first
     try:
         log.info("engine kernels ready in %.1f s", exercise_kernels())
     except Exception:  # a failed warm-up only costs the first Start its compile time

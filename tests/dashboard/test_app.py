@@ -5,6 +5,7 @@ AppTest never fires ``run_every`` timers: each ``run()`` is one tick of the live
 
 import json
 import logging
+import threading
 from pathlib import Path
 
 import pytest
@@ -496,3 +497,25 @@ def test_one_label_data_is_refused_at_the_door(app):
     assert any("at least two labels" in e.value for e in at.error)
     assert _session(at).dataset.name == "hypercube_2d"
     assert at.number_input(key="gen_labels").min == 2  # nor can the generator make such data
+
+
+def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeypatch):
+    from mlr_dashboard import warmup
+
+    loading = threading.Event()
+    waited = []
+    monkeypatch.setattr(warmup, "_done", loading)
+    monkeypatch.setattr(warmup, "start", lambda: None)
+
+    def wait(timeout=None):
+        waited.append(timeout)
+        loading.set()  # the background compile finishes while the page waits
+        return True
+
+    monkeypatch.setattr(warmup, "wait", wait)
+    at = _app()
+    assert any("compiled kernels" in c.value for c in at.sidebar.caption)
+    at.button(key="step").click().run()
+    _no_exception(at)
+    assert waited == [None] and _metric(at, "Iteration") == "200"
+    assert not any("compiled kernels" in c.value for c in at.sidebar.caption)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -22,6 +23,9 @@ from mlr_dashboard.headless import CHROMIUM, launch_chromium, start_server, stop
 SLOW_MS = 180_000
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: Screenshots the README shows, by the name a test gives them.
+README_SHOTS = {name: SCREENSHOTS / f"{name}.png" for name in ("population", "train_emotions")}
 #: Records, in the page, every exception element and every "unexpected error" message that
 #: appears, however briefly (a rerun may replace it before a test looks).
 WATCH_ERRORS = """
@@ -122,8 +126,13 @@ class App:
         return self.page.evaluate("window.__mlrErrors")
 
     def shot(self, name: str) -> Path:
+        """A screenshot in the test's tmp_path; the README's ones are also refreshed there when
+        ``MLR_UPDATE_SCREENSHOTS`` is set."""
         path = self.shots / f"{name}.png"
         self.page.screenshot(path=path)
+        if name in README_SHOTS and os.environ.get("MLR_UPDATE_SCREENSHOTS"):
+            README_SHOTS[name].parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, README_SHOTS[name])
         return path
 
 

@@ -1,14 +1,11 @@
 """The dashboard in a real browser: every page, live training, click-to-explain, a bad upload.
 
 Screenshots land in each test's tmp_path. Set ``MLR_UPDATE_SCREENSHOTS=1`` to also refresh the
-README's Population screenshot (docs/screenshots/population.png).
+README's screenshots (docs/screenshots/, see ``App.shot``).
 """
 
-import os
 import re
-import shutil
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -24,7 +21,6 @@ PAGES = {
     "Theory": 2,
     "Data": 2,  # the generator's preview and the current dataset's label frequencies
 }
-README_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "population.png"
 
 
 def test_every_page_renders_its_charts(app):
@@ -66,10 +62,7 @@ def test_clicking_a_point_explains_that_instance(app):
         return int(re.search(r"#(\d+)", caption.inner_text()).group(1))
 
     assert selected() == 0
-    shot = app.shot("population")
-    if os.environ.get("MLR_UPDATE_SCREENSHOTS"):
-        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shot, README_SHOT)
+    app.shot("population")
     box = points.nth(points.count() // 2).bounding_box()  # clicked where the browser drew it
     app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     app.wait_until(lambda: selected() != 0)

@@ -86,6 +86,9 @@ def test_rapid_clicks_while_training_never_break_the_page(app):
     app.idle()
     app.no_exception()
     assert "emotions" in sidebar.inner_text()
-    app.shot("hammer")
+    app.open("Train (live)")
+    app.page.get_by_test_id("stPlotlyChart").nth(1).locator(".main-svg").first.wait_for()
+    app.no_exception()
+    app.shot("train_emotions")
     print(f"{ROUNDS} rounds in {time.monotonic() - began:.0f} s, {repeated[0]} clicks retried "
           "(dropped or not yet clickable)")
