@@ -37,7 +37,8 @@ def read_upload(files, labels_text: str):
 
 
 def sources(session: state.Session) -> None:
-    """The three ways to get data, each a form so nothing loads until its button is pressed."""
+    """The three ways to get data; nothing loads until a button is pressed (the generator shows
+    what it would make as it is set up)."""
     sample, upload, synthetic = st.tabs(["Sample", "Upload", "Synthetic"])
     with sample, st.form("sample_form"):
         name = st.selectbox("Sample dataset", ui.sample_names(), key="sample_name")
@@ -100,8 +101,17 @@ def generator_params() -> dict:
 def generator(session: state.Session) -> None:
     """Set the generator up, see the statistics of what it would make, then load it."""
     params = generator_params()
-    with ui.shielded("previewing the generated data"), st.container(border=True):
-        stats = preview(params)
+    with ui.shielded("previewing the generated data"):
+        stats = preview(params)  # a bad setting shows its message here, and no empty box
+        preview_box(stats)
+        if st.button("Generate and load", key="generate", type="primary",
+                     icon=":material/add_chart:"):
+            load(session, lambda: make_hypercube_dataset(**params))
+
+
+def preview_box(stats: dict) -> None:
+    """The statistics and label frequencies of the dataset the generator would make."""
+    with st.container(border=True):
         st.markdown("**Preview**: the dataset *Generate and load* would load")
         cols = st.columns(7)
         for col, (label, value) in zip(cols, [
@@ -115,9 +125,6 @@ def generator(session: state.Session) -> None:
         st.plotly_chart(figures.label_frequencies(
             list(frequency), np.array(list(frequency.values())) * stats["n"], stats["n"],
             title="Label frequencies of the preview", height=260), key="preview_frequencies")
-        if st.button("Generate and load", key="generate", type="primary",
-                     icon=":material/add_chart:"):
-            load(session, lambda: make_hypercube_dataset(**params))
 
 
 def load(session: state.Session, make) -> None:

@@ -390,6 +390,7 @@ def test_generator_mldatagen_sizing_and_a_bad_target(app):
     at.number_input(key="gen_cardinality").set_value(0.5).run()  # below 1 without empty rows
     _no_exception(at)
     assert any("cardinality" in e.value or "sum to" in e.value for e in at.error)
+    assert not [b for b in at.button if b.key == "generate"]  # nothing to load
     at.checkbox(key="gen_empty").check().run()
     _no_exception(at)
     assert not at.error
