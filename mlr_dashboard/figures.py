@@ -157,7 +157,7 @@ def population_figure(
             fill = alpha * LARGE_FILL if wide else alpha
             fig.add_trace(go.Scatter(
                 x=xs, y=ys, mode="lines", fill="toself", fillcolor=_rgba(color, fill),
-                line={"color": _rgba(color, min(0.9, 0.35 + alpha * 2)), "width": 0.8},
+                line={"color": _rgba(color, min(0.7, 0.3 + alpha * 1.5)), "width": 0.7},
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
     _add_points(fig, points, palette, labelset_names, feature_names, legend=list(legends)[-1])
