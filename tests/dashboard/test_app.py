@@ -5,6 +5,8 @@ AppTest never fires ``run_every`` timers: each ``run()`` is one tick of the live
 
 import json
 import logging
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -520,3 +522,23 @@ def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeyp
     _no_exception(at)
     assert waited == [None] and _metric(at, "Iteration") == "200"
     assert not any("compiled kernels" in c.value for c in at.sidebar.caption)
+
+
+def test_the_first_page_does_not_import_the_engine():
+    """A new tab's first page is drawn from the data alone: scikit-learn (and scipy.stats through
+    it) and numba are imported by the background warm-up, not before the first answer."""
+    script = f"""
+import sys
+from streamlit.testing.v1 import AppTest
+from mlr_dashboard import warmup
+warmup.start = lambda: None  # the background warm-up would import them on purpose
+at = AppTest.from_file({APP!r}, default_timeout={TIMEOUT}).run()
+assert not at.exception, at.exception
+assert [m.value for m in at.metric][:1] == ["0"], at.metric
+print(sorted(name for name in ("sklearn", "scipy.stats", "numba") if name in sys.modules))
+"""
+    root = Path(APP).parents[1]
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
