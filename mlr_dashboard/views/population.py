@@ -68,6 +68,10 @@ def projection(session: state.Session, snap: state.Snapshot,
     else:
         st.caption(f"Showing all {page.n_passed:,} rules that{both} pass the filters "
                    f"(population: {page.n_rules:,} rules).")
+    if page.n_passed == 0 and page.n_rules and opts.only_specified:
+        st.info("No rule specifies both of these features: pick features from the top of the "
+                "lists (the ones rules use most), or switch off 'Only rules that specify both "
+                "features'.", icon=":material/info:")
     left, right = st.columns([3, 1])
     with left:
         st.plotly_chart(page.projection, key="projection", on_select="rerun",

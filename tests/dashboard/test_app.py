@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -174,6 +175,24 @@ def test_population_only_rules_specifying_both_features(app):
     assert both < len(snap.rules)
     assert any(f"Showing all {both:,} rules that specify both features" in c.value
                for c in at.caption)
+    assert not at.info
+
+
+def test_population_says_when_no_rule_specifies_the_pair(app):
+    from mlr_core import make_hypercube_dataset
+
+    session = _session(app)
+    session.set_dataset(make_hypercube_dataset(n_samples=200, n_relevant=2, n_irrelevant=20,
+                                               random_state=0))
+    session.step(5)  # a handful of rules over 22 features: many pairs nobody specifies
+    at = _page(app, "population")
+    specified = frames.specified_matrix(session.snapshot().lower)
+    unused = np.flatnonzero(~specified.any(axis=0))
+    assert len(unused) and 0 < len(session.snapshot().rules)
+    assert at.toggle(key="pop_both").value is True
+    at.selectbox(key="pop_x").set_value(int(unused[0])).run()
+    _no_exception(at)
+    assert any("No rule specifies both" in i.value for i in at.info)
 
 
 def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_datasets_dir):
