@@ -42,6 +42,9 @@ def upload_emotions(app) -> None:
 def test_rapid_clicks_while_training_never_break_the_page(app):
     assert (DATASETS / "emotions.arff").is_file(), f"the real datasets are missing: {DATASETS}"
     upload_emotions(app)
+    app.open("Train (live)")
+    app.press("Step")  # the kernels are loaded (or, on a fresh install, compiled) before the rush
+    app.wait_until(lambda: app.iteration() > 0, timeout=180)
     sidebar = app.page.get_by_test_id("stSidebar")
     nav = app.page.get_by_test_id("stSidebarNav")
     start = sidebar.get_by_role("button", name="Start", exact=True)
