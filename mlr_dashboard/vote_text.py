@@ -42,11 +42,17 @@ def _braces(labels: Sequence[str]) -> str:
     return "{" + ", ".join(labels) + "}"
 
 
-def _verdict(name: str, labels: Sequence[str], truth: set[str]) -> str:
-    wrong = sorted(set(labels) ^ truth)
-    if not wrong:
-        return f"{name} is right"
-    return f"{name} is wrong on {', '.join(wrong)}"
+def mistakes(labels: Sequence[str], truth: Sequence[str]) -> str:
+    """Which true labels an answer misses and which it adds wrongly (empty when it is right)."""
+    missed = [label for label in truth if label not in labels]
+    extra = [label for label in labels if label not in truth]
+    parts = ([f"misses {', '.join(missed)}"] if missed else []) + (
+        [f"wrongly adds {', '.join(extra)}"] if extra else [])
+    return " and ".join(parts)
+
+
+def _verdict(name: str, labels: Sequence[str], truth: Sequence[str]) -> str:
+    return f"{name} {mistakes(labels, truth) or 'is right'}"
 
 
 def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
@@ -82,8 +88,7 @@ def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
     parts.append(f"MLR_agg keeps the labels {rule}: {_braces(exp.agg_labels)}.")
     parts.append("MLR_max answers the one labelset its voters back most: "
                  f"{_braces(exp.max_labels)}.")
-    truth = set(true_labels)
     parts.append(f"The true labelset is {_braces(true_labels)}: "
-                 f"{_verdict('MLR_agg', exp.agg_labels, truth)}, "
-                 f"{_verdict('MLR_max', exp.max_labels, truth)}.")
+                 f"{_verdict('MLR_agg', exp.agg_labels, true_labels)}; "
+                 f"{_verdict('MLR_max', exp.max_labels, true_labels)}.")
     return " ".join(parts)

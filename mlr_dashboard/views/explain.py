@@ -40,13 +40,13 @@ def picker(session: state.Session) -> int:
     return session.selected
 
 
-def verdict(labels: list[str], truth: set[str]) -> str:
-    """``{a, c}`` followed by right / wrong against the true labelset."""
+def verdict(labels: list[str], truth: list[str]) -> str:
+    """``{a, c}`` followed by right, or what it misses and adds, against the true labelset."""
     text = "{" + ", ".join(labels) + "}"
-    wrong = set(labels) ^ truth
+    wrong = vote_text.mistakes(labels, truth)
     if not wrong:
         return f"{text} :green[:material/check_circle: right]"
-    return f"{text} :red[:material/cancel: wrong on {', '.join(sorted(wrong))}]"
+    return f"{text} :red[:material/cancel: {wrong}]"
 
 
 def voters(exp, index: int) -> None:
@@ -86,17 +86,17 @@ def explanation(session: state.Session, index: int) -> None:
     data = session.dataset
     exp = session.explain(index)
     names = data.label_names
-    truth = {name for name, bit in zip(names, data.Y[index], strict=True) if bit}
+    truth = [name for name, bit in zip(names, data.Y[index], strict=True) if bit]
     split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
     st.subheader(f"Instance #{index} · {split}")
     if exp.fallback:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")
     answers = st.columns(3)
-    answers[0].markdown(f"**True labelset**  \n{{{', '.join(l for l in names if l in truth)}}}")
+    answers[0].markdown(f"**True labelset**  \n{{{', '.join(truth)}}}")
     answers[1].markdown(f"**MLR_agg**  \n{verdict(exp.agg_labels, truth)}")
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
-    st.markdown(vote_text.vote_paragraph(exp, index, [l for l in names if l in truth]))
+    st.markdown(vote_text.vote_paragraph(exp, index, truth))
     method, value = exp.bipartition
     st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · bipartition: "
                + (f"threshold {value:.2f}" if method == "threshold" else f"top {value} labels"))

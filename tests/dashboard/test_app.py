@@ -229,6 +229,14 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert scores["layout"]["yaxis"]["title"]["text"].startswith("aggregated score")
     assert len(at.dataframe) >= 2  # the picker table and the match set
     exp = _session(at).explain(5)
+    truth = [n for n, bit in zip(_session(at).dataset.label_names, _session(at).dataset.Y[5],
+                                 strict=True) if bit]
+    agg = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg**"))
+    missed = [label for label in truth if label not in exp.agg_labels]
+    added = [label for label in exp.agg_labels if label not in truth]
+    assert ("right" in agg) == (not missed and not added)
+    assert not missed or f"misses {', '.join(missed)}" in agg
+    assert not added or f"wrongly adds {', '.join(added)}" in agg
     paragraph = next(m.value for m in at.markdown if "instance #5" in m.value)
     assert "MLR_agg keeps the labels" in paragraph and "The true labelset is" in paragraph
     voters = next(d.value for d in at.dataframe if "vote_share" in d.value.columns)

@@ -140,3 +140,11 @@ def test_vote_paragraph_without_a_match_says_the_nearest_rules_voted(data):
     exp = fresh.explain(data.X[0])
     text = vote_text.vote_paragraph(exp, 0, ["L1"])
     assert text.startswith("No rule matches instance #0")
+
+
+def test_verdicts_say_what_is_missed_and_what_is_added():
+    assert vote_text._verdict("MLR_agg", ["a", "b"], ["b", "a"]) == "MLR_agg is right"
+    assert vote_text._verdict("MLR_agg", ["b", "c", "d"], ["a", "b"]) == (
+        "MLR_agg misses a and wrongly adds c, d")
+    assert vote_text._verdict("MLR_max", [], ["a"]) == "MLR_max misses a"
+    assert vote_text._verdict("MLR_max", ["c"], []) == "MLR_max wrongly adds c"

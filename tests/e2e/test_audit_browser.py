@@ -1,6 +1,7 @@
-"""An auditor in a real browser on emotions: filter the rules, download exactly those, audit
-them, download the report. Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshot
-of the Rules page's audit (docs/screenshots/rules-audit.png)."""
+"""Real data in a real browser (emotions): an auditor filters the rules, downloads exactly those,
+audits them and downloads the report; a teacher reads the population, a whole rule and the vote.
+Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshot of the Rules page's audit
+(docs/screenshots/rules-audit.png)."""
 
 import io
 import os
@@ -35,13 +36,17 @@ def _download(app, name: str) -> str:
     return Path(download.value.path()).read_text(encoding="utf-8")
 
 
-def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
-    _load_emotions(app)
-    app.page.get_by_label("Iterations per step").fill("3000")
+def _train(app, iterations: int) -> None:
+    app.page.get_by_label("Iterations per step").fill(str(iterations))
     app.page.keyboard.press("Enter")
     app.idle()
     app.press("Step")
     app.idle()
+
+
+def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
+    _load_emotions(app)
+    _train(app, 3000)
     app.open("Rules")
     caption = app.page.get_by_text(re.compile(r"^[\d,]+ of [\d,]+ rules, most trustworthy"))
 
@@ -78,3 +83,36 @@ def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
     if os.environ.get("MLR_UPDATE_SCREENSHOTS"):
         README_SHOT.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, README_SHOT)
+
+
+def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):
+    _load_emotions(app)
+    _train(app, 2000)
+    app.open("Population")
+    app.page.get_by_text(re.compile(r"rules that specify both features")).first.wait_for()
+    assert app.page.get_by_role("switch", name="Only rules that specify both features"
+                                ).is_checked()
+    legend = app.page.get_by_test_id("stPlotlyChart").first.locator(".legend").first
+    assert "selected: instance #0" in app.page.get_by_test_id("stPlotlyChart").first.inner_text()
+    assert legend.count()
+    app.shot("population-emotions")
+
+    app.open("Explain an instance")
+    paragraph = app.page.get_by_text(re.compile(r"rules? match(es)? instance #0|^No rule matches"))
+    assert "The true labelset is" in paragraph.first.inner_text()
+    rule = app.page.get_by_test_id("stCode").first.inner_text()
+    assert rule.startswith("IF") and re.search(r"\nTHEN \{[^}]*\}\s*$", rule)
+    assert rule.count("\n") >= 2  # one condition per line: emotions' rules specify several
+    app.no_exception()
+    app.shot("explain-emotions")
+
+    app.open("Theory")
+    chart = app.page.get_by_test_id("stPlotlyChart").first
+    chart.locator(".legend").first.wait_for()
+    text = chart.inner_text()
+    assert "this dataset (DL = 27)" in text and "measured: this population" in text
+    assert chart.locator(".annotation").count() == 0  # every mark is in the legend
+    ticks = [tick.text_content() for tick in chart.locator(".xtick text").all()]
+    assert ticks == ["1", "2", "5", "10", "20", "50"]
+    app.no_exception()
+    app.shot("theory-emotions")
