@@ -40,6 +40,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -123,10 +124,21 @@ def _scaled(X, numeric, train, test):
     return X_train, X_test
 
 
-def run_fold(estimator, X, Y, train, test, numeric=None) -> dict:
+@dataclass(frozen=True)
+class SharedFit:
+    """Several learners from one fit: each name predicts with its own keyword arguments to
+    ``predict``. MLR_max and MLR_agg are one MLRClassifier asked for two kinds of prediction, so
+    they cost one fit per fold, and differ only in what they predict (as in the paper)."""
+
+    estimator: object
+    predictions: Mapping[str, Mapping]
+
+
+def run_fold(estimator, X, Y, train, test, numeric=None, predictions=None) -> dict:
     """Fit a clone of ``estimator`` on the training rows, predict the test rows, and return every
     measure with ``fit_seconds`` and ``predict_seconds``. ``numeric`` marks the columns to scale
-    (all when None)."""
+    (all when None). With ``predictions`` ({name: predict keyword arguments}), return
+    {name: measures} from the one fit instead; the scores (``predict_proba``) are shared."""
     numeric = np.ones(X.shape[1], bool) if numeric is None else np.asarray(numeric, bool)
     X_train, X_test = _scaled(X, numeric, train, test)
     model = clone(estimator)
@@ -134,17 +146,45 @@ def run_fold(estimator, X, Y, train, test, numeric=None) -> dict:
     model.fit(X_train, Y[train])  # MLR's fit tunes its threshold too: part of training
     fit_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    predicted = model.predict(X_test)
-    predicted = predicted.toarray() if hasattr(predicted, "toarray") else np.asarray(predicted)
     scores = label_scores(model, X_test)
-    predict_seconds = time.perf_counter() - start
-    measures = evaluate(Y[test], predicted.astype(np.uint8), scores)
-    return {**measures, "fit_seconds": fit_seconds, "predict_seconds": predict_seconds}
+    score_seconds = time.perf_counter() - start
+    results = {}
+    for name, kwargs in (predictions or {None: {}}).items():
+        start = time.perf_counter()
+        predicted = model.predict(X_test, **kwargs)
+        predicted = predicted.toarray() if hasattr(predicted, "toarray") else np.asarray(predicted)
+        predict_seconds = score_seconds + time.perf_counter() - start
+        measures = evaluate(Y[test], predicted.astype(np.uint8), scores)
+        results[name] = {**measures, "fit_seconds": fit_seconds,
+                         "predict_seconds": predict_seconds}
+    return results if predictions else results[None]
 
 
-def _task(learner, dataset, fold, estimator, X, Y, train, test, numeric):
-    return {"learner": learner, "dataset": dataset, "fold": fold,
-            **run_fold(estimator, X, Y, train, test, numeric)}
+def _task(predictions, dataset, fold, estimator, X, Y, train, test, numeric):
+    by_name = run_fold(estimator, X, Y, train, test, numeric, predictions)
+    return [{"learner": name, "dataset": dataset, "fold": fold, **row}
+            for name, row in by_name.items()]
+
+
+def _fits(learners, random_state) -> list[tuple[object, dict]]:
+    """(estimator, {learner name: predict keyword arguments}) per fit to make: names of
+    ``learners.LEARNERS`` that share one (``learners.SHARED``) are grouped."""
+    from mlr_core.evaluation.learners import SHARED
+
+    if isinstance(learners, Mapping):
+        return [(spec.estimator, dict(spec.predictions)) if isinstance(spec, SharedFit)
+                else (spec, {name: {}}) for name, spec in learners.items()]
+    fits, by_base = [], {}
+    for name in learners:
+        if name in SHARED:
+            base, kwargs = SHARED[name]
+            if base not in by_base:
+                by_base[base] = (make_learner(name, random_state), {})
+                fits.append(by_base[base])
+            by_base[base][1][name] = kwargs
+        else:
+            fits.append((make_learner(name, random_state), {name: {}}))
+    return fits
 
 
 def _numeric_mask(data: Dataset) -> np.ndarray:
@@ -164,8 +204,9 @@ def run_experiment(
 
     Parameters
     ----------
-    learners : mapping of name to estimator, or names of ``learners.LEARNERS``
-        Names are built with ``make_learner(name, random_state)``.
+    learners : mapping of name to estimator or `SharedFit`, or names of ``learners.LEARNERS``
+        Names are built with ``make_learner(name, random_state)``; MLR_max and MLR_agg share
+        one fit per fold. A `SharedFit`'s own names label its rows (its key is not used).
     datasets : mapping of name to `Dataset`
     folds : int or mapping of dataset name to [(train, test), ...]
         A number of folds to make by iterative stratification (seeded by ``random_state``), or
@@ -184,9 +225,9 @@ def run_experiment(
         One row per (learner, dataset, fold) in that order: the measures, ``fit_seconds`` and
         ``predict_seconds``.
     """
-    if not isinstance(learners, Mapping):
-        learners = {name: make_learner(name, random_state) for name in learners}
-    if not learners or not datasets:
+    fits = _fits(learners, random_state)
+    names = [name for _, predictions in fits for name in predictions]
+    if not names or not datasets:
         raise InputError("give at least one learner and one dataset")
     if isinstance(folds, int):
         folds = {name: stratified_folds(data.Y, folds, random_state)
@@ -195,19 +236,21 @@ def run_experiment(
     if missing:
         raise InputError(f"no folds given for dataset(s) {', '.join(missing)}")
     jobs = [
-        delayed(_task)(learner, name, k, estimator, data.X, data.Y, train, test,
+        delayed(_task)(predictions, name, k, estimator, data.X, data.Y, train, test,
                        _numeric_mask(data))
-        for learner, estimator in learners.items()
+        for estimator, predictions in fits
         for name, data in datasets.items()
         for k, (train, test) in enumerate(folds[name])
     ]
+    total = len(names) * sum(len(folds[name]) for name in datasets)
     rows = []
     with parallel_config(backend=backend) if backend else nullcontext():
-        for row in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
-            rows.append(row)
-            if progress is not None:
-                progress(len(rows), len(jobs), row)
-    order = {"learner": list(learners), "dataset": list(datasets)}
+        for task_rows in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+            for row in task_rows:
+                rows.append(row)
+                if progress is not None:
+                    progress(len(rows), total, row)
+    order = {"learner": names, "dataset": list(datasets)}
     frame = pd.DataFrame(rows)
     for column, values in order.items():
         frame[column] = pd.Categorical(frame[column], categories=values, ordered=True)

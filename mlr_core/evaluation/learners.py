@@ -308,6 +308,9 @@ LEARNERS: dict[str, Callable[[int | None], BaseEstimator]] = {
 """Every learner the runner knows, by the name ``../shared/field/peers.csv`` gives it (and the
 paper's MLR_max / MLR_agg), as a factory of a fresh estimator seeded with ``random_state``."""
 
+SHARED = {"MLR_max": ("MLR", {"prediction": "max"}), "MLR_agg": ("MLR", {"prediction": "agg"})}
+"""Learners that one fit serves: name -> (the fit they share, their ``predict`` arguments)."""
+
 OPTIONAL = {"MLkNN": ("skmultilearn",), "BOOMER": BOOMER_MODULES}
 """Learners whose package may be missing: the modules, any one of which each needs."""
 

@@ -227,3 +227,28 @@ def test_command_line_runs_a_sweep_from_files(tmp_path, capsys):
     folds = pd.read_csv(out / "folds.csv")
     assert len(folds) == 2 * 2 * 3 and set(folds.dataset) == {"c3", "c4"}
     assert "12 fits" in capsys.readouterr().out
+
+
+def test_mlr_max_and_agg_share_one_fit_per_fold():
+    from mlr_core import MLRClassifier
+    from mlr_core.evaluation.experiments import SharedFit, _fits
+
+    fits = _fits(["BR-LR", "MLR_max", "LP-DT", "MLR_agg"], random_state=0)
+    assert [sorted(names) for _, names in fits] == [["BR-LR"], ["MLR_agg", "MLR_max"], ["LP-DT"]]
+    assert isinstance(fits[1][0], MLRClassifier)
+    data = make_hypercube_dataset(n_samples=150, n_labels=4, random_state=2)
+    shared = SharedFit(MLRClassifier(n_rules=200, n_iter=2000, random_state=0),
+                       {"MLR_max": {"prediction": "max"}, "MLR_agg": {"prediction": "agg"}})
+    results = run_experiment({"MLR": shared}, {"cube": data}, folds=2)
+    assert list(results.learner) == ["MLR_max", "MLR_max", "MLR_agg", "MLR_agg"]
+    by = results.set_index(["learner", "fold"])
+    for fold in (0, 1):  # one fit: same fit time and the same scores for both
+        assert by.loc[("MLR_max", fold), "fit_seconds"] == by.loc[("MLR_agg", fold),
+                                                                  "fit_seconds"]
+        assert by.loc[("MLR_max", fold), "ranking_loss"] == by.loc[("MLR_agg", fold),
+                                                                   "ranking_loss"]
+    # and it is what two separate fits with the same seed give
+    alone = run_experiment({"MLR_max": MLRClassifier(n_rules=200, n_iter=2000, random_state=0,
+                                                     prediction="max")}, {"cube": data}, folds=2)
+    shared_max = results[results.learner == "MLR_max"]
+    assert alone.hamming_loss.tolist() == shared_max.hamming_loss.tolist()
