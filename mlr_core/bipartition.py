@@ -65,6 +65,23 @@ def example_f1(truth: np.ndarray, pred: np.ndarray) -> float:
     return float(np.where(sizes > 0, 2 * hits / np.maximum(sizes, 1), 1.0).mean())
 
 
+def example_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
+    """Mean per-instance Jaccard index |h & L| / |h | L| (1 when both sets are empty)."""
+    hits = (truth & pred).sum(axis=1)
+    union = (truth | pred).sum(axis=1)
+    return float(np.where(union > 0, hits / np.maximum(union, 1), 1.0).mean())
+
+
+def label_agreement(truth: np.ndarray, pred: np.ndarray) -> float:
+    """1 - Hamming loss: the fraction of label bits predicted right."""
+    return float(np.mean(truth == pred))
+
+
+TARGETS = {"hamming_loss": label_agreement, "f1": example_f1, "accuracy": example_accuracy}
+"""What `tune` can maximise, by the estimator's ``target`` names (higher is better for each;
+by hand, like `example_f1`, so that one label column works)."""
+
+
 def candidates(method: str, threshold: float | None, k: int) -> list[Bipartition]:
     """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
     parameters: the given threshold or all of `THRESHOLDS`, plus RCut at k for ``"auto"``; RCut

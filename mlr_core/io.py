@@ -80,6 +80,8 @@ def _build(cls, data):
     require(method in ("threshold", "rcut"), "bipartition must be threshold or rcut.")
     value = float(value) if method == "threshold" else int(value)
 
-    config = model._config(int(data["max_specified"]), d)
+    n_rules = data.get("n_rules", model.n_rules)  # files before n_rules="auto" saved it as a param
+    require(isinstance(n_rules, int) and n_rules >= 1, "n_rules must be a positive integer.")
+    config = model._config(int(data["max_specified"]), d, n_rules)
     run = TrainingRun.from_dict(data, config, model.fitness, d, m, model.history_every)
     return model._adopt(run, (method, value), label_dtype, features, labels, data_min, data_max)

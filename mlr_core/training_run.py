@@ -258,6 +258,7 @@ class TrainingRun:
             rule.update({key: getattr(pop, field)[i].item() for key, field in RULE_STATS.items()})
             rules.append(rule)
         return {
+            "n_rules": int(self.config.n_rules),
             "max_specified": int(self.config.max_specified),
             "label_cardinality": float(self.card),
             "counters": self.counters.tolist(),

@@ -104,7 +104,7 @@ def test_every_step_keeps_the_invariants(problem):
 def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
     r = np.random.default_rng(seed)
     x = r.random(d)
-    cfg = MLRClassifier(p_hash=p_hash)._config(min(limit, d), d)
+    cfg = MLRClassifier(p_hash=p_hash)._config(min(limit, d), d, 1000)
     pop = new_population(10, min(limit, d))
     slot = cover(pop, x, 3, cfg, new_state(seed), 0)
     out = np.empty(10, dtype=np.int64)

@@ -38,7 +38,7 @@ def test_hl_fitness_is_at_least_em_fitness_for_the_same_history():
     labelsets = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
     y_ids = r.integers(0, 4, 40).astype(np.int32)
     pops = {mode: new_population(103, 3) for mode in ("em", "hl")}
-    cfg = MLRClassifier(p_hash=0.5, r0=0.9)._config(3, 3)
+    cfg = MLRClassifier(p_hash=0.5, r0=0.9)._config(3, 3, 1000)
     for mode, pop in pops.items():
         scores = label_scores(labelsets, mode)
         state = new_state(0)
