@@ -36,11 +36,13 @@ CONFIGS = {
     "MLR before": dict(n_rules=1000, n_iter=50_000, target="f1"),
     "+ capacity": dict(target="f1"),
     "MLR defaults": dict(),
+    "option: target=hamming_loss": dict(target="hamming_loss"),
 }
-"""The ablation, one step at a time, ending at the defaults. ``MLR before``: the defaults this
-benchmark started from (N = 1000, 50,000 iterations, bipartition tuned for F1); ``+ capacity``:
-``n_rules="auto"`` and 150,000 iterations; ``MLR defaults``: also the bipartition tuned for
-Hamming loss (``target="hamming_loss"``)."""
+"""The ablation, one step at a time, ending at the defaults, then an option in its own row.
+``MLR before``: the defaults this benchmark started from (N = 1000, 50,000 iterations,
+bipartition tuned for F1); ``+ capacity``: ``n_rules="auto"`` and 150,000 iterations;
+``MLR defaults``: also the bipartition tuned for accuracy (``target="accuracy"``); the option
+tunes it for Hamming loss instead."""
 
 
 def run(configs, datasets, n_jobs, seed=0):
