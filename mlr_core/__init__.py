@@ -20,6 +20,7 @@ _LAZY = {
     "make_hypercube_dataset": "mlr_core.data.synthetic",
     "evaluate": "mlr_core.evaluation.measures",
     "cross_validate": "mlr_core.evaluation.paper",
+    "RFMLSelector": "mlr_core.feature_selection",
 }
 
 __all__ = ["DatasetError", "InputError", "MLRError", "ModelFormatError", *_LAZY]

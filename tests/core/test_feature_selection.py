@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, RFMLSelector
 from mlr_core.errors import InputError
-from mlr_core.feature_selection import RFMLSelector, rfml_weights
+from mlr_core.feature_selection import rfml_weights
 
 
 def relevant_and_noise(n=300, seed=0):
