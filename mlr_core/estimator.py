@@ -41,10 +41,10 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         (474 rows) 0.214 at N = 1000 against 0.224 at 3000, flags (155 rows) 0.280 against
         0.294, genbase (530 rows) 0.0030 against 0.0022.
     n_iter : int, default=150_000
-        Training iterations (one instance each) run by ``fit``. Evidence (3 folds,
-        ``docs/field.md``): at N = 1000, 150,000 iterations beat 50,000 on emotions (Hamming
-        loss 0.217 against 0.219) and genbase (0.0020 against 0.0032), and 20,000 was worse
-        (emotions 0.242); flags did not move. Fit time grows with it: yeast about 10 s per
+        Training iterations (one instance each) run by ``fit``. Evidence (3 folds, notes in
+        ``docs/field.md``): at N = 1000, 150,000 iterations against 50,000 took genbase from
+        Hamming loss 0.0032 to 0.0020; emotions and flags moved less than the seed-to-seed
+        noise (about 0.01), and 20,000 was worse (emotions 0.242). Yeast fits in about 10 s per
         fold on an idle 2-core machine.
     fitness : {"hl", "em"}, default="hl"
         Per-match score: 1 - Hamming loss of the rule's labelset, or exact match.
@@ -62,14 +62,13 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         training data.
     target : {"accuracy", "f1", "hamming_loss"}, default="accuracy"
         The measure the bipartition is tuned for on the training rows
-        (:data:`mlr_core.bipartition.TARGETS`). No single cut serves every measure: on the
-        shared folds (5 folds, ranks among ten learners, ``docs/field.md``) tuning for
-        ``"f1"`` ranks 3.8 on F1 but 7.8 on Hamming loss; ``"hamming_loss"`` ranks 6.2 on
-        Hamming loss (CAL500 0.194 -> 0.139, yeast 0.243 -> 0.212) but 6.2 on F1;
-        ``"accuracy"``, the default, ranks 4.8 on accuracy and 4.4 on F1 with a lower Hamming
-        loss than ``"f1"`` (yeast 0.230 against 0.243, emotions 0.220 against 0.230). Tuning on
-        an inner 25% hold-out (then refitting) instead of the training rows did no better on
-        any target (3 folds) at 1.75 times the fit time.
+        (:data:`mlr_core.bipartition.TARGETS`). No single cut serves every measure. On the
+        shared folds (``docs/field.md``: 5 folds, average ranks among ten learners, Hamming
+        loss / accuracy / F1): ``"f1"`` 7.8 / 5.2 / 4.2; ``"accuracy"`` 7.8 / 5.2 / 4.6 with
+        lower Hamming losses (yeast 0.233 against 0.239, emotions 0.223 against 0.234);
+        ``"hamming_loss"`` 6.4 / 7.6 / 7.8 (CAL500 0.191 -> 0.138, yeast 0.233 -> 0.213).
+        Tuning on an inner 25% hold-out (then refitting) instead of the training rows did no
+        better for any target (3 folds) at 1.75 times the fit time.
     p_hash : float, default=0.33
         P#, probability that covering makes a feature a wildcard.
     max_specified : int or "auto", default="auto"
