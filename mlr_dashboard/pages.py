@@ -28,7 +28,12 @@ def train_charts(snap: Snapshot) -> list[go.Figure]:
 
 def default_features(snap: Snapshot) -> tuple[int, int]:
     """The two features the rules specify most (one feature: projected on itself)."""
-    chosen = sorted(frames.most_specified(snap.lower, snap.rules["numerosity"]))
+    return feature_pair(snap.lower, snap.rules["numerosity"])
+
+
+def feature_pair(lower: np.ndarray, numerosity) -> tuple[int, int]:
+    """The two features these rules specify most, in data order."""
+    chosen = sorted(frames.most_specified(lower, numerosity))
     chosen += chosen[-1:] * (2 - len(chosen))
     return chosen[0], chosen[1]
 

@@ -182,6 +182,8 @@ class Session:
     labelsets: frames.Labelsets = field(init=False)
     palette_ids: list[int] = field(init=False)
     speed: float = field(init=False, default=0.0)
+    #: The last iteration run through the tracer (the Microscope page), None after a reset.
+    traced: object | None = field(init=False, default=None)
     _selected: int = field(init=False, default=0)
     _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
@@ -231,6 +233,7 @@ class Session:
             self.running = False
             self.pending_steps = 0
             self.speed = 0.0
+            self.traced = None
             self._changed()
 
     def reset(self, params: dict | None = None, holdout: float | None = None) -> None:
@@ -285,6 +288,20 @@ class Session:
         """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
         self._learn(int(n_iterations))
         self.record(force=True)
+
+    def trace_step(self):
+        """One iteration through the engine's tracer (the Microscope page): what it did, with
+        the rule bounds before it to draw the rules its record names."""
+        from mlr_dashboard.microscope import Traced
+
+        with self._lock:
+            model = self._started()
+            lower, upper = model.rule_bounds()
+            trace = model.step_traced()
+            self._changed()
+            self.traced = Traced(trace, lower, upper, int(self.train_idx[trace.row]),
+                                 int(model.summary()["macro_size"]))
+        return self.traced
 
     def _learn(self, n_iterations: int) -> None:
         with self._lock:

@@ -18,6 +18,7 @@ page = st.navigation([
     st.Page("views/train.py", title="Train (live)", icon=":material/model_training:",
             default=True),
     st.Page("views/population.py", title="Population", icon=":material/scatter_plot:"),
+    st.Page("views/microscope.py", title="Microscope", icon=":material/biotech:"),
     st.Page("views/explain.py", title="Explain an instance", icon=":material/manage_search:"),
     st.Page("views/rules.py", title="Rules", icon=":material/table_rows:"),
     st.Page("views/theory.py", title="Theory", icon=":material/functions:"),

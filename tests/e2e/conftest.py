@@ -25,7 +25,8 @@ IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Screenshots the README shows, by the name a test gives them.
-README_SHOTS = {name: SCREENSHOTS / f"{name}.png" for name in ("population", "train_emotions")}
+README_SHOTS = {name: SCREENSHOTS / f"{name}.png" for name in (
+    "population", "train_emotions", "microscope", "race", "time_travel")}
 #: Records, in the page, every exception element and every "unexpected error" message that
 #: appears, however briefly (a rerun may replace it before a test looks).
 WATCH_ERRORS = """

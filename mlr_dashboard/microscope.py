@@ -1,0 +1,219 @@
+"""One training iteration told step by step and drawn on the population plot (Microscope page).
+
+The story comes from the engine's own record (:meth:`MLRClassifier.step_traced`); nothing of the
+learning classifier system is re-done here. Pure (no Streamlit): a step is a sentence and the
+rules to outline, and :func:`step_figure` draws them over the population figure's rectangles.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from mlr_core.iteration_trace import IterationTrace
+from mlr_dashboard import figures, frames
+
+#: Rectangles of the population drawn under the marks (the fittest ones).
+BACKGROUND_RULES = 300
+
+
+@dataclass(frozen=True)
+class Traced:
+    """A traced iteration with what drawing it needs: the rule bounds before it (rows of
+    ``trace.rules_before``), the drawn instance's row in the dataset, and the rules after it."""
+
+    trace: IterationTrace
+    lower: np.ndarray
+    upper: np.ndarray
+    index: int
+    n_rules_after: int
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Rules outlined in one style: their bounds (n x d, NaN = wildcard) and a legend name."""
+
+    name: str
+    lower: np.ndarray
+    upper: np.ndarray
+    color: str
+    width: float = 3.0
+    dash: str = "solid"
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    sentence: str
+    marks: list[Mark] = field(default_factory=list)
+    #: Show [M] as a table beside the figure (the [M] and [C] steps).
+    match_table: bool = False
+
+
+_NUMBER = r"[-+\w.]+"  # what ``condition_text`` writes with :.4g (1e+03, -0.5, inf)
+_BETWEEN = re.compile(rf"^({_NUMBER}) <= (.+) <= ({_NUMBER})$")
+_ONE_SIDE = re.compile(rf"^(.+) (<=|>=) ({_NUMBER})$")
+
+
+def text_bounds(texts: list[str], feature_names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds (NaN = open side or wildcard) of rules given as ``rules_frame`` text.
+
+    The trace gives offspring and deleted rules as text only (they are not all in the population
+    before or after); their 4-significant-digit bounds are precise enough to draw them.
+    """
+    column = {name: j for j, name in enumerate(feature_names)}
+    lower = np.full((len(texts), len(feature_names)), np.nan)
+    upper = lower.copy()
+    for i, text in enumerate(texts):
+        condition = text[len("IF "): text.rindex(" THEN ")]
+        if condition == "TRUE":
+            continue
+        for term in condition.split(" AND "):
+            if match := _BETWEEN.match(term):
+                j = column[match[2]]
+                lower[i, j], upper[i, j] = float(match[1]), float(match[3])
+            elif match := _ONE_SIDE.match(term):
+                j = column[match[1]]
+                (lower if match[2] == ">=" else upper)[i, j] = float(match[3])
+    return lower, upper
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
+    """The iteration in the order the engine runs it, one sentence per step."""
+    t = traced.trace
+    labels = "{" + ", ".join(t.labelset) + "}"
+    M, C = t.match_set, t.correct_set
+
+    def by_ids(name, ids, color, **style):
+        return Mark(name, traced.lower[ids], traced.upper[ids], color, **style)
+
+    def by_text(name, texts, color, **style):
+        return Mark(name, *text_bounds(texts, feature_names), color, **style)
+
+    match_mark = by_ids(f"[M] ({len(M)})", M, "#FF7F0E", width=1.5)
+    out = [
+        Step("1. An instance is drawn",
+             f"Iteration {t.iteration:,} draws training instance #{traced.index}, whose labels "
+             f"are {labels} (ringed in black). The {_plural(len(t.rules_before), 'rule')} "
+             "drawn faintly are the population before this iteration."),
+        Step("2. The match set [M]",
+             f"[M]: {_plural(len(M), 'rule')} contain the instance in every interval they "
+             "specify (orange). " + ("They vote for labels at prediction time; in training each "
+                                      "one updates its experience, accuracy and fitness from "
+                                      "this instance." if M else "No rule matches it."),
+             [match_mark], match_table=True),
+        Step("3. The correct set [C]",
+             f"[C]: {_plural(len(C), 'rule')} of [M] predict exactly {labels} (red). They count "
+             f"this instance as a success; the other {len(M) - len(C):,} rules of [M] as a "
+             "failure, so their accuracy and fitness drop.",
+             [match_mark, by_ids(f"[C] ({len(C)})", C, "#D62728", width=3.5)],
+             match_table=True),
+    ]
+    if t.covering:
+        out.append(Step("4. Covering",
+                        f"[C] is empty, so covering makes a new rule around the instance that "
+                        f"predicts {labels}: {t.covering} (blue).",
+                        [by_text("covering", [t.covering], "#1F77B4", width=4)]))
+    else:
+        out.append(Step("4. Covering", "[C] is not empty, so no covering is needed."))
+    g = t.ga
+    if g is None:
+        out.append(Step("5. Genetic algorithm",
+                        f"No GA this time: it runs in [C] when its rules have gone θ_GA = "
+                        f"{params['theta_ga']} iterations on average since their last GA."))
+    else:
+        parents = by_text("parents", g.parents, "#9467BD", width=4)
+        same = " (the same rule twice)" if g.parent_ids[0] == g.parent_ids[1] else ""
+        out += [
+            Step("5. GA: two parents",
+                 f"The GA runs in [C]: it picks two parents, fitter rules being likelier"
+                 f"{same}: {g.parents[0]} and {g.parents[1]} (purple).", [parents]),
+            Step("6. GA: crossover",
+                 ("Crossover swaps interval bounds between the parents: the two offspring "
+                  "after crossover are dashed."
+                  if g.crossover else "No crossover this time (it happens with probability "
+                                      "χ): the offspring start as copies of the parents "
+                                      "(dashed)."),
+                 [parents, by_text("after crossover", g.after_crossover, "#E377C2",
+                                   dash="dash")]),
+            Step("7. GA: mutation",
+                 "Mutation moves some bounds (and may turn a feature into a wildcard or back): "
+                 "the offspring after mutation (green). Offspring 1 is "
+                 f"{g.fates[0]}, offspring 2 is {g.fates[1]}"
+                 + (" (an accurate, experienced parent that is more general takes a copy "
+                    "instead)." if any(f != "inserted" for f in g.fates) else "."),
+                 [by_text("after crossover", g.after_crossover, "#E377C2", dash="dash",
+                          width=2),
+                  by_text("after mutation", g.after_mutation, "#2CA02C", width=4)]),
+        ]
+    n = len(out) + 1
+    if t.subsumed:
+        out.append(Step(f"{n}. Subsumption",
+                        f"Correct-set subsumption: an accurate, experienced rule of [C] absorbs "
+                        f"{_plural(len(t.subsumed), 'more specific rule')} (grey, dash-dot).",
+                        [by_text("subsumed", t.subsumed, "#555555", dash="dashdot")]))
+    else:
+        out.append(Step(f"{n}. Subsumption", "No rule is subsumed this time."))
+    if t.deleted:
+        out.append(Step(f"{n + 1}. Deletion",
+                        f"The population is over N = {params['n_rules']:,} copies: deletion "
+                        f"removes {_plural(len(t.deleted), 'copy')}, drawn at random with "
+                        "crowded or unfit rules likelier (black, dashed).",
+                        [by_text("deleted", t.deleted, "#000000", dash="dash")]))
+    else:
+        out.append(Step(f"{n + 1}. Deletion",
+                        f"The population is within N = {params['n_rules']:,} copies: "
+                        "nothing is deleted."))
+    out.append(Step(f"{n + 2}. Done",
+                    f"After iteration {t.iteration:,} the population has "
+                    f"{_plural(traced.n_rules_after, 'rule')}. Trace another iteration, or "
+                    "train a while and come back: early on covering dominates, later the GA "
+                    "refines rules and deletion removes the unfit."))
+    return out
+
+
+def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: np.ndarray,
+                features: tuple[int, int], feature_names: list[str],
+                palette: dict[int, str], labelset_names: list[str]) -> go.Figure:
+    """The population before the iteration (fittest rules, faint) with this step's rules
+    outlined on top and the drawn instance ringed."""
+    t = traced.trace
+    rules = t.rules_before.assign(labelset_id=-1)
+    chosen, _, ranges = frames.projection(rules, traced.lower, traced.upper, X, features,
+                                          cap=BACKGROUND_RULES)
+    points = frames.instance_points(X, instance_labelsets, features)
+    selected = frames.instance_points(X[[traced.index]], instance_labelsets[[traced.index]],
+                                      features).assign(index=traced.index)
+    fig = figures.population_figure(
+        chosen, points, feature_names=(feature_names[features[0]], feature_names[features[1]]),
+        ranges=ranges, color_by="fitness", palette=palette, labelset_names=labelset_names,
+        title=f"The population before iteration {t.iteration:,} "
+              f"({_plural(len(t.rules_before), 'rule')}, the fittest {BACKGROUND_RULES} drawn)",
+        selected=selected)
+    for mark in step.marks:
+        if not len(mark.lower):
+            continue
+        rects = frames.project_rules(mark.lower, mark.upper, features, ranges)
+        xs, ys = figures.rectangle_path(rects)
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines", name=mark.name, legend="legend2", legendrank=1,
+            line={"color": mark.color, "width": mark.width, "dash": mark.dash},
+            hoverinfo="skip"))
+    return fig
+
+
+def rules_table(traced: Traced, step: Step) -> pd.DataFrame | None:
+    """[M] with a column saying which rules are also in [C] (for the [M] and [C] steps)."""
+    if not step.match_table or not traced.trace.match_set:
+        return None
+    t = traced.trace
+    table = t.rules_before.iloc[t.match_set].loc[:, ["rule", "fitness", "numerosity", "experience"]]
+    return table.assign(in_C=[i in t.correct_set for i in t.match_set])
