@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from mlr_dashboard import figures, frames
-from mlr_dashboard.state import MEASURES, Session, Snapshot
+from mlr_dashboard import compare_figures, figures, frames
+from mlr_dashboard.state import MEASURES, Session, Snapshot, run_name
 
 #: Rules in the Rules page's heatmap (the most numerous ones).
 HEATMAP_RULES = 60
@@ -24,6 +24,14 @@ def train_charts(snap: Snapshot) -> list[go.Figure]:
     """The Train page's live charts: learning curves and the population over iterations."""
     return [figures.learning_curves(snap.curves, MEASURES),
             figures.population_curves(snap.history)]
+
+
+def runs_chart(session: Session, snap: Snapshot) -> go.Figure:
+    """Held-out curves of the earlier runs on this dataset beside the current one."""
+    runs = {run.name: run.curves for run in session.runs}
+    runs[f"{run_name(session.run_number, session.params)} (this run)"] = snap.curves
+    return compare_figures.runs_figure(runs, MEASURES, "Held-out curves: earlier runs and this "
+                                                       "one (kept when you apply new parameters)")
 
 
 def default_features(snap: Snapshot) -> tuple[int, int]:

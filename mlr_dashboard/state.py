@@ -37,6 +37,13 @@ DEFAULT_HOLDOUT = 0.2
 #: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
 TICK_BUDGET_S = 0.25
 TICK_EVERY_S = 0.6
+#: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
+#: at full speed it converges before the first curve point is drawn).
+DEFAULT_TICK_CAP = 100
+#: Population snapshots kept for time travel (thinned like the curves: they span the whole run).
+SNAPSHOTS = 40
+#: Earlier runs whose curves the Train page keeps when the parameters change.
+RUN_HISTORY = 5
 #: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
 CURVE_EVERY_S = 1.0
 CURVE_POINTS = 200
@@ -78,16 +85,13 @@ RULE_COLUMNS = {
 }
 
 
-class CurveLog:
-    """Training / held-out measures over iterations, in a bounded deque.
+class ThinnedLog:
+    """Records over iterations in a bounded deque that always spans the whole run.
 
     When the deque is full every other point is dropped and the spacing between points doubles,
-    so memory stays bounded yet the curve always spans the whole run. Live ticks add a point at
-    most every ``min_seconds``: scoring costs more than drawing, and curves need not be redrawn
-    twice a second.
+    so memory stays bounded. Live ticks add a point at most every ``min_seconds``: scoring costs
+    more than drawing, and curves need not be redrawn twice a second.
     """
-
-    COLUMNS = ("iteration", "split", *MEASURES)
 
     def __init__(self, max_points: int = CURVE_POINTS, min_seconds: float = CURVE_EVERY_S):
         self.points: deque[dict] = deque(maxlen=max_points)
@@ -99,8 +103,8 @@ class CurveLog:
     def due(self, iteration: int, now: float, force: bool = False) -> bool:
         return iteration >= self.next_at and (force or now - self.last_time >= self.min_seconds)
 
-    def add(self, iteration: int, now: float, measures: dict[str, dict[str, float]]) -> None:
-        self.points.append({"iteration": iteration, **measures})
+    def add(self, iteration: int, now: float, record: dict) -> None:
+        self.points.append({"iteration": iteration, **record})
         self.last_time = now
         if len(self.points) == self.points.maxlen:
             kept = list(self.points)[::2]
@@ -110,6 +114,12 @@ class CurveLog:
             self.every = max(1, span // max(len(kept) - 1, 1))
         self.next_at = iteration + self.every
 
+
+class CurveLog(ThinnedLog):
+    """Training / held-out measures over iterations."""
+
+    COLUMNS = ("iteration", "split", *MEASURES)
+
     def frame(self) -> pd.DataFrame:
         """Long format (one row per iteration and split), as ``figures.learning_curves`` takes."""
         rows = [
@@ -118,6 +128,22 @@ class CurveLog:
             for split in ("training", "held-out")
         ]
         return pd.DataFrame(rows, columns=list(self.COLUMNS))
+
+
+@dataclass(frozen=True)
+class PastRun:
+    """The curves of an earlier run of this session, named by what set it apart."""
+
+    name: str
+    params: dict
+    curves: pd.DataFrame
+
+
+def run_name(number: int, params: dict) -> str:
+    """``run 2: HL, ν 10, N 1000, P# 0.33, seed 0``: the parameters a teacher changes."""
+    return (f"run {number}: {params['fitness'].upper()}, ν {params['nu']:g}, "
+            f"N {params['n_rules']}, P# {params['p_hash']:g}, θ_GA {params['theta_ga']}, "
+            f"seed {params['random_state']}")
 
 
 @dataclass(frozen=True)
@@ -173,12 +199,19 @@ class Session:
     params: dict = field(default_factory=lambda: dict(DEFAULT_PARAMS))
     holdout: float = DEFAULT_HOLDOUT
     running: bool = False
-    tick_cap: int | None = None
+    tick_cap: int | None = DEFAULT_TICK_CAP
+    #: Live training pauses by itself at this iteration (None: it runs until paused).
+    stop_at: int | None = None
     #: Iterations asked for by Step, done by the next script run (where a wait can be shown).
     pending_steps: int = 0
     train_idx: np.ndarray = field(init=False)
     test_idx: np.ndarray = field(init=False)
     curves: CurveLog = field(init=False)
+    #: Snapshots for time travel, one at most per curve point, thinned over the run.
+    snapshots: ThinnedLog = field(init=False)
+    #: Curves of earlier runs on this dataset (newest last), kept when the model is replaced.
+    runs: deque = field(init=False, default_factory=lambda: deque(maxlen=RUN_HISTORY))
+    run_number: int = field(init=False, default=0)
     labelsets: frames.Labelsets = field(init=False)
     palette_ids: list[int] = field(init=False)
     speed: float = field(init=False, default=0.0)
@@ -226,10 +259,16 @@ class Session:
                 self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
                 self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
                 self._selected = 0
+                self.runs.clear()  # curves on other data do not compare
+            elif self.curves.points:
+                self.runs.append(PastRun(run_name(self.run_number, self.params),
+                                         dict(self.params), self.curves.frame()))
+            self.run_number += 1
             self.dataset, self._model, self.params, self.holdout = (
                 dataset, model, params, holdout)
             self.train_idx, self.test_idx = train_idx, test_idx
             self.curves = CurveLog()
+            self.snapshots = ThinnedLog(max_points=SNAPSHOTS)
             self.running = False
             self.pending_steps = 0
             self.speed = 0.0
@@ -267,11 +306,17 @@ class Session:
 
         Chunks are sized from the measured speed, a quarter of the budget each, so a population
         that slows down as it grows overruns the budget by little; the lock is taken per chunk,
-        so a page waiting to read waits for one chunk at most. Returns the iterations done
-        (at least one, so every tick shows progress).
+        so a page waiting to read waits for one chunk at most. Returns the iterations done:
+        at least one, so every tick shows progress, except at ``stop_at``, where training
+        pauses by itself.
         """
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
+        if self.stop_at is not None:
+            cap = min(cap, self.stop_at - self.iteration)
+            if cap <= 0:
+                self.running = False
+                return 0
         done = 0
         while done < cap and ((left := deadline - time.perf_counter()) > 0 or done == 0):
             guess = self.speed * min(max(left, 0.0), budget_s / 4) if self.speed else 20
@@ -281,8 +326,16 @@ class Session:
             rate = chunk / max(time.perf_counter() - began, 1e-6)
             self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
             done += chunk
-        self.record()
+        self.record(force=self.stop_at is not None and self.iteration >= self.stop_at)
+        if self.stop_at is not None and self.iteration >= self.stop_at:
+            self.running = False
         return done
+
+    @property
+    def iteration(self) -> int:
+        """Iterations trained so far (0 before the model starts)."""
+        with self._lock:
+            return 0 if self._model is None else int(self._model.summary()["iteration"])
 
     def step(self, n_iterations: int) -> None:
         """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
@@ -333,6 +386,15 @@ class Session:
             }
             self.curves.add(iteration, now, scores)
             self._changed()
+            if self.snapshots.due(iteration, now, force=True):
+                self.snapshots.add(iteration, now, {"snap": self.snapshot()})
+
+    def past_snapshots(self) -> list[Snapshot]:
+        """The snapshots kept for time travel, oldest first, ending with the model as it is."""
+        with self._lock:
+            past = [point["snap"] for point in self.snapshots.points]
+            now = self.snapshot()
+            return past + [now] if not past or past[-1].iteration < now.iteration else past
 
     # ------------------------------------------------------------------ reading
 

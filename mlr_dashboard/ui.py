@@ -154,6 +154,12 @@ def _speed() -> None:
     session().tick_cap = None if choice == FULL_SPEED else int(choice)
 
 
+@shielded_callback("setting the iteration to pause at")
+def _stop_at() -> None:
+    target = int(st.session_state["stop_at"])
+    session().stop_at = target or None
+
+
 @shielded_callback("resetting the model")
 def _reset() -> None:
     session().reset()
@@ -174,10 +180,14 @@ def sidebar(current: state.Session) -> None:
         left, right = st.columns([3, 2], vertical_alignment="bottom")
         left.number_input("Iterations per step", 1, 100_000, 200, step=100, key="step_k")
         right.button("Step", key="step", on_click=_step, width="stretch")
-        st.select_slider("Iterations per tick", SPEEDS, FULL_SPEED, key="speed",
-                         on_change=_speed,
-                         help=f"'{FULL_SPEED}': train for {state.TICK_BUDGET_S * 1000:.0f} ms "
-                              "per tick. Fewer iterations let you watch each change.")
+        st.select_slider("Iterations per tick", SPEEDS, current.tick_cap or FULL_SPEED,
+                         key="speed", on_change=_speed,
+                         help=f"A tick every {state.TICK_EVERY_S:g} s. '{FULL_SPEED}': train "
+                              f"for {state.TICK_BUDGET_S * 1000:.0f} ms per tick. Fewer "
+                              "iterations let you watch each change.")
+        st.number_input("Pause at iteration (0: never)", 0, 100_000_000,
+                        current.stop_at or 0, step=1_000, key="stop_at", on_change=_stop_at,
+                        help="Live training pauses by itself when it gets there.")
         st.button("Reset model", key="reset", on_click=_reset, icon=":material/restart_alt:",
                   width="stretch",
                   help="A fresh model with the parameters set on the Train page.")

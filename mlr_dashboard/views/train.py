@@ -63,6 +63,8 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
     )
     curves, population = pages.train_charts(snap)
     st.plotly_chart(curves, key="learning_curves")
+    if session.runs:
+        st.plotly_chart(pages.runs_chart(session, snap), key="runs_curves")
     st.plotly_chart(population, key="population_curves")
 
 

@@ -1,0 +1,56 @@
+"""Pacing, run history and time travel in the session: a target that stops training by itself,
+earlier runs kept when the parameters change, and bounded snapshots spanning the run."""
+
+import pytest
+
+from mlr_core import make_hypercube_dataset
+from mlr_dashboard import state
+
+
+@pytest.fixture
+def session():
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0)
+    return state.Session(data, params={**state.DEFAULT_PARAMS, "n_rules": 200})
+
+
+def test_the_default_speed_is_slow_enough_to_watch(session):
+    assert session.tick_cap == state.DEFAULT_TICK_CAP
+    assert session.advance(5.0) == state.DEFAULT_TICK_CAP
+
+
+def test_training_pauses_by_itself_at_the_target(session):
+    session.stop_at, session.tick_cap, session.running = 250, 100, True
+    done = [session.advance(5.0) for _ in range(4)]
+    assert done == [100, 100, 50, 0]
+    assert session.iteration == 250 and not session.running
+    assert session.snapshot().curves["iteration"].max() == 250  # the last point is the target
+
+
+def test_snapshots_are_bounded_thinned_and_frozen(session):
+    session.snapshots = state.ThinnedLog(max_points=6, min_seconds=0.0)
+    for _ in range(20):
+        session.step(10)
+    past = session.past_snapshots()
+    iterations = [snap.iteration for snap in past]
+    assert len(past) <= 7 and iterations == sorted(iterations)  # 6 kept, then the model now
+    assert iterations[0] <= 30 and iterations[-1] == 200
+    assert past[0].summary["iteration"] == iterations[0]
+    assert len(past[0].rules) == len(past[0].lower)  # each one as it was, not the current model
+    assert past[-1] is session.snapshot()
+
+
+def test_a_reset_keeps_the_earlier_runs_curves_a_new_dataset_drops_them(session):
+    session.step(50)
+    session.reset({**session.params, "fitness": "em"})
+    session.step(30)
+    session.reset()
+    names = [run.name for run in session.runs]
+    assert len(names) == 2 and names[0].startswith("run 1: HL") and names[1].startswith("run 2: EM")
+    assert session.runs[0].curves["iteration"].max() == 50
+    assert session.runs[1].curves["iteration"].max() == 30
+    for _ in range(state.RUN_HISTORY + 2):
+        session.step(5)
+        session.reset()
+    assert len(session.runs) == state.RUN_HISTORY
+    session.set_dataset(make_hypercube_dataset(n_samples=100, random_state=3))
+    assert not session.runs

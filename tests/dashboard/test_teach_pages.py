@@ -1,0 +1,92 @@
+"""The teaching pages through AppTest: Microscope, pacing controls, earlier runs on the Train
+page, Time travel. Each ``run()`` is one tick of the live fragments."""
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert not at.exception
+    return at
+
+
+def _titles(at: AppTest) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def test_microscope_steps_through_one_traced_iteration():
+    at = _app()
+    at.button(key="step").click().run()
+    at = at.switch_page("views/microscope.py").run()
+    assert at.info and not at.get("plotly_chart")
+    session = at.session_state["session"]
+    at.button(key="trace").click().run()
+    assert not at.exception
+    assert session.snapshot().iteration == 201
+    trace = session.traced.trace
+    assert at.subheader[0].value == "1. An instance is drawn"
+    assert f"instance #{session.traced.index}" in at.markdown[0].value
+    assert at.button(key="micro_prev").disabled
+    seen = [at.subheader[0].value]
+    while not at.button(key="micro_next").disabled:
+        at.button(key="micro_next").click().run()
+        assert not at.exception
+        seen.append(at.subheader[0].value)
+    assert seen[1:3] == ["2. The match set [M]", "3. The correct set [C]"]
+    assert ("5. GA: two parents" in seen) == (trace.ga is not None)
+    assert seen[-1].endswith("Done") and len(seen) == (10 if trace.ga else 8)
+    assert _titles(at) == [f"The population before iteration 200 ({len(trace.rules_before)} "
+                           "rules, the fittest 300 drawn)"]
+    at.button(key="trace").click().run()  # the next iteration starts its story at step 1
+    assert at.subheader[0].value == "1. An instance is drawn"
+    assert session.traced.trace.iteration == 201
+
+
+def test_training_is_watchable_and_pauses_at_the_target():
+    at = _app()
+    session = at.session_state["session"]
+    assert at.select_slider(key="speed").value == 100
+    at.number_input(key="stop_at").set_value(250).run()
+    at.button(key="start").click().run()
+    at.run()
+    at.run()
+    assert session.snapshot().iteration == 250 and not session.running
+    assert at.button(key="start").disabled is False
+
+
+def test_earlier_runs_stay_on_the_train_page_after_new_parameters():
+    at = _app()
+    at.button(key="step").click().run()
+    assert "Held-out curves" not in " ".join(_titles(at))
+    next(w for w in at.radio if w.label == "Fitness").set_value("em")
+    at.button(key="apply").click().run()
+    at.button(key="step").click().run()
+    runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                if "Held-out curves" in c.proto.spec)
+    names = {t["name"] for t in runs["data"]}
+    assert any(n.startswith("run 1: HL") for n in names)
+    assert any(n.startswith("run 2: EM") and n.endswith("(this run)") for n in names)
+
+
+def test_time_travel_scrubs_and_replays_the_snapshots():
+    at = _app()
+    at = at.switch_page("views/time_travel.py").run()
+    assert at.info  # nothing to travel to yet
+    for _ in range(3):
+        at.button(key="step").click().run()
+    at.run()
+    slider = at.select_slider(key="tt_at")
+    assert slider.options == ["200", "400", "600"] and slider.value == 600
+    assert "**Iteration 600**" in at.markdown[0].value
+    slider.set_value(200).run()
+    assert "**Iteration 200**" in at.markdown[0].value
+    title = next(t for t in _titles(at) if "rules at iteration" in t)
+    assert title.endswith("rules at iteration 200")
+    at.button(key="tt_play").click().run()
+    assert at.session_state["tt_playing"] and at.button(key="tt_stop")
+    assert not at.exception
