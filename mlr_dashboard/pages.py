@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from mlr_dashboard import compare_figures, figures, frames
-from mlr_dashboard.state import MEASURES, Session, Snapshot, run_name
+from mlr_dashboard.state import MEASURES, RACE_LANES, Race, Session, Snapshot, run_name
 
 #: Rules in the Rules page's heatmap (the most numerous ones).
 HEATMAP_RULES = 60
@@ -32,6 +32,55 @@ def runs_chart(session: Session, snap: Snapshot) -> go.Figure:
     runs[f"{run_name(session.run_number, session.params)} (this run)"] = snap.curves
     return compare_figures.runs_figure(runs, MEASURES, "Held-out curves: earlier runs and this "
                                                        "one (kept when you apply new parameters)")
+
+
+def race_chart(race: Race) -> go.Figure:
+    """The lanes' held-out curves on shared axes."""
+    curves = {RACE_LANES[f]: lane.snapshot().curves for f, lane in race.lanes.items()}
+    return compare_figures.runs_figure(
+        curves, MEASURES, "Held-out curves: EM and HL fitness learning the same data",
+        colors=dict(zip(curves, ("#D62728", "#1F77B4"), strict=True)))
+
+
+def race_table(race: Race, match_counts) -> pd.DataFrame:
+    """Per lane: the latest held-out measures, and the population's mean fitness at ν = 1
+    (match share × accuracy, as the Theory page measures it) beside what the paper's analysis
+    expects of a random rule at the population's specificity τ: E[F_em], and the HL bounds.
+
+    ``match_counts(lane, snap)`` gives how many training rows each rule matches (the engine's
+    matching, done by the caller under the lane's lock).
+    """
+    from mlr_core import dataset_stats
+    from mlr_core.evaluation import theory
+    from mlr_dashboard import theory_figures
+
+    stats = dataset_stats(race.dataset.Y)
+    d, m, dl = race.dataset.X.shape[1], stats["m"], stats["dl"]
+    rows = []
+    for fitness, lane in race.lanes.items():
+        snap = lane.snapshot()
+        r0 = float(lane.params["r0"])
+        tau = theory_figures.population_specificity(snap.rules, d, lane.params["p_hash"])
+        held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
+        n_rows = len(lane.train_idx)
+        measured = (theory_figures.measured(snap.rules, match_counts(lane, snap), n_rows)
+                    if len(snap.rules) else None)
+        upper = (float(theory.hl_fitness_upper_bound(r0, d, tau, m, dl))
+                 if theory.upper_bound_valid(dl, m) else np.nan)
+        rows.append({
+            "fitness": RACE_LANES[fitness],
+            "iteration": snap.iteration,
+            **{name: (float(held_out[key].iloc[0]) if len(held_out) else np.nan)
+               for key, name in MEASURES.items()},
+            "rules": len(snap.rules),
+            "τ (specificity)": tau,
+            "measured F (ν = 1)": measured[1] if measured else np.nan,
+            "random rule E[F_em]": float(theory.expected_fitness_em(r0, d, tau, dl)),
+            "random rule E[F_hl] ≥": float(theory.hl_fitness_lower_bound(
+                r0, d, tau, min(stats["ahw"] / m, 1.0))),
+            "random rule E[F_hl] ≤": upper,
+        })
+    return pd.DataFrame(rows).set_index("fitness")
 
 
 def default_features(snap: Snapshot) -> tuple[int, int]:

@@ -468,3 +468,34 @@ class Session:
             raise IndexError(f"instance {index} is not in {self.dataset.name} "
                              f"(0 to {len(self.dataset.X) - 1})")
         self._selected = index
+
+
+#: The race's two lanes: fitness setting -> display name.
+RACE_LANES = {"em": "EM (exact match)", "hl": "HL (1 − Hamming loss)"}
+
+
+@dataclass
+class Race:
+    """EM against HL: two sessions on the same data, split, seed and parameters but the fitness,
+    trained by the same number of iterations per tick, so their curves share an x axis."""
+
+    dataset: Dataset
+    params: dict
+    holdout: float = DEFAULT_HOLDOUT
+    iterations_per_tick: int = DEFAULT_TICK_CAP
+    running: bool = False
+    lanes: dict[str, Session] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lanes = {fitness: Session(self.dataset, params={**self.params, "fitness": fitness},
+                                       holdout=self.holdout)
+                      for fitness in RACE_LANES}
+
+    def advance(self, n_iterations: int | None = None) -> None:
+        """Both lanes ``n_iterations`` further (default: one tick's worth), a curve point each."""
+        for lane in self.lanes.values():
+            lane.step(n_iterations or self.iterations_per_tick)
+
+    @property
+    def iteration(self) -> int:
+        return min(lane.iteration for lane in self.lanes.values())

@@ -20,6 +20,7 @@ page = st.navigation([
     st.Page("views/population.py", title="Population", icon=":material/scatter_plot:"),
     st.Page("views/microscope.py", title="Microscope", icon=":material/biotech:"),
     st.Page("views/time_travel.py", title="Time travel", icon=":material/history:"),
+    st.Page("views/race.py", title="Race: EM vs HL", icon=":material/compare_arrows:"),
     st.Page("views/explain.py", title="Explain an instance", icon=":material/manage_search:"),
     st.Page("views/rules.py", title="Rules", icon=":material/table_rows:"),
     st.Page("views/theory.py", title="Theory", icon=":material/functions:"),

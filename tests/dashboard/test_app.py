@@ -17,7 +17,8 @@ from streamlit.testing.v1 import AppTest
 from mlr_dashboard import frames, pages
 
 APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
-PAGES = ["train", "population", "microscope", "explain", "rules", "theory", "data"]
+PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
+         "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
 
 

@@ -90,3 +90,30 @@ def test_time_travel_scrubs_and_replays_the_snapshots():
     at.button(key="tt_play").click().run()
     assert at.session_state["tt_playing"] and at.button(key="tt_stop")
     assert not at.exception
+
+
+def test_race_trains_em_and_hl_in_step_with_theory_columns():
+    at = _app()
+    at = at.switch_page("views/race.py").run()
+    assert not at.exception
+    at.select_slider(key="race_speed").set_value(1000).run()
+    at.button(key="race_start").click().run()
+    at.run()
+    assert not at.exception
+    race = at.session_state["race"]
+    em, hl = race.lanes["em"], race.lanes["hl"]
+    assert em.params["fitness"] == "em" and hl.params["fitness"] == "hl"
+    assert em.iteration == hl.iteration == 2000
+    assert list(em.test_idx) == list(hl.test_idx)
+    table = at.dataframe[0].value
+    assert list(table.index) == ["EM (exact match)", "HL (1 − Hamming loss)"]
+    assert (table["iteration"] == 2000).all()
+    assert table[["Accuracy", "measured F (ν = 1)", "random rule E[F_em]"]].stack().between(
+        0, 1).all()
+    # a learned population beats a rule placed at random
+    assert (table["measured F (ν = 1)"] > table["random rule E[F_em]"]).all()
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert {t["name"] for t in chart["data"]} == set(table.index)
+    at.button(key="race_pause").click().run()
+    at.run()
+    assert em.iteration == 2000 and not race.running
