@@ -37,10 +37,14 @@ def _download(app, name: str) -> str:
 
 
 def _train(app, iterations: int) -> None:
-    app.page.get_by_label("Iterations per step").fill(str(iterations))
-    app.page.keyboard.press("Enter")
+    """One Step of ``iterations``, watched on the Train page until its metric shows them."""
+    app.open("Train (live)")
+    steps = app.page.get_by_label("Iterations per step")
+    steps.fill(str(iterations))
+    steps.press("Enter")
     app.idle()
     app.press("Step")
+    app.wait_until(lambda: app.iteration() >= iterations, timeout=180)
     app.idle()
 
 
@@ -55,9 +59,10 @@ def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
         return tuple(int(n.replace(",", "")) for n in numbers)
 
     assert counts()[0] == counts()[1]  # no filter: every rule
-    app.page.get_by_role("spinbutton", name="Min experience").fill("20")
-    app.page.keyboard.press("Enter")
-    app.wait_until(lambda: counts()[0] < counts()[1])
+    min_experience = app.page.get_by_role("spinbutton", name="Min experience")
+    min_experience.fill("20")
+    min_experience.press("Enter")
+    app.wait_until(lambda: counts()[0] < counts()[1], timeout=90)
     app.idle()
     shown, total = counts()
     assert 0 < shown < total
