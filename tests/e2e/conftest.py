@@ -23,10 +23,12 @@ from mlr_dashboard.headless import CHROMIUM, launch_chromium, start_server, stop
 SLOW_MS = 180_000
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+#: The paper's datasets, beside the repository (CI lays them there too).
+DATASETS = ROOT.parent / "shared" / "datasets"
 #: Screenshots the README shows, by the name a test gives them.
-README_SHOTS = {name: SCREENSHOTS / f"{name}.png" for name in (
-    "population", "train_emotions", "microscope", "race", "time_travel")}
+README_SHOTS = {name: ROOT / "docs" / "screenshots" / f"{name}.png" for name in (
+    "population", "train_emotions", "microscope", "race", "time_travel", "rules-audit")}
 #: Records, in the page, every exception element and every "unexpected error" message that
 #: appears, however briefly (a rerun may replace it before a test looks).
 WATCH_ERRORS = """
@@ -88,6 +90,19 @@ class App:
 
     def press(self, name: str) -> None:
         self.page.get_by_role("button", name=name, exact=True).click()
+
+    def load_real_dataset(self, name: str) -> None:
+        """Upload ``name``.arff and its MULAN .xml through the Data page, as a user would."""
+        arff, xml = DATASETS / f"{name}.arff", DATASETS / f"{name}.xml"
+        assert arff.is_file(), f"the real datasets are missing: {DATASETS}"
+        self.open("Data")
+        self.page.get_by_role("tab", name="Upload").click()
+        self.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+            [str(arff), str(xml)])
+        self.page.get_by_text(xml.name).first.wait_for()
+        self.press("Load upload")
+        self.page.get_by_text(f"Loaded {name}").wait_for(timeout=60_000)
+        self.idle()
 
     def metric(self, label: str) -> str:
         metric = self.page.get_by_test_id("stMetric").filter(

@@ -4,9 +4,7 @@ Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshot of the Rules
 (docs/screenshots/rules-audit.png)."""
 
 import io
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -14,20 +12,6 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-DATASETS = ROOT.parent / "shared" / "datasets"
-README_SHOT = ROOT / "docs" / "screenshots" / "rules-audit.png"
-
-
-def _load_emotions(app) -> None:
-    app.open("Data")
-    app.page.get_by_role("tab", name="Upload").click()
-    app.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
-        [str(DATASETS / "emotions.arff"), str(DATASETS / "emotions.xml")])
-    app.page.get_by_text("emotions.xml").first.wait_for()
-    app.press("Load upload")
-    app.page.get_by_text("Loaded emotions").wait_for()
-    app.idle()
 
 
 def _download(app, name: str) -> str:
@@ -49,7 +33,7 @@ def _train(app, iterations: int) -> None:
 
 
 def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
-    _load_emotions(app)
+    app.load_real_dataset("emotions")
     _train(app, 3000)
     app.open("Rules")
     caption = app.page.get_by_text(re.compile(r"^[\d,]+ of [\d,]+ rules, most trustworthy"))
@@ -84,14 +68,11 @@ def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
     app.page.set_viewport_size({"width": 1400, "height": 2000})
     app.page.get_by_role("heading", name="Audit on the training rows").scroll_into_view_if_needed()
     app.idle()
-    shot = app.shot("rules-audit")
-    if os.environ.get("MLR_UPDATE_SCREENSHOTS"):
-        README_SHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shot, README_SHOT)
+    app.shot("rules-audit")
 
 
 def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):
-    _load_emotions(app)
+    app.load_real_dataset("emotions")
     _train(app, 2000)
     app.open("Population")
     app.page.get_by_text(re.compile(r"rules that specify both features")).first.wait_for()

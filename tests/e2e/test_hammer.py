@@ -15,7 +15,6 @@ and prints how often it had to.
 
 import random
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -23,25 +22,12 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
-DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 ROUNDS = 50
 PAGES = ["Population", "Explain an instance", "Rules", "Train (live)"]
 
 
-def upload_emotions(app) -> None:
-    app.open("Data")
-    app.page.get_by_role("tab", name="Upload").click()
-    app.page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
-        [str(DATASETS / "emotions.arff"), str(DATASETS / "emotions.xml")])
-    app.page.get_by_text("emotions.xml").first.wait_for()
-    app.press("Load upload")
-    app.page.get_by_text("Loaded emotions").wait_for(timeout=60_000)
-    app.idle()
-
-
 def test_rapid_clicks_while_training_never_break_the_page(app):
-    assert (DATASETS / "emotions.arff").is_file(), f"the real datasets are missing: {DATASETS}"
-    upload_emotions(app)
+    app.load_real_dataset("emotions")
     app.open("Train (live)")
     app.press("Step")  # the kernels are loaded (or, on a fresh install, compiled) before the rush
     app.wait_until(lambda: app.iteration() > 0, timeout=180)
