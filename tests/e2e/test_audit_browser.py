@@ -78,9 +78,9 @@ def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):
     app.page.get_by_text(re.compile(r"rules that specify both features")).first.wait_for()
     assert app.page.get_by_role("switch", name="Only rules that specify both features"
                                 ).is_checked()
-    legend = app.page.get_by_test_id("stPlotlyChart").first.locator(".legend").first
-    assert "selected: instance #0" in app.page.get_by_test_id("stPlotlyChart").first.inner_text()
-    assert legend.count()
+    chart = app.page.get_by_test_id("stPlotlyChart").first
+    chart.locator(".legend").first.wait_for()  # drawn by plotly.js after the element appears
+    assert "selected: instance #0" in chart.inner_text()
     app.shot("population-emotions")
 
     app.open("Explain an instance")
