@@ -146,10 +146,10 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
                                    dash="dash")]),
             Step("7. GA: mutation",
                  "Mutation moves some bounds (and may turn a feature into a wildcard or back): "
-                 "the offspring after mutation (green). Offspring 1 is "
-                 f"{g.fates[0]}, offspring 2 is {g.fates[1]}"
-                 + (" (an accurate, experienced parent that is more general takes a copy "
-                    "instead)." if any(f != "inserted" for f in g.fates) else "."),
+                 "the offspring after mutation (green). "
+                 + ("Both join the population." if g.fates == ["inserted", "inserted"] else
+                    f"Offspring 1 is {g.fates[0]}, offspring 2 is {g.fates[1]} (an accurate, "
+                    "experienced parent that is more general takes a copy instead)."),
                  [by_text("after crossover", g.after_crossover, "#E377C2", dash="dash",
                           width=2),
                   by_text("after mutation", g.after_mutation, "#2CA02C", width=4)]),
@@ -196,7 +196,9 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
         chosen, points, feature_names=(feature_names[features[0]], feature_names[features[1]]),
         ranges=ranges, color_by="fitness", palette=palette, labelset_names=labelset_names,
         title=f"The population before iteration {t.iteration:,} "
-              f"({_plural(len(t.rules_before), 'rule')}, the fittest {BACKGROUND_RULES} drawn)",
+              f"({_plural(len(t.rules_before), 'rule')}"
+              + (f", the fittest {BACKGROUND_RULES} drawn)"
+                 if len(t.rules_before) > BACKGROUND_RULES else ")"),
         selected=selected)
     for mark in step.marks:
         if not len(mark.lower):
@@ -204,10 +206,29 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
         rects = frames.project_rules(mark.lower, mark.upper, features, ranges)
         xs, ys = figures.rectangle_path(rects)
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", name=mark.name, legend="legend2", legendrank=1,
+            x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",
             line={"color": mark.color, "width": mark.width, "dash": mark.dash},
             hoverinfo="skip"))
+    # this step's rules in their own row under the plot: the side legend is long on real data
+    fig.update_layout(legend3={"title": {"text": "This step:"}, "orientation": "h", "x": 0.0,
+                               "y": -0.12, "yanchor": "top"},
+                      margin={"b": 110}, height=620)
     return fig
+
+
+def story_features(traced: Traced, story: list[Step]) -> tuple[int, int] | None:
+    """The two features the story's key rules specify most ([C], covering, parents,
+    offspring, subsumed, deleted; [M] only if nothing else), so that on data with many features
+    they show as rectangles rather than bands; ``None`` when they specify none."""
+    marks = [mark for step in story for mark in step.marks if not mark.name.startswith("[M]")]
+    marks = marks or [mark for step in story for mark in step.marks]
+    if not marks:
+        return None
+    lower = np.vstack([mark.lower for mark in marks])
+    if np.isnan(lower).all():
+        return None
+    ranked = frames.features_by_usage(lower, np.ones(len(lower), dtype=np.int64))
+    return tuple(sorted(ranked[:2])) if len(ranked) > 1 else (ranked[0], ranked[0])
 
 
 def rules_table(traced: Traced, step: Step) -> pd.DataFrame | None:
@@ -216,4 +237,4 @@ def rules_table(traced: Traced, step: Step) -> pd.DataFrame | None:
         return None
     t = traced.trace
     table = t.rules_before.iloc[t.match_set].loc[:, ["rule", "fitness", "numerosity", "experience"]]
-    return table.assign(in_C=[i in t.correct_set for i in t.match_set])
+    return table.assign(**{"in [C]": [i in t.correct_set for i in t.match_set]})

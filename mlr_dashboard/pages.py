@@ -45,7 +45,8 @@ def race_chart(race: Race) -> go.Figure:
 def race_table(race: Race, match_counts) -> pd.DataFrame:
     """Per lane: the latest held-out measures, and the population's mean fitness at ν = 1
     (match share × accuracy, as the Theory page measures it) beside what the paper's analysis
-    expects of a random rule at the population's specificity τ: E[F_em], and the HL bounds.
+    expects of a random rule at the population's specificity τ under the lane's own fitness:
+    E[F_em] exactly, E[F_hl] between its bounds.
 
     ``match_counts(lane, snap)`` gives how many training rows each rule matches (the engine's
     matching, done by the caller under the lane's lock).
@@ -65,8 +66,12 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
         n_rows = len(lane.train_idx)
         measured = (theory_figures.measured(snap.rules, match_counts(lane, snap), n_rows)
                     if len(snap.rules) else None)
-        upper = (float(theory.hl_fitness_upper_bound(r0, d, tau, m, dl))
-                 if theory.upper_bound_valid(dl, m) else np.nan)
+        if fitness == "em":  # exact: the expected fitness itself
+            low = high = float(theory.expected_fitness_em(r0, d, tau, dl))
+        else:  # the bounds that hold for any data (ahw/m form), the upper one where meaningful
+            low = float(theory.hl_fitness_lower_bound(r0, d, tau, min(stats["ahw"] / m, 1.0)))
+            high = (float(theory.hl_fitness_upper_bound(r0, d, tau, m, dl))
+                    if theory.upper_bound_valid(dl, m) else np.nan)
         rows.append({
             "fitness": RACE_LANES[fitness],
             "iteration": snap.iteration,
@@ -75,10 +80,8 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
             "rules": len(snap.rules),
             "τ (specificity)": tau,
             "measured F (ν = 1)": measured[1] if measured else np.nan,
-            "random rule E[F_em]": float(theory.expected_fitness_em(r0, d, tau, dl)),
-            "random rule E[F_hl] ≥": float(theory.hl_fitness_lower_bound(
-                r0, d, tau, min(stats["ahw"] / m, 1.0))),
-            "random rule E[F_hl] ≤": upper,
+            "random rule E[F] ≥": low,
+            "random rule E[F] ≤": high,
         })
     return pd.DataFrame(rows).set_index("fitness")
 

@@ -45,7 +45,12 @@ else:
     step = story[at]
     st.subheader(step.title)
     st.markdown(step.sentence)
-    features = pages.feature_pair(traced.lower, traced.trace.rules_before["numerosity"])
+    features = (microscope.story_features(traced, story)
+                or pages.feature_pair(traced.lower, traced.trace.rules_before["numerosity"]))
+    names = session.dataset.feature_names
+    st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
+               "features this iteration's rules specify most. A rule is drawn as its intervals "
+               "on these two features; a wildcard spans the whole axis.")
     figure = microscope.step_figure(
         traced, step, session.dataset.X, session.labelsets.of_instance, features,
         session.dataset.feature_names, figures.labelset_palette(session.palette_ids),

@@ -51,7 +51,7 @@ def match_counts(lane: state.Session, snap: state.Snapshot) -> np.ndarray:
                                                            minlength=len(snap.rules)))
 
 
-st.title("Race: EM against HL")
+st.title("Race: EM vs HL")
 st.caption("Two models learn the current dataset side by side: the same parameters (Train page), "
            "seed and held-out rows, only the fitness differs — exact match (EM: a rule is "
            "right only when its labelset is the instance's) or Hamming loss (HL: partly right "
@@ -83,14 +83,17 @@ def lanes() -> None:
                     f"rows, {len(current.lanes['em'].test_idx):,} held out)")
         st.plotly_chart(pages.race_chart(current), key="race_curves")
         table = pages.race_table(current, match_counts)
-        st.dataframe(table.style.format(precision=3, thousands=","), key="race_table")
+        small = ["measured F (ν = 1)", "random rule E[F] ≥", "random rule E[F] ≤"]
+        st.dataframe(table.style.format(precision=3, thousands=",")
+                     .format("{:.3g}", subset=small, na_rep="—"), key="race_table")
         st.caption(
             "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
             "population's mean over rules of (share of training rows matched × accuracy), "
             "numerosity-weighted, as on the Theory page. The **random rule** columns are what "
             "the paper's analysis expects of a rule placed at random with the population's "
-            "specificity τ: a learned population should sit well above them. The HL upper "
-            "bound is empty where it is not meaningful (DL < 2^m/(m+1)).")
+            "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
+            "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "
+            "learned population should sit well above them; see the Theory page.")
 
 
 lanes()

@@ -45,11 +45,19 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
         assert ("GA: mutation" in by_title) == (t.ga is not None)
         if t.ga:
             mutated = by_title["GA: mutation"].marks[1]
-            assert len(mutated.lower) == 2 and t.ga.fates[0] in by_title["GA: mutation"].sentence
+            assert len(mutated.lower) == 2
+            told = by_title["GA: mutation"].sentence
+            assert ("Both join" in told) == (t.ga.fates == ["inserted", "inserted"])
+            assert all(fate in told for fate in t.ga.fates if fate != "inserted")
         assert bool(by_title["Subsumption"].marks) == bool(t.subsumed)
         assert bool(by_title["Deletion"].marks) == bool(t.deleted)
         if t.deleted:
             assert len(by_title["Deletion"].marks[0].lower) == len(t.deleted)
+        features = microscope.story_features(traced, story)
+        key = [m for s in story for m in s.marks if not m.name.startswith("[M]")]
+        if features is not None and key:  # the pair is what the story's rules specify most
+            used = (~np.isnan(np.vstack([m.lower for m in key]))).sum(axis=0)
+            assert used[list(features)].min() >= np.sort(used)[-2]
         seen |= {k for k, v in (("covering", t.covering), ("ga", t.ga),
                                 ("deleted", t.deleted), ("subsumed", t.subsumed)) if v}
         fig = microscope.step_figure(traced, story[2], session.dataset.X,
