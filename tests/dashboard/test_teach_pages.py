@@ -106,6 +106,7 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     em, hl = race.lanes["em"], race.lanes["hl"]
     assert em.params["fitness"] == "em" and hl.params["fitness"] == "hl"
     assert em.iteration == hl.iteration == 2000
+    assert not em.snapshots.points and not hl.snapshots.points  # no time travel in the race
     assert list(em.test_idx) == list(hl.test_idx)
     table = at.dataframe[0].value
     assert list(table.index) == ["EM (exact match)", "HL (1 − Hamming loss)"]
