@@ -105,15 +105,19 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
              f"are {labels} (ringed in black). The {_plural(len(t.rules_before), 'rule')} "
              "drawn faintly are the population before this iteration."),
         Step("2. The match set [M]",
-             f"[M]: {_plural(len(M), 'rule')} contain the instance in every interval they "
-             "specify (orange). " + ("They vote for labels at prediction time; in training each "
-                                      "one updates its experience, accuracy and fitness from "
-                                      "this instance." if M else "No rule matches it."),
+             (f"[M]: {_plural(len(M), 'rule')} contain the instance in every interval they "
+              "specify (orange). They vote for labels at prediction time; in training each one "
+              "updates its experience, accuracy and fitness from this instance."
+              if M else "[M] is empty: no rule contains the instance in every interval it "
+                        "specifies."),
              [match_mark], match_table=True),
         Step("3. The correct set [C]",
-             f"[C]: {_plural(len(C), 'rule')} of [M] predict exactly {labels} (red). They count "
-             f"this instance as a success; the other {len(M) - len(C):,} rules of [M] as a "
-             "failure, so their accuracy and fitness drop.",
+             (f"[C]: {_plural(len(C), 'rule')} of [M] predict exactly {labels} (red). They "
+              f"count this instance as a success; the other {len(M) - len(C):,} rules of [M] "
+              "as a failure, so their accuracy and fitness drop." if C else
+              f"[C] is empty: no rule of [M] predicts exactly {labels}"
+              + (f"; the {_plural(len(M), 'rule')} of [M] count this instance as a failure."
+                 if M else ".")),
              [match_mark, by_ids(f"[C] ({len(C)})", C, "#D62728", width=3.5)],
              match_table=True),
     ]

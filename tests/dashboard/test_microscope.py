@@ -42,6 +42,9 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
         assert len(by_title["The match set [M]"].marks[0].lower) == len(t.match_set)
         assert len(by_title["The correct set [C]"].marks[1].lower) == len(t.correct_set)
         assert bool(by_title["Covering"].marks) == (t.covering is not None)
+        told = by_title["The correct set [C]"].sentence
+        assert told.startswith("[C] is empty" if not t.correct_set else
+                               f"[C]: {len(t.correct_set)} rule")
         assert ("GA: mutation" in by_title) == (t.ga is not None)
         if t.ga:
             mutated = by_title["GA: mutation"].marks[1]

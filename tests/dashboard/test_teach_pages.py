@@ -129,3 +129,18 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     at.button(key="race_pause").click().run()
     at.run()
     assert em.iteration == 2000 and not race.running
+
+
+def test_microscope_on_a_fresh_model_shows_covering_make_the_first_rule():
+    at = _app().switch_page("views/microscope.py").run()
+    at.button(key="trace").click().run()
+    told = {}
+    while True:
+        told[at.subheader[0].value] = at.markdown[0].value
+        if at.button(key="micro_next").disabled:
+            break
+        at.button(key="micro_next").click().run()
+    assert not at.exception
+    assert told["2. The match set [M]"].startswith("[M] is empty")
+    assert told["4. Covering"].startswith("[C] is empty, so covering makes a new rule")
+    assert "the population has 1 rule." in told["8. Done"]
