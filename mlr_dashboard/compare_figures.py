@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
 from mlr_dashboard.figures import FONT
+from mlr_dashboard.theory_figures import log_ticks
 
 RUN_COLORS = qualitative.D3
 
@@ -36,5 +38,40 @@ def runs_figure(runs: Mapping[str, pd.DataFrame], measures: Mapping[str, str], t
             fig.update_yaxes(range=[0, 1], row=1, col=col)
     fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, height=380, font=FONT,
                       legend={"orientation": "h", "y": -0.25, "x": 0.0},
+                      margin={"l": 60, "r": 20, "b": 55, "t": 70})
+    return fig
+
+
+def theory_position_figure(table: pd.DataFrame) -> go.Figure:
+    """Per race lane (``pages.race_table`` rows): the population's measured fitness (star) above
+    or below what a random rule is expected to reach (grey: a point, or a bar between bounds),
+    on a log axis, since random-rule fitness is tiny in many dimensions."""
+    fig = go.Figure()
+    lanes = list(table.index)
+    low, high = table["random rule E[F] ≥"], table["random rule E[F] ≤"]
+    xs, ys = [], []
+    for lane in lanes:
+        top = high[lane] if np.isfinite(high[lane]) else low[lane]
+        xs += [lane, lane, None]
+        ys += [low[lane], top, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name="random rule (theory)",
+                             line={"color": "#999999", "width": 10},
+                             marker={"symbol": "line-ew-open", "size": 18, "color": "#666666"},
+                             hovertemplate="random rule: %{y:.3g}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=lanes, y=table["measured F (ν = 1)"].tolist(), mode="markers+text",
+                             name="this population (measured)",
+                             marker={"symbol": "star", "size": 18, "color": "#D62728"},
+                             text=[f"{v:.3g}" for v in table["measured F (ν = 1)"]],
+                             textposition="top center",
+                             hovertemplate="measured: %{y:.3g}<extra></extra>"))
+    values = np.array([v for v in [*ys, *table["measured F (ν = 1)"]]
+                       if v is not None and np.isfinite(v) and v > 0])
+    low, high = values.min() / 1.6, values.max() * 1.6  # room for the stars' labels
+    ticks, labels = log_ticks(low, high)
+    fig.update_yaxes(type="log", title_text="fitness at ν = 1 (log)", tickvals=ticks,
+                     ticktext=labels, range=[np.log10(low), np.log10(high)])
+    fig.update_layout(title={"text": "Measured fitness against a random rule", "x": 0.0,
+                             "xanchor": "left"}, height=380, font=FONT,
+                      legend={"orientation": "h", "y": -0.15, "x": 0.0},
                       margin={"l": 60, "r": 20, "b": 55, "t": 70})
     return fig

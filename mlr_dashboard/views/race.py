@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from mlr_dashboard import pages, state, ui
+from mlr_dashboard import compare_figures, pages, state, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -86,7 +86,10 @@ def lanes() -> None:
         small = ["measured F (ν = 1)", "random rule E[F] ≥", "random rule E[F] ≤"]
         st.dataframe(table.style.format(precision=3, thousands=",")
                      .format("{:.3g}", subset=small, na_rep="—"), key="race_table")
-        st.caption(
+        left, right = st.columns([1, 1], vertical_alignment="center")
+        if table["measured F (ν = 1)"].notna().all():
+            left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
+        right.caption(
             "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
             "population's mean over rules of (share of training rows matched × accuracy), "
             "numerosity-weighted, as on the Theory page. The **random rule** columns are what "

@@ -124,8 +124,12 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     assert low.iloc[1] < high.iloc[1] or np.isnan(high.iloc[1])  # HL: bounds
     # a learned population beats a rule placed at random
     assert (table["measured F (ν = 1)"] > low).all()
-    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    chart, theory = (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
     assert {t["name"] for t in chart["data"]} == set(table.index)
+    random_rule, measured = theory["data"]
+    assert measured["y"] == list(table["measured F (ν = 1)"])
+    assert random_rule["y"][:2] == [table["random rule E[F] ≥"].iloc[0]] * 2  # EM: a point
+    assert theory["layout"]["yaxis"]["type"] == "log"
     at.button(key="race_pause").click().run()
     at.run()
     assert em.iteration == 2000 and not race.running

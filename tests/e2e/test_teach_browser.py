@@ -54,6 +54,9 @@ def test_race_em_against_hl_on_a_generated_dataset(app):
     assert {"EM (exact match)", "HL (1 − Hamming loss)"} <= set(texts), texts
     assert app.page.get_by_test_id("stDataFrame").count() == 1
     app.no_exception()
+    app.page.set_viewport_size({"width": 1500, "height": 1500})  # down to the theory chart
+    app.page.get_by_test_id("stPlotlyChart").nth(1).locator(".main-svg").first.wait_for()
+    app.idle()
     app.shot("race")
 
 
