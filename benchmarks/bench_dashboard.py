@@ -77,6 +77,7 @@ def tick(session: state.Session, charts, with_curve_point: bool) -> dict:
 def bench_tick(repeats: int) -> None:
     data = yeast_sized()
     session = state.Session(data)
+    session.tick_cap = None  # "max": a full-budget tick, the slowest a page sees
     while session.snapshot().summary["micro_size"] < session.params["n_rules"]:
         session.step(1000)  # fill the population (N = 1,000) before measuring
     summary = session.snapshot().summary
