@@ -150,9 +150,16 @@ def _contributions(ids, predicted, weight, labelsets, mode):
 
 
 def _mode(model, prediction):
+    """The prediction audited. MLR_agg with fitted rule weights is refused: deciding rules
+    and compaction are defined on the vote (the module docstring), not yet on the weights."""
     mode = prediction or model.prediction
     if mode not in ("agg", "max"):
         raise InputError(f"prediction must be 'agg' or 'max', got {mode!r}")
+    if mode == "agg" and model.weighting == "fitted":
+        raise InputError(
+            "The audit reads the rules' vote; this model scores MLR_agg with fitted rule "
+            "weights. Audit prediction='max', or a model trained with weighting='vote'."
+        )
     return mode
 
 
@@ -247,14 +254,16 @@ def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
 def subset_json(model, rule_ids) -> str:
     """The model's JSON (``mlr_core.io`` format) with only the rules ``rule_ids``, in rule id
     order, so that ties between them break as in the full model. It loads with
-    ``MLRClassifier.from_json`` and keeps the full model's parameters and bipartition; on its
-    own it predicts with those rules only."""
+    ``MLRClassifier.from_json`` and keeps the full model's parameters, bipartition and (fitted)
+    each kept rule's weights; on its own it predicts with those rules only."""
     data = json.loads(model.to_json())
     ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
     if len(ids) and (ids[0] < 0 or ids[-1] >= len(data["rules"])):
         raise InputError(f"rule ids must lie in 0..{len(data['rules']) - 1}, got "
                          f"{ids[0] if ids[0] < 0 else ids[-1]}")
     data["rules"] = [data["rules"][i] for i in ids]
+    if "rule_weights" in data:  # each kept rule keeps its own weights
+        data["rule_weights"]["coef"] = [data["rule_weights"]["coef"][i] for i in ids]
     return json.dumps(data)
 
 

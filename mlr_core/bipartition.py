@@ -11,7 +11,10 @@ import numpy as np
 
 Bipartition = namedtuple("Bipartition", "method value")
 Bipartition.__doc__ = """How MLR_agg cuts scores: ``("threshold", t)`` keeps the labels scoring at
-least t; ``("rcut", k)`` keeps the k best-scoring labels."""
+least t; ``("threshold_or_top", t)`` the same, or the best-scoring label when none reaches t;
+``("rcut", k)`` keeps the k best-scoring labels."""
+
+METHODS = ("threshold", "threshold_or_top", "rcut")
 
 THRESHOLDS = np.round(np.arange(0.10, 0.9001, 0.05), 2)
 """The thresholds `tune` tries when none is given: 0.10, 0.15, ..., 0.90."""
@@ -42,10 +45,21 @@ def by_rank(scores: np.ndarray, k: int) -> np.ndarray:
     return out & (scores > 0)
 
 
+def or_top(labels: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """``labels``, with the best-scoring label added to rows that have none (and some score):
+    an empty answer scores 0 in accuracy and F1 whenever the truth is not empty."""
+    empty = (labels.sum(axis=1) == 0) & (scores.max(axis=1, initial=0.0) > 0)
+    labels[empty, scores[empty].argmax(axis=1)] = 1
+    return labels
+
+
 def apply(scores: np.ndarray, bipartition: Bipartition) -> np.ndarray:
     """MLR_agg's 0/1 labels from scores."""
     method, value = bipartition
-    return by_threshold(scores, value) if method == "threshold" else by_rank(scores, value)
+    if method == "rcut":
+        return by_rank(scores, value)
+    labels = by_threshold(scores, value)
+    return or_top(labels, scores) if method == "threshold_or_top" else labels
 
 
 def max_labels(chosen: np.ndarray, labelsets: np.ndarray) -> np.ndarray:
@@ -82,14 +96,17 @@ TARGETS = {"hamming_loss": label_agreement, "f1": example_f1, "accuracy": exampl
 by hand, like `example_f1`, so that one label column works)."""
 
 
-def candidates(method: str, threshold: float | None, k: int) -> list[Bipartition]:
+def candidates(method: str, threshold: float | None, k: int,
+               with_top: bool = False) -> list[Bipartition]:
     """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
-    parameters: the given threshold or all of `THRESHOLDS`, plus RCut at k for ``"auto"``; RCut
-    alone for ``"rcut"``."""
+    parameters: the given threshold or all of `THRESHOLDS` (each also as
+    ``threshold_or_top`` when ``with_top``), plus RCut at k for ``"auto"``; RCut alone for
+    ``"rcut"``."""
     if method == "rcut":
         return [Bipartition("rcut", int(k))]
     thresholds = THRESHOLDS if threshold is None else [threshold]
-    found = [Bipartition("threshold", float(t)) for t in thresholds]
+    kinds = ("threshold", "threshold_or_top") if with_top else ("threshold",)
+    found = [Bipartition(kind, float(t)) for t in thresholds for kind in kinds]
     if method == "auto":
         found.append(Bipartition("rcut", int(k)))
     return found

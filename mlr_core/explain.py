@@ -8,21 +8,26 @@ import pandas as pd
 
 @dataclass(frozen=True)
 class Explanation:
-    """The voters for one instance and how their votes became labels.
+    """The rules behind the answer for one instance and how they became labels.
 
     Attributes
     ----------
     match_set : DataFrame
-        The voting rules (rules_frame columns) with one ``contribution: <label>`` column per
-        label: the rule's F * num over the total vote when it advocates the label, else 0.
+        The rules behind the answer (rules_frame columns) with one ``contribution: <label>``
+        column per label. With fitted weights: the matching rules and what each adds to the
+        label's score (its weight, negative when it lowers it). With the vote: the voters and
+        the rule's F * num over the total vote when it advocates the label, else 0.
     rule_ids : ndarray
         Their row positions in ``rules_frame()``.
     fallback : bool
-        True when no rule matched and the nearest rules answered instead.
+        True when no rule matched: the baseline answered (fitted), or the nearest rules (vote).
     union : list of str
-        Labels advocated by at least one voter.
+        Labels advocated by at least one of these rules' labelsets.
     scores : Series
-        Aggregated score per label (sums of the contribution columns with ``score_norm="total"``).
+        Score per label: baseline + the contribution column's sum, clipped to [0, 1] (fitted);
+        the contribution column's sum with ``score_norm="total"`` (vote).
+    baseline : Series
+        Per label, the score when no rule matches (the weights' intercept); 0 with the vote.
     bipartition : tuple
         ``("threshold", t)`` or ``("rcut", k)``, as used for ``agg_labels``.
     agg_labels, max_labels : list of str
@@ -34,15 +39,15 @@ class Explanation:
     fallback: bool
     union: list
     scores: pd.Series
+    baseline: pd.Series
     bipartition: tuple
     agg_labels: list
     max_labels: list
 
     def text(self) -> str:
         """A plain-text report, for notebooks and logs."""
-        head = "No rule matched: the nearest rules answered." if self.fallback else (
-            f"{len(self.rule_ids)} rules matched."
-        )
+        head = (f"{len(self.rule_ids)} rules matched." if not self.fallback
+                else "No rule matched: the baseline or the nearest rules answered.")
         lines = [head, *self.match_set["rule"].head(20), ""]
         lines += [f"{label}: {score:.3f}" for label, score in self.scores.items()]
         lines += [f"agg ({self.bipartition[0]} {self.bipartition[1]}): {self.agg_labels}",
@@ -50,10 +55,11 @@ class Explanation:
         return "\n".join(lines)
 
 
+def contribution_columns(label_names) -> list[str]:
+    return [f"contribution: {name}" for name in label_names]
+
+
 def contributions(fit, num, labelsets, total, label_names) -> pd.DataFrame:
     """Each voter's share of the total vote, for every label it advocates."""
     weight = fit * num / total if total > 0 else np.zeros(len(fit))
-    return pd.DataFrame(
-        weight[:, None] * labelsets,
-        columns=[f"contribution: {name}" for name in label_names],
-    )
+    return pd.DataFrame(weight[:, None] * labelsets, columns=contribution_columns(label_names))

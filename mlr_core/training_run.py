@@ -163,6 +163,11 @@ class TrainingRun:
     def bound(self) -> bool:
         return self.X is not None
 
+    @property
+    def iteration(self) -> int:
+        """Training iterations run so far."""
+        return int(self.counters[ITERATION])
+
     def truth(self) -> np.ndarray:
         """The bound rows' 0/1 labels."""
         return self.labelsets[self.y_ids]

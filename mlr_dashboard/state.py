@@ -33,6 +33,9 @@ DEFAULT_PARAMS = {
     "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
     "r0": 0.5, "prediction": "agg", "random_state": 0,
 }
+#: The dashboard scores MLR_agg by the rules' own vote, the paper's, which it can show live after
+#: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
+LIVE_WEIGHTING = "vote"
 DEFAULT_HOLDOUT = 0.2
 #: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
 TICK_BUDGET_S = 0.25
@@ -244,7 +247,7 @@ class Session:
 
     @staticmethod
     def _start_model(dataset: Dataset, params: dict, train_idx: np.ndarray):
-        return _estimator()(**params).start(
+        return _estimator()(weighting=LIVE_WEIGHTING, **params).start(
             dataset.X[train_idx], dataset.Y[train_idx],
             feature_names=dataset.feature_names, label_names=dataset.label_names,
         )
@@ -303,7 +306,7 @@ class Session:
         ``from_json`` validates (never unpickles); ``start(warm_start=True)`` checks the feature
         and label counts against the current data and keeps the rules.
         """
-        model = _estimator().from_json(text)
+        model = _estimator().from_json(text).set_params(weighting=LIVE_WEIGHTING)
         model.start(self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
                     warm_start=True)
         params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}

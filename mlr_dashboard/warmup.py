@@ -25,10 +25,12 @@ def exercise_kernels() -> float:
     """Train, predict and explain a tiny model: every kernel the dashboard calls gets loaded
     (or compiled). Returns the seconds it took."""
     from mlr_core import MLRClassifier, make_hypercube_dataset
+    from mlr_dashboard.state import LIVE_WEIGHTING
 
     began = time.perf_counter()
     data = make_hypercube_dataset(n_samples=60, n_relevant=2, n_labels=2, random_state=0)
-    model = MLRClassifier(n_rules=30, random_state=0).start(data.X, data.Y)
+    model = MLRClassifier(n_rules=30, random_state=0, weighting=LIVE_WEIGHTING)
+    model.start(data.X, data.Y)
     model.learn(300)
     model.predict(data.X)
     model.predict(data.X, prediction="max")

@@ -8,6 +8,7 @@ branch the CPU cannot predict).
 """
 
 import numpy as np
+from numba import prange
 
 from mlr_core._engine.jit import njit
 
@@ -38,6 +39,20 @@ def match_set(pop, x, out):
             out[count] = i
             count += 1
     return count
+
+
+@njit(parallel=True)
+def match_matrix(pop, X):
+    """(rows of X) x (rules) 0/1 matrix, 1 where the rule covers the row: each rule as a
+    feature, for the fitted rule weights (``mlr_core/rule_weights.py``). Sized by the
+    population's own ``size``, the bound of the loop that fills it."""
+    n_rules = pop.size[0]
+    out = np.zeros((X.shape[0], n_rules))
+    for row in prange(X.shape[0]):
+        for i in range(n_rules):
+            if matches(pop, i, X[row]):
+                out[row, i] = 1.0
+    return out
 
 
 @njit

@@ -52,7 +52,7 @@ def datasets(shared_datasets_dir):
 def case(request, datasets):
     name, params = CASES[request.param]
     data = datasets[name]
-    model = MLRClassifier(random_state=0, **params).fit(
+    model = MLRClassifier(random_state=0, weighting="vote", **params).fit(
         data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
     return request.param, model, data
 
@@ -113,7 +113,7 @@ def test_put_back_rules_are_needed_somewhere(datasets):
     # on emotions with MLR_agg the deciding rules alone change predictions; compaction must
     # then have put rules back, or the identical-predictions check above would be vacuous
     data = datasets["emotions"]
-    model = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y)
+    model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(data.X, data.Y)
     alone = compact(model, data.X, keep_predictions=False)
     assert (alone.model.predict(data.X) != model.predict(data.X)).any(axis=1).mean() > 0.05
     assert len(compact(model, data.X).restored) > 0
@@ -167,7 +167,8 @@ def test_coverage_curve(case):
 def test_audit_puts_it_together(datasets):
     data = datasets["emotions"]
     train, test = slice(0, 400), slice(400, None)
-    model = MLRClassifier(random_state=1, n_iter=20_000).fit(data.X[train], data.Y[train])
+    model = MLRClassifier(random_state=1, n_iter=20_000, weighting="vote")
+    model.fit(data.X[train], data.Y[train])
     result = audit(model, data.X[train], data.Y[train], data.X[test], data.Y[test])
     s = result.summary
     assert s["n_rows"] == 400 and s["n_rules"] == len(model.rules_frame())
@@ -187,7 +188,7 @@ def test_audit_puts_it_together(datasets):
 
 def test_order_filter_and_exports_honour_the_table():
     data = load_dataset(SAMPLE)
-    model = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y)
+    model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(data.X, data.Y)
     frame = model.rules_frame()
     ordered = order_rules(frame)
     assert ordered["trusted_accuracy"].is_monotonic_decreasing

@@ -34,7 +34,7 @@ class Tags(HTMLParser):
 @pytest.fixture(scope="module")
 def result():
     data = load_dataset(SAMPLE)
-    model = MLRClassifier(random_state=0, n_iter=20_000).fit(
+    model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(
         data.X[:400], data.Y[:400], feature_names=data.feature_names,
         label_names=data.label_names)
     return audit(model, data.X[:400], data.Y[:400], data.X[400:], data.Y[400:])

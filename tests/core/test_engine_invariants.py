@@ -134,6 +134,7 @@ def test_learn_in_pieces_equals_one_fit():
     pieces = MLRClassifier(n_rules=80, random_state=1).start(X, Y)
     for k in (1, 7, 500, 992, 500):
         pieces.learn(k)
+    pieces.tune_bipartition()  # as fit does after learning
     assert whole.summary() == pieces.summary()
     assert np.array_equal(whole.predict_proba(X), pieces.predict_proba(X))
 
@@ -143,7 +144,7 @@ def test_predicting_does_not_change_the_model():
     pickled state, run included)."""
     r = np.random.default_rng(5)
     X, Y = r.random((70, 3)), (r.random((70, 4)) < 0.4).astype(int)
-    model = MLRClassifier(n_rules=100, n_iter=2000, random_state=0).fit(X, Y)
+    model = MLRClassifier(n_rules=100, n_iter=2000, random_state=0, weighting="vote").fit(X, Y)
     model.learn(300)  # rules have moved on since the bipartition was tuned
     before = joblib.hash(model)
     model.predict(X)

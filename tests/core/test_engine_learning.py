@@ -99,9 +99,11 @@ def test_fixed_threshold_is_used_as_given():
     assert np.array_equal(model.predict(X), (model.predict_proba(X) >= 0.7).astype(int))
 
 
-def test_explain_agrees_with_predict():
+@pytest.mark.parametrize("weighting", ["fitted", "vote"])
+def test_explain_agrees_with_predict(weighting):
     X, Y = rectangles(300, 6)
-    model = MLRClassifier(n_rules=200, n_iter=8000, random_state=0).fit(X, Y)
+    model = MLRClassifier(n_rules=200, n_iter=8000, random_state=0, weighting=weighting)
+    model.fit(X, Y)
     names = np.array(model.label_names_)
     for x in X[:10]:
         e = model.explain(x)
@@ -109,7 +111,7 @@ def test_explain_agrees_with_predict():
         assert e.agg_labels == list(names[model.predict(x[None])[0].astype(bool)])
         assert e.max_labels == list(names[model.predict(x[None], prediction="max")[0] == 1])
         share = e.match_set.filter(like="contribution: ").sum().to_numpy()
-        assert np.allclose(share, e.scores.values)
+        assert np.allclose(np.clip(e.baseline.values + share, 0, 1), e.scores.values)
         assert set(e.union) == set(names[model.labelsets_[
             model.population_.ls[e.rule_ids]].any(axis=0)])
         assert not e.fallback
@@ -117,7 +119,7 @@ def test_explain_agrees_with_predict():
 
 def test_an_untrained_model_answers_with_the_empty_labelset():
     X, Y = rectangles(50, 7)
-    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no rule yet
+    model = MLRClassifier(n_rules=50, random_state=0, weighting="vote").start(X, Y)  # no rule
     for mode in ("agg", "max"):
         assert not model.predict(X[:5], prediction=mode).any()
     e = model.explain(X[0])

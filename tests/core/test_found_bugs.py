@@ -22,7 +22,7 @@ def hand_model(rules, data_min=(0.0, 0.0), data_max=(10.0, 10.0), **params):
     data = {
         "format": "mlr-studio-model",
         "version": 1,
-        "params": MLRClassifier(n_rules=50, **params).get_params(),
+        "params": MLRClassifier(n_rules=50, weighting="vote", **params).get_params(),
         "feature_names": [f"x{j}" for j in range(d)],
         "label_names": LABELS[:m] if m <= 3 else [f"l{j}" for j in range(m)],
         "data_min": list(data_min),

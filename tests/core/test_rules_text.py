@@ -14,7 +14,7 @@ def model():
     r = np.random.default_rng(0)
     X = np.column_stack([r.uniform(0, 10, 50), r.uniform(-1, 1, 50), r.uniform(100, 200, 50)])
     Y = (r.random((50, 3)) < 0.5).astype(int)
-    data = json.loads(MLRClassifier(n_rules=40, n_iter=200, random_state=0).fit(
+    data = json.loads(MLRClassifier(n_rules=40, n_iter=200, random_state=0, weighting="vote").fit(
         X, Y, feature_names=["sepal_len", "x1", "temp"], label_names=["happy", "calm", "sad"]
     ).to_json())
     data["data_min"], data["data_max"] = [0.0, -1.0, 100.0], [10.0, 1.0, 200.0]

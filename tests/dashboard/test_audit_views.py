@@ -19,7 +19,8 @@ def data():
 
 @pytest.fixture(scope="module")
 def model(data):
-    return MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y)
+    """A model as the dashboard trains it (state.LIVE_WEIGHTING)."""
+    return MLRClassifier(n_rules=300, random_state=0, weighting="vote").fit(data.X, data.Y)
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +137,7 @@ def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
 
 
 def test_vote_paragraph_without_a_match_says_the_nearest_rules_voted(data):
-    fresh = MLRClassifier(n_rules=50, random_state=0).start(data.X, data.Y)
+    fresh = MLRClassifier(n_rules=50, random_state=0, weighting="vote").start(data.X, data.Y)
     exp = fresh.explain(data.X[0])
     text = vote_text.vote_paragraph(exp, 0, ["L1"])
     assert text.startswith("No rule matches instance #0")

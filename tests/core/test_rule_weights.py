@@ -1,0 +1,112 @@
+"""Fitted rule weights (``weighting="fitted"``): what they are fitted on, what they promise, and
+that they never silently go stale."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.linear_model import Ridge
+
+from mlr_core import InputError, MLRClassifier, ModelFormatError
+from mlr_core._engine.matching import match_matrix, match_set
+from mlr_core.rule_weights import fit_rule_weights
+
+
+def data(seed=0, n=200, d=4, m=3):
+    r = np.random.default_rng(seed)
+    X = r.random((n, d))
+    Y = np.column_stack([X[:, 0] > 0.5, X[:, 1] + X[:, 2] > 1, X[:, 3] < 0.3]).astype(int)
+    return X, Y[:, :m]
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, Y = data()
+    return MLRClassifier(n_rules=150, n_iter=4000, random_state=0).fit(X, Y), X, Y
+
+
+def test_match_matrix_agrees_with_match_set(fitted):
+    model, X, _ = fitted
+    scaled = model._scale(X)
+    A = match_matrix(model.population_, scaled)
+    assert A.shape == (len(X), int(model.population_.size[0]))
+    slots = np.empty(model.population_.nspec.shape[0], dtype=np.int64)
+    for r in range(len(X)):
+        count = match_set(model.population_, scaled[r], slots)
+        assert set(np.flatnonzero(A[r])) == set(slots[:count])
+
+
+def test_leave_one_out_scores_are_refits_without_the_row():
+    """The bipartition is tuned on scores for rows the weights did not see: check the free
+    leave-one-out scores against refitting without each row."""
+    r = np.random.default_rng(1)
+    A = (r.random((40, 12)) < 0.3).astype(float)
+    Y = (r.random((40, 2)) < 0.4).astype(np.uint8)
+    weights, rows, loo = fit_rule_weights(A, Y, iteration=0, seed=0)
+    assert len(rows) == 40
+    for i in (0, 7, 39):
+        keep = np.arange(40) != i
+        refit = Ridge(alpha=weights.alpha).fit(A[keep], Y[keep])
+        assert np.allclose(np.clip(refit.predict(A[i:i + 1])[0], 0, 1), loo[i], atol=1e-6)
+
+
+def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
+    model, X, _ = fitted
+    w = model.rule_weights_
+    A = match_matrix(model.population_, model._scale(X))
+    assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
+    frame = model.rule_weights_frame()
+    assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
+
+
+def test_without_rules_the_answer_is_the_training_label_frequency():
+    X, Y = data(2)
+    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no rule yet
+    assert np.allclose(model.predict_proba(X[:3]), Y.mean(axis=0))
+    e = model.explain(X[0])
+    assert e.fallback and len(e.rule_ids) == 0
+    assert np.allclose(e.baseline.to_numpy(), Y.mean(axis=0))
+
+
+def test_stale_weights_are_refused_until_refitted(fitted):
+    model, X, Y = fitted
+    again = MLRClassifier.from_json(model.to_json()).start(X, Y, warm_start=True)
+    again.learn(10)
+    with pytest.raises(InputError, match="tune_bipartition"):
+        again.predict(X)
+    again.tune_bipartition()
+    assert again.predict(X).shape == Y.shape
+    assert again.predict(X, prediction="max").shape == Y.shape  # MLR_max votes: never stale
+
+
+def test_json_keeps_the_weights_and_refuses_mismatched_ones(fitted):
+    model, X, _ = fitted
+    text = model.to_json()
+    assert np.array_equal(MLRClassifier.from_json(text).predict_proba(X), model.predict_proba(X))
+    data_ = json.loads(text)
+    data_["rule_weights"]["coef"] = data_["rule_weights"]["coef"][:-1]
+    with pytest.raises(ModelFormatError, match="rule_weights"):
+        MLRClassifier.from_json(json.dumps(data_))
+    old = json.loads(text)  # a file written before the weights: its params have no weighting
+    del old["rule_weights"], old["params"]["weighting"]
+    assert MLRClassifier.from_json(json.dumps(old)).weighting == "vote"
+
+
+def test_fitted_weights_beat_the_vote_on_sparse_words():
+    """Word-like data (sparse 0/1 features, each label signalled by its own words): the vote of
+    rules that mostly say "these words are absent" is near useless; weighting the same rules
+    recovers the labels."""
+    r = np.random.default_rng(3)
+    n, d, m = 500, 150, 5
+    Y = (r.random((n, m)) < 0.25).astype(int)
+    p = np.full((n, d), 0.02)
+    for j in range(m):
+        p[np.ix_(Y[:, j] == 1, np.arange(j * 10, j * 10 + 10))] = 0.4
+    X = (r.random((n, d)) < p).astype(float)
+    train, test = slice(0, 400), slice(400, None)
+    kw = dict(n_rules=600, n_iter=20_000, random_state=0)
+    accuracy = {}
+    for weighting in ("fitted", "vote"):
+        model = MLRClassifier(weighting=weighting, **kw).fit(X[train], Y[train])
+        accuracy[weighting] = (model.predict(X[test]) == Y[test]).mean()
+    assert accuracy["fitted"] > accuracy["vote"] + 0.05, accuracy
