@@ -277,11 +277,13 @@ def _boomer(random_state):
     )
 
 
-def _mlr(prediction):
+def _mlr(**params):
+    """The paper's MLR_max / MLR_agg score by the rules' vote; "MLR" is this library's defaults
+    (fitted rule weights)."""
     def make(random_state):
         from mlr_core.estimator import MLRClassifier
 
-        return MLRClassifier(prediction=prediction, random_state=random_state)
+        return MLRClassifier(random_state=random_state, **params)
 
     return make
 
@@ -302,8 +304,9 @@ LEARNERS: dict[str, Callable[[int | None], BaseEstimator]] = {
     "ECC-LR": lambda seed: EnsembleOfClassifierChains(_logistic(), random_state=seed),
     "ECC-DT": lambda seed: EnsembleOfClassifierChains(_tree(), random_state=seed),
     "BOOMER": _boomer,
-    "MLR_max": _mlr("max"),
-    "MLR_agg": _mlr("agg"),
+    "MLR_max": _mlr(prediction="max", weighting="vote"),
+    "MLR_agg": _mlr(prediction="agg", weighting="vote"),
+    "MLR": _mlr(),
 }
 """Every learner the runner knows, by the name ``../shared/field/peers.csv`` gives it (and the
 paper's MLR_max / MLR_agg), as a factory of a fresh estimator seeded with ``random_state``."""
