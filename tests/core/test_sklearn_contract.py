@@ -34,10 +34,6 @@ EXPECTED_FAILURES = {
         "expects predict to return a 1-D vector for its binary target; MLR returns the n x m "
         "label matrix (here n x 1)"
     ),
-    "check_classifier_multioutput": (
-        "expects labels = argmax of predict_proba per output; MLR's predict_proba gives per-label "
-        "scores and labels come from a tuned threshold or rank cut"
-    ),
 }
 """Checks that fail, each for the reason given; strict, so a check that starts passing fails."""
 
