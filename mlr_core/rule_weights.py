@@ -44,31 +44,34 @@ class RuleWeights:
         return np.clip(activations @ self.coef + self.intercept, 0.0, 1.0)
 
 
-def fit_rule_weights(activations: np.ndarray, Y: np.ndarray, iteration: int,
-                     seed: int) -> tuple[RuleWeights, np.ndarray, np.ndarray]:
-    """Fit the weights on a rows x rules 0/1 match matrix and the rows' 0/1 labels.
+def fitting_rows(n: int, seed: int) -> np.ndarray:
+    """The training rows the weights are fitted on: all, or a seeded sample of `MAX_ROWS`."""
+    if n <= MAX_ROWS:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, MAX_ROWS, replace=False))
+
+
+def fit_rule_weights(A: np.ndarray, Y: np.ndarray,
+                     iteration: int) -> tuple[RuleWeights, np.ndarray]:
+    """Fit the weights on a rows x rules 0/1 match matrix ``A`` and the rows' 0/1 labels.
 
     Returns
     -------
-    (weights, rows, loo_scores)
-        ``rows``: the training rows used (all of them up to `MAX_ROWS`); ``loo_scores``: each
-        such row's leave-one-out scores, in [0, 1].
+    (weights, loo_scores)
+        ``loo_scores``: each row's leave-one-out scores, in [0, 1].
     """
-    n, n_rules = activations.shape
-    rows = np.arange(n)
-    if n > MAX_ROWS:
-        rows = np.sort(np.random.default_rng(seed).choice(n, MAX_ROWS, replace=False))
-    A, Yf = activations[rows], Y[rows].astype(np.float64)
-    if n_rules == 0 or len(rows) < 3:  # nothing to weigh, or no leave-one-out to choose with
+    n, n_rules = A.shape
+    Yf = Y.astype(np.float64)
+    if n_rules == 0 or n < 3:  # nothing to weigh, or no leave-one-out to choose with
         mean = Yf.mean(axis=0)
         weights = RuleWeights(np.zeros((n_rules, Y.shape[1])), mean, 0.0, iteration)
-        return weights, rows, np.tile(mean, (len(rows), 1))
+        return weights, np.tile(mean, (n, 1))
     ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True)
     ridge.fit(A, Yf)
     chosen = int(np.flatnonzero(ALPHAS == ridge.alpha_)[0])
     # with a scoring given, cv_results_ holds the leave-one-out predictions (rows x labels x alphas)
-    loo = ridge.cv_results_.reshape(len(rows), Y.shape[1], len(ALPHAS))[:, :, chosen]
+    loo = ridge.cv_results_.reshape(n, Y.shape[1], len(ALPHAS))[:, :, chosen]
     weights = RuleWeights(ridge.coef_.T.reshape(n_rules, Y.shape[1]).copy(),
                           np.atleast_1d(ridge.intercept_).astype(np.float64),
                           float(ridge.alpha_), iteration)
-    return weights, rows, np.clip(loo, 0.0, 1.0)
+    return weights, np.clip(loo, 0.0, 1.0)

@@ -42,8 +42,7 @@ def test_leave_one_out_scores_are_refits_without_the_row():
     r = np.random.default_rng(1)
     A = (r.random((40, 12)) < 0.3).astype(float)
     Y = (r.random((40, 2)) < 0.4).astype(np.uint8)
-    weights, rows, loo = fit_rule_weights(A, Y, iteration=0, seed=0)
-    assert len(rows) == 40
+    weights, loo = fit_rule_weights(A, Y, iteration=0)
     for i in (0, 7, 39):
         keep = np.arange(40) != i
         refit = Ridge(alpha=weights.alpha).fit(A[keep], Y[keep])
@@ -110,3 +109,17 @@ def test_fitted_weights_beat_the_vote_on_sparse_words():
         model = MLRClassifier(weighting=weighting, **kw).fit(X[train], Y[train])
         accuracy[weighting] = (model.predict(X[test]) == Y[test]).mean()
     assert accuracy["fitted"] > accuracy["vote"] + 0.05, accuracy
+
+
+def test_large_data_fits_the_weights_on_a_seeded_sample(monkeypatch):
+    import mlr_core.rule_weights as rw
+
+    monkeypatch.setattr(rw, "MAX_ROWS", 60)
+    rows = rw.fitting_rows(200, seed=5)
+    assert len(rows) == 60 and np.all(np.diff(rows) > 0)
+    assert np.array_equal(rows, rw.fitting_rows(200, seed=5))
+    X, Y = data(4)
+    a = MLRClassifier(n_rules=100, n_iter=2000, random_state=0).fit(X, Y)
+    b = MLRClassifier(n_rules=100, n_iter=2000, random_state=0).fit(X, Y)
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert a.predict(X).shape == Y.shape
