@@ -10,6 +10,11 @@ Words used here (the model's own voting, ``mlr_core/_engine/voting.py``, defines
 - A voter's *contribution* to the row's prediction: with MLR_agg, its weight times the number of
   predicted labels its labelset advocates; with MLR_max, its weight if its labelset is the
   predicted labelset, else 0 (MLR_max picks a whole labelset).
+- With fitted rule weights (``weighting="fitted"``), MLR_agg's voters are the matching rules
+  only (a row no rule matches gets the intercept), a rule's *weight* is the sum of its absolute
+  label weights, and its *contribution* is how far it pushes the row's scores towards the
+  predicted labelling: the sum of its weights for the predicted labels minus those for the
+  others.
 - The rule that *decides* a row is its voter of largest contribution (ties: the heavier voter,
   then the lower rule id). When no voter contributes (an empty prediction), the heaviest voter
   decides. Every row with a voter has exactly one deciding rule.
@@ -21,14 +26,14 @@ the JSON model's ``"rules"`` list: both list the rules in the same order.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
 from mlr_core import bipartition as bp
-from mlr_core._engine.matching import match_set
+from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.population import Population, live
 from mlr_core._engine.voting import vote, voters
 from mlr_core.errors import InputError
@@ -48,6 +53,24 @@ class RowRules:
 
     def voters(self, row: int) -> np.ndarray:
         return self.voter_ids[self.voter_start[row]:self.voter_start[row + 1]]
+
+
+@dataclass(frozen=True)
+class _Influence:
+    """What each rule (by id) brings to a prediction: ``weight`` (see the module docstring) and
+    either its ``labelsets`` (the vote) or its per-label ``coef`` (fitted weights)."""
+
+    weight: np.ndarray
+    labelsets: np.ndarray | None = None
+    coef: np.ndarray | None = None
+
+    def contributions(self, ids, predicted, mode):
+        """Contribution of rules ``ids`` to one row's predicted labels."""
+        if self.coef is not None:
+            return self.coef[ids] @ (2.0 * predicted - 1.0)
+        if mode == "max":
+            return self.weight[ids] * (self.labelsets[ids] == predicted).all(axis=1)
+        return self.weight[ids] * (self.labelsets[ids] @ predicted.astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -113,8 +136,9 @@ def _scaled(model, X):
     return model._scale(check_features(model, X, reset=False))
 
 
-def row_rules(model, X) -> RowRules:
+def row_rules(model, X, prediction=None) -> RowRules:
     """The voters and matching rules of each row of X, found by the engine's own kernels."""
+    fitted = _fitted(model, _mode(model, prediction))
     scaled = _scaled(model, X)
     pop = model.population_
     buffer = np.empty(pop.nspec.shape[0], dtype=np.int64)
@@ -124,6 +148,10 @@ def row_rules(model, X) -> RowRules:
     for r, x in enumerate(scaled):
         count = match_set(pop, x, buffer)
         match_lists.append(buffer[:count].copy())
+        if fitted:
+            covered[r] = count > 0
+            voter_lists.append(match_lists[-1])
+            continue
         count, covered[r] = voters(pop, x, min_exp, n_nearest, buffer)
         voter_lists.append(buffer[:count].copy())
     return RowRules(*_compressed(voter_lists), *_compressed(match_lists), covered)
@@ -136,30 +164,24 @@ def _compressed(lists):
     return starts, ids.astype(np.int64)
 
 
-def _rule_arrays(model):
-    """(weight F * num, labelset bits) of each live rule, in rule id order."""
+def _fitted(model, mode) -> bool:
+    """True when the audited prediction is MLR_agg with fitted rule weights."""
+    return mode == "agg" and model.weighting == "fitted"
+
+
+def _influence(model, mode) -> _Influence:
+    """Each live rule's `_Influence`, in rule id order."""
+    if _fitted(model, mode):
+        coef = model.rule_weights_.coef
+        return _Influence(np.abs(coef).sum(axis=1), coef=coef)
     pop = live(model.population_)
-    return pop.fit * pop.num, model.labelsets_[pop.ls]
-
-
-def _contributions(ids, predicted, weight, labelsets, mode):
-    """Contribution of rules ``ids`` to one row's predicted labels (see the module docstring)."""
-    if mode == "max":
-        return weight[ids] * (labelsets[ids] == predicted).all(axis=1)
-    return weight[ids] * (labelsets[ids] @ predicted.astype(np.int64))
+    return _Influence(pop.fit * pop.num, labelsets=model.labelsets_[pop.ls])
 
 
 def _mode(model, prediction):
-    """The prediction audited. MLR_agg with fitted rule weights is refused: deciding rules
-    and compaction are defined on the vote (the module docstring), not yet on the weights."""
     mode = prediction or model.prediction
     if mode not in ("agg", "max"):
         raise InputError(f"prediction must be 'agg' or 'max', got {mode!r}")
-    if mode == "agg" and model.weighting == "fitted":
-        raise InputError(
-            "The audit reads the rules' vote; this model scores MLR_agg with fitted rule "
-            "weights. Audit prediction='max', or a model trained with weighting='vote'."
-        )
     return mode
 
 
@@ -177,15 +199,16 @@ def deciding_rules(model, X, prediction=None, rows: RowRules | None = None) -> n
         :func:`row_rules` of the same X, if already computed.
     """
     mode = _mode(model, prediction)
-    rows = rows if rows is not None else row_rules(model, X)
+    rows = rows if rows is not None else row_rules(model, X, mode)
     predicted = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
-    weight, labelsets = _rule_arrays(model)
+    influence = _influence(model, mode)
+    weight = influence.weight
     decided = np.full(len(predicted), -1, dtype=np.int64)
     for r in range(len(predicted)):
         ids = rows.voters(r)
         if len(ids) == 0:
             continue
-        contribution = _contributions(ids, predicted[r], weight, labelsets, mode)
+        contribution = influence.contributions(ids, predicted[r], mode)
         if not contribution.any():
             contribution = weight[ids]
         # largest contribution, then heavier, then lower id
@@ -199,7 +222,7 @@ def rule_decisions(model, X, prediction=None, rows: RowRules | None = None,
     """``rules_frame()`` with, per rule, how many rows of X it matches (``n_matched``), votes
     for (``n_voted``) and decides (``n_decided``, ``decided_share`` of the rows), sorted most
     decisive first (then most matched, then rule id)."""
-    rows = rows if rows is not None else row_rules(model, X)
+    rows = rows if rows is not None else row_rules(model, X, prediction)
     if decided is None:
         decided = deciding_rules(model, X, prediction, rows)
     frame = model.rules_frame()
@@ -277,8 +300,13 @@ def _sub_population(pop, ids):
 
 def _predict_with(model, keep, X_scaled, mode):
     """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
-    rule): the engine's vote on that sub-population, turned into labels as ``predict`` does."""
+    rule): the engine's vote on that sub-population, or the kept rules' weights, turned into
+    labels as ``predict`` does."""
     sub = _sub_population(model.population_, np.flatnonzero(keep))
+    if _fitted(model, mode):
+        weights = model.rule_weights_
+        kept = replace(weights, coef=weights.coef[keep])
+        return bp.apply(kept.scores(match_matrix(sub, X_scaled)), model.bipartition_)
     votes = vote(sub, X_scaled, model.labelsets_, int(model.min_vote_experience),
                  int(model.n_nearest))
     if mode == "max":
@@ -303,16 +331,16 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     JSON, must predict exactly as the full model on X (a ``RuntimeError`` otherwise, a bug).
     """
     mode = _mode(model, prediction)
-    rows = rows if rows is not None else row_rules(model, X)
+    rows = rows if rows is not None else row_rules(model, X, mode)
     if decided is None:
         decided = deciding_rules(model, X, mode, rows)
-    weight, labelsets = _rule_arrays(model)
-    keep = np.zeros(len(weight), dtype=bool)
+    influence = _influence(model, mode)
+    keep = np.zeros(len(influence.weight), dtype=bool)
     keep[decided[decided >= 0]] = True
     deciding = np.flatnonzero(keep)
     if keep_predictions:
         full = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
-        _put_back(model, X, mode, rows, full, weight, labelsets, keep)
+        _put_back(model, X, mode, rows, full, influence, keep)
     kept = np.flatnonzero(keep)
     compacted = type(model).from_json(subset_json(model, kept))
     if keep_predictions and len(kept) and not np.array_equal(
@@ -323,7 +351,7 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     return Compaction(model=compacted, kept=kept, deciding=deciding)
 
 
-def _put_back(model, X, mode, rows, full, weight, labelsets, keep):
+def _put_back(model, X, mode, rows, full, influence, keep):
     """Grow ``keep`` (in place) until the kept rules predict ``full`` on X (see `compact`)."""
     for r in np.flatnonzero(~rows.covered):
         keep[rows.voters(r)] = True
@@ -338,8 +366,9 @@ def _put_back(model, X, mode, rows, full, weight, labelsets, keep):
             missing = ids[~keep[ids]]
             if not len(missing):  # filled in this pass for an earlier row
                 continue
-            contribution = _contributions(missing, full[r], weight, labelsets, mode)
-            keep[missing[np.lexsort((missing, -weight[missing], -contribution))[0]]] = True
+            contribution = influence.contributions(missing, full[r], mode)
+            order = np.lexsort((missing, -influence.weight[missing], -contribution))
+            keep[missing[order[0]]] = True
 
 
 def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
@@ -348,7 +377,8 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     the compacted one (``compact``: same predictions on X) and the deciding rules alone
     (``deciding``) side by side, on X and on the optional held-out ``X_test``.
 
-    ``summary`` holds: ``prediction``, ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
+    ``summary`` holds: ``prediction``, ``weighting`` (what scored it: ``"fitted"`` rule
+    weights or the ``"vote"``), ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
     some rule matches), ``n_deciding`` (rules deciding at least one row), ``rules_for_50``,
     ``rules_for_80``, ``rules_for_90`` (fewest most-decisive rules deciding that percentage of
     the rows), ``rules_for_coverage`` (fewest most-decisive rules matching every row the whole
@@ -359,7 +389,7 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     from mlr_core.evaluation.measures import evaluate
 
     mode = _mode(model, prediction)
-    rows = row_rules(model, X)
+    rows = row_rules(model, X, mode)
     decided = deciding_rules(model, X, mode, rows)
     rules = rule_decisions(model, X, mode, rows, decided)
     curve = coverage_curve(rules, rows, decided)
@@ -372,6 +402,7 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     agreement = (np.asarray(deciding.model.predict(X, prediction=mode)) == full_labels).all(axis=1)
     summary = {
         "prediction": mode,
+        "weighting": "fitted" if _fitted(model, mode) else "vote",
         "n_rows": len(decided),
         "n_rules": len(rules),
         "coverage": coverage,

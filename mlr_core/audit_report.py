@@ -28,15 +28,27 @@ _MEASURE_NAMES = {
     "subset_accuracy": "Subset accuracy",
 }
 _MODEL_NAMES = {"full": "all rules", "compact": "compacted", "deciding": "deciding rules only"}
-_DEFINITIONS = (
-    "A rule's weight is its fitness times its numerosity, what it adds to the vote. The voters "
-    "of a row are the rules matching it (or its nearest rules when none does). A voter's "
-    "contribution to the prediction is its weight times the number of predicted labels it "
-    "advocates (MLR_agg), or its weight if its labelset is the predicted one (MLR_max). The rule "
-    "that decides a row is its voter of largest contribution (the heaviest voter when none "
-    "contributes). The compacted set keeps the deciding rules plus the fewest other voters, put "
-    "back one at a time, that leave every prediction on the audited rows unchanged."
-)
+_DEFINITIONS = {
+    "vote": (
+        "A rule's weight is its fitness times its numerosity, what it adds to the vote. The "
+        "voters of a row are the rules matching it (or its nearest rules when none does). A "
+        "voter's contribution to the prediction is its weight times the number of predicted "
+        "labels it advocates (MLR_agg), or its weight if its labelset is the predicted one "
+        "(MLR_max). The rule that decides a row is its voter of largest contribution (the "
+        "heaviest voter when none contributes). The compacted set keeps the deciding rules plus "
+        "the fewest other voters, put back one at a time, that leave every prediction on the "
+        "audited rows unchanged."
+    ),
+    "fitted": (
+        "Each rule carries a fitted weight per label; a label's score is the intercept plus the "
+        "weights of the rules matching the row. The voters of a row are the rules matching it. "
+        "A voter's contribution to the prediction is the sum of its weights for the predicted "
+        "labels minus those for the other labels; its weight is the sum of its absolute label "
+        "weights. The rule that decides a row is its voter of largest contribution. The "
+        "compacted set keeps the deciding rules plus the fewest other voters, put back one at a "
+        "time, that leave every prediction on the audited rows unchanged."
+    ),
+}
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
@@ -182,7 +194,9 @@ def report_html(result: Audit, title: str = "MLR rule audit", description: str =
         f"<h2>The compacted rule set ({len(result.compaction.kept)} rules, most decisive "
         "first)</h2>",
         _compact_list(result),
-        "<h2>Definitions</h2>", f'<p class="note">{html.escape(_DEFINITIONS)}</p>',
+        "<h2>Definitions</h2>",
+        f'<p class="note">{html.escape(_DEFINITIONS[result.summary.get("weighting", "vote")])}'
+        "</p>",
         "</body></html>",
     ]
     return "\n".join(parts)

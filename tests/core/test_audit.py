@@ -30,9 +30,12 @@ from mlr_core.rules import labelset_text
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "hypercube_2d.csv"
 
-# name -> (data, MLRClassifier parameters); between them they exercise both predictions, both
-# MLR_max rules, voting restricted to experienced rules and rows no rule matches
+# name -> (data, MLRClassifier parameters; the vote unless said); between them they exercise
+# both predictions, both MLR_max rules, voting restricted to experienced rules, rows no rule
+# matches and MLR_agg with fitted rule weights
 CASES = {
+    "sample-fitted": ("sample", dict(n_iter=20_000, weighting="fitted")),
+    "emotions-fitted": ("emotions", dict(n_iter=20_000, weighting="fitted")),
     "sample-agg": ("sample", dict(n_iter=20_000)),
     "sample-max": ("sample", dict(n_iter=20_000, prediction="max")),
     "emotions-agg": ("emotions", dict(n_iter=20_000)),
@@ -52,18 +55,20 @@ def datasets(shared_datasets_dir):
 def case(request, datasets):
     name, params = CASES[request.param]
     data = datasets[name]
-    model = MLRClassifier(random_state=0, weighting="vote", **params).fit(
+    model = MLRClassifier(random_state=0, **{"weighting": "vote", **params}).fit(
         data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
     return request.param, model, data
 
 
-def contribution_to_prediction(explanation, predicted, mode, label_names):
+def contribution_to_prediction(explanation, predicted, model, label_names):
     """Each voter's weight and contribution to the predicted labels, from ``explain``'s table."""
-    voters = explanation.match_set
+    voters, mode = explanation.match_set, model.prediction
+    share = voters[[f"contribution: {n}" for n in label_names]].to_numpy()
+    if model.weighting == "fitted" and mode == "agg":  # the rules' label weights
+        return share @ (2.0 * predicted - 1.0), np.abs(share).sum(axis=1)
     weight = (voters["fitness"] * voters["numerosity"]).to_numpy()
     if mode == "max":
         return weight * (voters["labelset"] == labelset_text(predicted, label_names)), weight
-    share = voters[[f"contribution: {n}" for n in label_names]].to_numpy()
     return weight * ((share > 0) & (predicted > 0)).sum(axis=1), weight
 
 
@@ -76,7 +81,7 @@ def test_each_row_is_decided_by_its_voter_of_largest_contribution(case):
         explanation = model.explain(data.X[r])
         assert decided[r] in explanation.rule_ids
         contribution, weight = contribution_to_prediction(
-            explanation, predicted[r], model.prediction, data.label_names)
+            explanation, predicted[r], model, data.label_names)
         if not contribution.any():
             contribution = weight
         best = contribution.max()
