@@ -140,11 +140,12 @@ def main(argv=None) -> int:
                         metavar="NAME", help=f"any of: {', '.join(CONFIGS)}")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="MLR's random_state")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
     parser.add_argument("--csv", type=Path, default=None, help="write the per-fold results")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    results = run(args.configs, args.datasets, args.n_jobs)
+    results = run(args.configs, args.datasets, args.n_jobs, args.seed)
     text = report(results, time.perf_counter() - start)
     print(text)
     if args.out:  # keep the hand-written notes below NOTES in an existing report
