@@ -315,8 +315,10 @@ def label_scores(
     threshold: float | None,
     predicted: np.ndarray,
     true: np.ndarray,
+    fitted: bool = False,
 ) -> go.Figure:
-    """Each label's aggregated score, the threshold line, and whether the answer was right."""
+    """Each label's aggregated score (the share of the vote, or with ``fitted`` the fitted
+    weights' score), the threshold line, and whether the answer was right."""
     predicted = np.asarray(predicted, dtype=bool)
     truth = np.asarray(true, dtype=bool)
     outcome = np.where(
@@ -339,9 +341,11 @@ def label_scores(
                       annotation_text=f"threshold {threshold:.2f}",
                       annotation_position="top left")
     fig.update_xaxes(title_text="label", categoryorder="array", categoryarray=list(names))
-    fig.update_yaxes(title_text="aggregated score (share of the vote)", range=[0, 1.05])
+    fig.update_yaxes(title_text="score (fitted rule weights)" if fitted
+                     else "aggregated score (share of the vote)", range=[0, 1.05])
     fig.update_layout(legend={"title": {"text": "Bipartition vs truth"}}, barmode="overlay")
-    return _layout(fig, "Label scores of the match set (MLR_agg)", 380)
+    return _layout(fig, "Label scores with fitted rule weights (MLR_agg)" if fitted
+                   else "Label scores of the match set (MLR_agg)", 380)
 
 
 def rule_feature_heatmap(

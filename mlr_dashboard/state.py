@@ -234,6 +234,7 @@ class Session:
     _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
     _explained: dict = field(init=False, default_factory=dict, repr=False)
+    _fitted: object = field(init=False, default=None, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
@@ -415,6 +416,7 @@ class Session:
         """The model or the curves moved on: the next read takes a new snapshot."""
         self._snapshot = None
         self._explained = {}
+        self._fitted = None
 
     def snapshot(self) -> Snapshot:
         """The model as of now, the same object for every read until it changes."""
@@ -451,6 +453,19 @@ class Session:
             if index not in self._explained:
                 self._explained[index] = self._started().explain(self.dataset.X[index])
             return self._explained[index]
+
+    def fitted_model(self):
+        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
+        default (``weighting="fitted"``), fitted on the training split; kept until the model
+        changes. Costs a ridge fit (a few seconds on yeast), so pages ask for it on request."""
+        with self._lock:
+            if self._fitted is None:
+                model = _estimator().from_json(self._started().to_json())
+                model.set_params(weighting="fitted").start(
+                    self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
+                    warm_start=True)
+                self._fitted = model
+            return self._fitted
 
     def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
         """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine

@@ -81,6 +81,58 @@ def voters(exp, index: int) -> None:
         st.code(exp.text(), language=None, wrap_lines=True)
 
 
+def contributions_table(exp, label_names) -> pd.DataFrame:
+    """The matching rules under fitted weights, the strongest push towards the answer first:
+    what each adds to the predicted labels' scores minus what it adds to the others'."""
+    weights = exp.match_set[[f"contribution: {n}" for n in label_names]].to_numpy()
+    predicted = np.isin(label_names, exp.agg_labels)
+    table = pd.DataFrame({
+        "rule_id": exp.match_set["rule_id"].to_numpy(),
+        "towards the answer": weights @ np.where(predicted, 1.0, -1.0),
+        "labelset": exp.match_set["labelset"].to_numpy(),
+        "rule": exp.match_set["rule"].to_numpy(),
+    })
+    return table.sort_values("towards the answer", ascending=False, kind="stable")
+
+
+def fitted_weights(session: state.Session, index: int) -> None:
+    """The same instance scored as the library scores it by default: fitted rule weights."""
+    st.markdown("#### With fitted rule weights (the library's default scoring)")
+    st.caption("The dashboard scores MLR_agg by the rules' vote, as the paper does, so it can "
+               "follow every tick. `MLRClassifier()` in Python keeps the same rules but gives "
+               "each a weight per label, fitted on the training split by ridge regression: a "
+               "label's score is the baseline plus the weights of the matching rules.")
+    if not st.toggle("Fit the rule weights to these rules", key="fitted_weights"):
+        return
+    with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
+        model = session.fitted_model()
+    data = session.dataset
+    exp = model.explain(data.X[index])
+    truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
+    method, value = exp.bipartition
+    st.markdown(f"**MLR_agg with fitted weights**  \n{verdict(exp.agg_labels, truth)}")
+    st.plotly_chart(
+        figures.label_scores(data.label_names, exp.scores.to_numpy(),
+                             None if method == "rcut" else value,
+                             np.isin(data.label_names, exp.agg_labels), data.Y[index],
+                             fitted=True),
+        key="fitted_label_scores",
+    )
+    if exp.fallback:
+        st.info("No rule matches this instance: the baseline (each label's intercept) "
+                "answered.", icon=":material/info:")
+        return
+    st.dataframe(contributions_table(exp, data.label_names), hide_index=True,
+                 key=f"fitted-{index}", height=min(320, 38 + 35 * len(exp.rule_ids)),
+                 column_config={
+                     "rule_id": st.column_config.NumberColumn("rule", format="%d"),
+                     "towards the answer": st.column_config.NumberColumn(
+                         format="%+.3f", help="its weights for the predicted labels minus "
+                         "its weights for the others"),
+                     "rule": st.column_config.TextColumn(width="large"),
+                 })
+
+
 def explanation(session: state.Session, index: int) -> None:
     """The match set, the vote, both answers and the truth, for one instance."""
     data = session.dataset
@@ -110,6 +162,7 @@ def explanation(session: state.Session, index: int) -> None:
     with st.expander("Feature values", icon=":material/list:"):
         st.dataframe(pd.DataFrame({"feature": data.feature_names, "value": data.X[index]}),
                      hide_index=True)
+    fitted_weights(session, index)
 
 
 st.title("Explain an instance")

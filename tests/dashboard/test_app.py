@@ -249,6 +249,27 @@ def test_explain_shows_match_set_answers_and_scores(app):
         == voters["rule"][0].replace(" THEN ", " THEN ")
 
 
+def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
+    at = _page(app, "explain")
+    at.number_input(key="instance_index").set_value(3).run()
+    assert not any("fitted weights**" in m.value for m in at.markdown)  # nothing until asked
+    at.toggle(key="fitted_weights").set_value(True).run()
+    _no_exception(at)
+    session = _session(at)
+    model = session.fitted_model()
+    assert model.weighting == "fitted" and model.rule_weights_.coef.shape[0] == len(
+        session.snapshot().rules)
+    exp = model.explain(session.dataset.X[3])
+    answer = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg with fitted"))
+    assert "{" + ", ".join(exp.agg_labels) + "}" in answer
+    table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
+    assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
+    assert table["towards the answer"].is_monotonic_decreasing
+    at.button(key="step").click().run()  # the rules move on: the weights are fitted again
+    _no_exception(at)
+    assert _session(at).fitted_model() is not model
+
+
 def test_explain_says_when_the_fallback_answered():
     at = _app()  # a fresh model has no rules: nothing can match
     at = _page(at, "explain")

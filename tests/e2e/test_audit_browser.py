@@ -91,6 +91,13 @@ def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):
     assert rule.count("\n") >= 2  # one condition per line: emotions' rules specify several
     app.no_exception()
     app.shot("explain-emotions")
+    app.page.get_by_text("Fit the rule weights to these rules").click()
+    answer = app.page.get_by_text(re.compile(r"^MLR_agg with fitted weights"))
+    answer.first.wait_for(timeout=60_000)
+    app.idle()
+    app.page.get_by_test_id("stDataFrame").last.scroll_into_view_if_needed()
+    app.no_exception()
+    app.shot("explain-fitted")
 
     app.open("Theory")
     chart = app.page.get_by_test_id("stPlotlyChart").first
