@@ -25,7 +25,7 @@ from mlr_dashboard import state, ui
 
 REPO = Path(__file__).resolve().parents[2]  # the repository (mlr_dashboard/views/..)
 DEFAULT_FOLDER = REPO / "docs" / "results"
-QUICK_LEARNERS = ["BR-LR", "LP-DT", "MLkNN", "MLR_agg"]
+QUICK_LEARNERS = ["BR-LR", "LP-DT", "MLkNN", "MLR_agg", "MLR"]  # MLR: the library's defaults
 MAX_RUN_ROWS = 5000  # a live run on more rows than this is a job for the command line
 
 
@@ -86,7 +86,10 @@ def run_live(session: state.Session) -> None:
     with st.form("experiment"):
         learners = st.multiselect("Learners", available_learners(),
                                   default=[n for n in QUICK_LEARNERS if n in available_learners()],
-                                  key="exp_learners")
+                                  key="exp_learners",
+                                  help="MLR_agg and MLR_max: the paper's MLR, scored by the "
+                                  "rules' vote. MLR: this library's defaults (fitted rule "
+                                  "weights, at most 3 features per rule).")
         samples = [name for name in ui.sample_names() if Path(name).stem != current.name]
         extra = st.multiselect(f"Datasets besides {current.name} (samples)", samples,
                                key="exp_datasets")
