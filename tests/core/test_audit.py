@@ -105,6 +105,16 @@ def test_compaction_keeps_predictions_and_drops_only_rules_that_never_decide(cas
         result.kept])
 
 
+def test_fitted_compaction_drops_light_rules_that_putting_back_would_keep(datasets):
+    """With fitted weights, dropping the lightest rules while predictions hold keeps far fewer
+    rules than growing from the deciding ones (measured: 45 against 192 of 289, README)."""
+    data = datasets["sample"]
+    model = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y)
+    result = compact(model, data.X)
+    np.testing.assert_array_equal(result.model.predict(data.X), model.predict(data.X))
+    assert len(result.kept) < 0.4 * len(model.rules_frame())
+
+
 def test_deciding_rules_alone_are_exactly_the_deciders(case):
     _, model, data = case
     decided = deciding_rules(model, data.X)
