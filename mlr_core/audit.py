@@ -37,7 +37,6 @@ from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.population import Population, live
 from mlr_core._engine.voting import vote, voters
 from mlr_core.errors import InputError
-from mlr_core.validation import check_features
 
 
 @dataclass(frozen=True)
@@ -131,9 +130,8 @@ class Audit:
 
 
 def _scaled(model, X):
-    """X on the model's [0, 1] axes, where rules match. The estimator's own scaling, reused
-    rather than copied (it decides what matches); it offers no public per-row voters yet."""
-    return model._scale(check_features(model, X, reset=False))
+    """X on the model's [0, 1] axes, where rules match (the estimator's own scaling)."""
+    return model.scaled(X)
 
 
 def row_rules(model, X, prediction=None) -> RowRules:

@@ -377,7 +377,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """0/1 label matrix (n x m, in the training labels' dtype) by MLR_agg or MLR_max
         (``prediction`` overrides the constructor's choice for this call)."""
         prediction = prediction or self.prediction
-        Xs = self._checked_scaled(X)
+        Xs = self.scaled(X)
         if prediction == "max":
             labels = self._max_labels(self._vote_scaled(Xs))
         else:
@@ -387,16 +387,16 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """MLR_agg's per-label scores (n x m, in [0, 1]); they also rank the labels. With
         fitted weights, an estimate of each label's probability."""
-        return self._agg_scores(self._checked_scaled(X))
+        return self._agg_scores(self.scaled(X))
 
     def coverage(self, X):
         """Fraction of the rows of X that at least one rule matches."""
-        return float(self._vote_scaled(self._checked_scaled(X)).covered.mean())
+        return float(self._vote_scaled(self.scaled(X)).covered.mean())
 
     def explain(self, x):
         """The rules behind the answer for one instance (a 1-D array of d features) and how
         they became MLR_agg's and MLR_max's answers. See :class:`Explanation`."""
-        Xs = self._checked_scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
+        Xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
         votes = self._vote_scaled(Xs)
         pop = self.population_
         slots = np.empty(pop.nspec.shape[0], dtype=np.int64)
@@ -454,6 +454,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def max_specified_(self):
         """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
         return self.run_.config.max_specified
+
+    def scaled(self, X):
+        """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
+        rows the engine's kernels match (the audit uses it)."""
+        self._run()
+        return self._scale(check_features(self, X, reset=False))
 
     def rule_bounds(self):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
@@ -565,9 +571,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         scaled /= self._span()
         return np.clip(scaled, 0.0, 1.0, out=scaled)
 
-    def _checked_scaled(self, X):
-        self._run()
-        return self._scale(check_features(self, X, reset=False))
 
     def _vote_scaled(self, Xs):
         run = self._run()

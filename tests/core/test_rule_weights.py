@@ -27,7 +27,7 @@ def fitted():
 
 def test_match_matrix_agrees_with_match_set(fitted):
     model, X, _ = fitted
-    scaled = model._scale(X)
+    scaled = model.scaled(X)
     A = match_matrix(model.population_, scaled)
     assert A.shape == (len(X), int(model.population_.size[0]))
     slots = np.empty(model.population_.nspec.shape[0], dtype=np.int64)
@@ -52,7 +52,7 @@ def test_leave_one_out_scores_are_refits_without_the_row():
 def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
     model, X, _ = fitted
     w = model.rule_weights_
-    A = match_matrix(model.population_, model._scale(X))
+    A = match_matrix(model.population_, model.scaled(X))
     assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
     frame = model.rule_weights_frame()
     assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
