@@ -54,7 +54,9 @@ def _weights_dict(weights) -> dict:
 def _weights(data, n_rules, m):
     """The saved rule weights, checked against the rules they weigh."""
     saved = data["rule_weights"]
-    coef = np.asarray(saved["coef"], dtype=np.float64).reshape(-1, m)
+    coef = np.asarray(saved["coef"], dtype=np.float64)
+    if coef.size == 0:  # no rules: JSON keeps no row length
+        coef = coef.reshape(0, m)
     intercept = np.asarray(saved["intercept"], dtype=np.float64)
     require(coef.shape == (n_rules, m) and intercept.shape == (m,)
             and np.isfinite(coef).all() and np.isfinite(intercept).all(),

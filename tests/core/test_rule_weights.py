@@ -86,6 +86,11 @@ def test_json_keeps_the_weights_and_refuses_mismatched_ones(fitted):
     data_["rule_weights"]["coef"] = data_["rule_weights"]["coef"][:-1]
     with pytest.raises(ModelFormatError, match="rule_weights"):
         MLRClassifier.from_json(json.dumps(data_))
+    rows, m = np.shape(json.loads(text)["rule_weights"]["coef"])
+    flat = json.loads(text)  # the right count of numbers in rows of the wrong length
+    flat["rule_weights"]["coef"] = np.zeros((m, rows)).tolist()
+    with pytest.raises(ModelFormatError, match="rule_weights"):
+        MLRClassifier.from_json(json.dumps(flat))
     old = json.loads(text)  # a file written before the weights: its params have no weighting
     del old["rule_weights"], old["params"]["weighting"]
     assert MLRClassifier.from_json(json.dumps(old)).weighting == "vote"
