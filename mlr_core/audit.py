@@ -304,7 +304,7 @@ def _predict_with(model, keep, X_scaled, mode):
     if _fitted(model, mode):
         weights = model.rule_weights_
         kept = replace(weights, coef=weights.coef[keep])
-        return bp.apply(kept.scores(match_matrix(sub, X_scaled)), model.bipartition_)
+        return bp.apply(kept.scores(sub, X_scaled), model.bipartition_)
     votes = vote(sub, X_scaled, model.labelsets_, int(model.min_vote_experience),
                  int(model.n_nearest))
     if mode == "max":

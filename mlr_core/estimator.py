@@ -25,7 +25,6 @@ from mlr_core.rules import rule_texts, rules_frame
 from mlr_core.training_run import TrainingRun
 from mlr_core.validation import check_features, check_labels
 
-_SCORE_CHUNK = 10_000  # rows scored at once with fitted weights (10,000 x 3,000 rules: 240 MB)
 _PREDICTION_PARAMS = ("weighting", "bipartition", "threshold", "target", "score_norm",
                       "min_vote_experience", "n_nearest")
 
@@ -579,11 +578,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _agg_scores(self, Xs):
         """MLR_agg's scores for scaled rows: fitted rule weights or vote shares."""
-        if self.weighting == "fitted":  # in chunks: the match matrix is rows x rules floats
-            weights, pop = self._rule_weights(), self.population_
-            return np.vstack([weights.scores(match_matrix(pop, Xs[i:i + _SCORE_CHUNK]))
-                              for i in range(0, len(Xs), _SCORE_CHUNK)]
-                             or [np.zeros((0, len(self.label_names_)))])
+        if self.weighting == "fitted":
+            return self._rule_weights().scores(self.population_, Xs)
         votes = self._vote_scaled(Xs)
         return bp.normalise(votes.label_votes, votes.total, self.score_norm)
 

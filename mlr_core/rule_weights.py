@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.linear_model import RidgeCV
 
+from mlr_core._engine.scoring import weighted_scores
+
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""
 
@@ -39,9 +41,12 @@ class RuleWeights:
     alpha: float
     iteration: int
 
-    def scores(self, activations: np.ndarray) -> np.ndarray:
-        """Per-label scores in [0, 1] from a rows x rules 0/1 match matrix."""
-        return np.clip(activations @ self.coef + self.intercept, 0.0, 1.0)
+    def scores(self, pop, X_scaled: np.ndarray) -> np.ndarray:
+        """Per-label scores in [0, 1] of the scaled rows, the rules being ``pop``'s live ones
+        (one per row of ``coef``); a row's scores do not depend on the rows beside it."""
+        if self.coef.shape[0] != int(pop.size[0]):
+            raise ValueError(f"{self.coef.shape[0]} rule weights for {int(pop.size[0])} rules")
+        return weighted_scores(pop, X_scaled, self.coef, self.intercept)
 
 
 def fitting_rows(n: int, seed: int) -> np.ndarray:

@@ -1,0 +1,33 @@
+"""Scoring with fitted rule weights: a label's score is the intercept plus the weights of the
+rules that match the row (``mlr_core/rule_weights.py`` fits them).
+
+Each row is summed on its own, over the matching rules in slot order, so a row's score has the
+same bits whatever rows are scored with it: a dense match matrix times the weights (BLAS) picks
+its kernel, and so its rounding, by the batch size. Only the matching rules are visited, and no
+rows x rules matrix is built.
+"""
+
+import numpy as np
+from numba import prange
+
+from mlr_core._engine.jit import njit
+from mlr_core._engine.matching import matches
+
+
+@njit(parallel=True)
+def weighted_scores(pop, X, coef, intercept):
+    """Per row of X (scaled), ``intercept + sum of coef[i]`` over the rules ``i`` matching it,
+    clipped to [0, 1]. ``coef`` has one row per live rule (``pop.size[0]``): the caller checks
+    it, the loop reads only that many rows."""
+    n_rules = min(pop.size[0], coef.shape[0])
+    m = coef.shape[1]
+    out = np.empty((X.shape[0], m))
+    for row in prange(X.shape[0]):
+        acc = intercept.copy()
+        for i in range(n_rules):
+            if matches(pop, i, X[row]):
+                for j in range(m):
+                    acc[j] += coef[i, j]
+        for j in range(m):
+            out[row, j] = min(max(acc[j], 0.0), 1.0)
+    return out
