@@ -25,8 +25,7 @@ the JSON model's ``"rules"`` list: both list the rules in the same order.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -34,9 +33,9 @@ from scipy.stats import norm
 
 from mlr_core import bipartition as bp
 from mlr_core._engine.matching import match_matrix, match_set
-from mlr_core._engine.population import Population, live
-from mlr_core._engine.voting import vote, voters
+from mlr_core._engine.voting import voters
 from mlr_core.errors import InputError
+from mlr_core.rule_set import WeightScorer
 
 
 @dataclass(frozen=True)
@@ -129,18 +128,15 @@ class Audit:
     measures: pd.DataFrame
 
 
-def _scaled(model, X):
-    """X on the model's [0, 1] axes, where rules match (the estimator's own scaling)."""
-    return model.scaled(X)
-
-
 def row_rules(model, X, prediction=None) -> RowRules:
     """The voters and matching rules of each row of X, found by the engine's own kernels."""
-    fitted = _fitted(model, _mode(model, prediction))
-    scaled = _scaled(model, X)
-    pop = model.population_
+    mode = _mode(model, prediction)
+    fitted = _fitted(model, mode)
+    scaled = model.scaled(X)
+    rule_set = model.current_rule_set(mode)
+    pop = rule_set.rules
     buffer = np.empty(pop.nspec.shape[0], dtype=np.int64)
-    min_exp, n_nearest = int(model.min_vote_experience), int(model.n_nearest)
+    min_exp, n_nearest = rule_set.voting.min_vote_experience, rule_set.voting.n_nearest
     voter_lists, match_lists = [], []
     covered = np.zeros(len(scaled), dtype=bool)
     for r, x in enumerate(scaled):
@@ -164,16 +160,17 @@ def _compressed(lists):
 
 def _fitted(model, mode) -> bool:
     """True when the audited prediction is MLR_agg with fitted rule weights."""
-    return mode == "agg" and model.weighting == "fitted"
+    return mode == "agg" and isinstance(model.current_rule_set(mode).scorer, WeightScorer)
 
 
 def _influence(model, mode) -> _Influence:
-    """Each live rule's `_Influence`, in rule id order."""
+    """Each rule's `_Influence`, in rule id order."""
+    rule_set = model.current_rule_set(mode)
     if _fitted(model, mode):
-        coef = model.rule_weights_.coef
+        coef = rule_set.scorer.coef
         return _Influence(np.abs(coef).sum(axis=1), coef=coef)
-    pop = live(model.population_)
-    return _Influence(pop.fit * pop.num, labelsets=model.labelsets_[pop.ls])
+    pop = rule_set.rules
+    return _Influence(pop.fit * pop.num, labelsets=rule_set.labelsets[pop.ls])
 
 
 def _mode(model, prediction):
@@ -272,46 +269,11 @@ def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
     return int(curve["n_rules"].iloc[reached[0]]) if len(reached) else -1
 
 
-def subset_json(model, rule_ids) -> str:
-    """The model's JSON (``mlr_core.io`` format) with only the rules ``rule_ids``, in rule id
-    order, so that ties between them break as in the full model. It loads with
-    ``MLRClassifier.from_json`` and keeps the full model's parameters, bipartition and (fitted)
-    each kept rule's weights; on its own it predicts with those rules only."""
-    data = json.loads(model.to_json())
-    ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
-    if len(ids) and (ids[0] < 0 or ids[-1] >= len(data["rules"])):
-        raise InputError(f"rule ids must lie in 0..{len(data['rules']) - 1}, got "
-                         f"{ids[0] if ids[0] < 0 else ids[-1]}")
-    data["rules"] = [data["rules"][i] for i in ids]
-    if "rule_weights" in data:  # each kept rule keeps its own weights
-        data["rule_weights"]["coef"] = [data["rule_weights"]["coef"][i] for i in ids]
-    return json.dumps(data)
-
-
-def _sub_population(pop, ids):
-    """The rules ``ids`` (ascending) of ``pop`` as a population of their own, in the same order,
-    for the engine's vote."""
-    arrays = [a[ids] for a in live(pop)[:-2]]
-    micro = int(arrays[Population._fields.index("num")].sum())
-    return Population(*arrays, np.array([len(ids)]), np.array([micro]))
-
-
 def _predict_with(model, keep, X_scaled, mode):
     """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
-    rule): the engine's vote on that sub-population, or the kept rules' weights, turned into
-    labels as ``predict`` does."""
-    sub = _sub_population(model.population_, np.flatnonzero(keep))
-    if _fitted(model, mode):
-        weights = model.rule_weights_
-        kept = replace(weights, coef=weights.coef[keep])
-        return bp.apply(kept.scores(sub, X_scaled), model.bipartition_)
-    votes = vote(sub, X_scaled, model.labelsets_, int(model.min_vote_experience),
-                 int(model.n_nearest))
-    if mode == "max":
-        chosen = votes.voted_set if model.max_rule == "vote" else votes.fittest_set
-        return bp.max_labels(chosen, model.labelsets_)
-    scores = bp.normalise(votes.label_votes, votes.total, model.score_norm)
-    return bp.apply(scores, model.bipartition_)
+    rule)."""
+    return model.current_rule_set(mode).subset(np.flatnonzero(keep)).labels_scaled(X_scaled,
+                                                                                   mode)
 
 
 def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
@@ -346,7 +308,7 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
             _drop_lightest(model, X, full, influence, keep)
         _put_back(model, X, mode, rows, full, influence, keep)
     kept = np.flatnonzero(keep)
-    compacted = type(model).from_json(subset_json(model, kept))
+    compacted = model.subset(kept)
     if keep_predictions and len(kept) and not np.array_equal(
         np.asarray(compacted.predict(X, prediction=mode)).astype(np.uint8), full
     ):
@@ -359,8 +321,9 @@ def _drop_lightest(model, X, full, influence, keep):
     """Fitted weights: from all rules, drop each rule not in ``keep`` (the deciding ones), the
     lightest first, if the rows it matches keep their predictions ``full`` without it; ``keep``
     ends as the rules kept. Each trial costs only the rows the rule matches."""
-    weights = model.rule_weights_
-    matched = match_matrix(model.population_, _scaled(model, X)).astype(bool)
+    rule_set = model.current_rule_set("agg")
+    weights = rule_set.scorer
+    matched = match_matrix(rule_set.rules, model.scaled(X)).astype(bool)
     raw = matched @ weights.coef + weights.intercept  # unclipped scores, updated as rules go
     protected = keep.copy()
     keep[:] = True
@@ -369,7 +332,7 @@ def _drop_lightest(model, X, full, influence, keep):
             continue
         rows = np.flatnonzero(matched[:, i])
         trial = raw[rows] - weights.coef[i]
-        labels = bp.apply(np.clip(trial, 0.0, 1.0), model.bipartition_)
+        labels = bp.apply(np.clip(trial, 0.0, 1.0), rule_set.bipartition)
         if np.array_equal(labels, full[rows]):
             raw[rows] = trial
             keep[i] = False
@@ -379,7 +342,7 @@ def _put_back(model, X, mode, rows, full, influence, keep):
     """Grow ``keep`` (in place) until the kept rules predict ``full`` on X (see `compact`)."""
     for r in np.flatnonzero(~rows.covered):
         keep[rows.voters(r)] = True
-    scaled = _scaled(model, X)
+    scaled = model.scaled(X)
     while keep.any():
         # every row again: a rule put back for one row also votes in others
         wrong = np.flatnonzero((_predict_with(model, keep, scaled, mode) != full).any(axis=1))
@@ -492,7 +455,7 @@ def _frame_rule_ids(frame: pd.DataFrame) -> np.ndarray:
 def export_rules(model, frame: pd.DataFrame) -> tuple[str, str]:
     """(CSV text, JSON text) of the rules in ``frame``, a possibly filtered and sorted
     ``rules_frame()``: the CSV is the table as shown (rows in its order, ``rule_id`` first); the
-    JSON is a loadable model holding only those rules (:func:`subset_json`)."""
+    JSON is a loadable model holding only those rules (``model.subset``)."""
     ids = _frame_rule_ids(frame)
     table = frame.reset_index() if "rule_id" not in frame.columns else frame
-    return table.to_csv(index=False, lineterminator="\n"), subset_json(model, ids)
+    return table.to_csv(index=False, lineterminator="\n"), model.subset(ids).to_json()

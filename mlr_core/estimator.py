@@ -5,7 +5,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -13,16 +13,14 @@ from sklearn.utils.validation import check_is_fitted
 from mlr_core import bipartition as bp
 from mlr_core import io
 from mlr_core._engine import population as popmod
-from mlr_core._engine.cycle import Config
-from mlr_core._engine.matching import match_matrix, match_set
+from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
-from mlr_core._engine.voting import vote, voters
+from mlr_core.compaction import SIZES, selection_path
 from mlr_core.errors import InputError
-from mlr_core.explain import Explanation, contribution_columns, contributions
 from mlr_core.iteration_trace import describe
-from mlr_core.rule_weights import RuleWeights, fit_rule_weights, fitting_rows
-from mlr_core.rules import rule_texts, rules_frame
-from mlr_core.training_run import TrainingRun
+from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
+from mlr_core.rule_weights import fit_rule_weights, fitting_rows
+from mlr_core.training_run import TrainingRun, make_config
 from mlr_core.validation import check_features, check_labels
 
 _PREDICTION_PARAMS = ("weighting", "bipartition", "threshold", "target", "score_norm",
@@ -132,6 +130,13 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     history_every : int, default=100
         Iterations between two rows of the training history (doubled whenever the bounded
         history fills up, so it always spans the whole run).
+    max_rules : int or None, default=None
+        With an integer k, ``fit`` ends by compacting the model to at most k rules, the
+        baseline counted as one (:meth:`compact`): a scorecard of k - 1 evolved rules whose
+        weights and bipartition are refitted. A parameter rather than only a method so that
+        ``clone``, ``GridSearchCV`` and the experiment runner treat a rule budget like any
+        other setting; :meth:`compact` and :meth:`compaction_path` give compact models of a
+        fitted one without evolving again. Needs ``weighting="fitted"``.
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -139,14 +144,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     run_ : TrainingRun
         The state of training (``mlr_core/training_run.py``); ``population_``, ``labelsets_``
         and ``max_specified_`` read from it.
+    rule_set_ : RuleSet
+        What predicts (``mlr_core/rule_set.py``): the rules as last tuned, the scaling, the
+        scorer (fitted weights or the vote) and the bipartition. Set by ``fit``, ``start`` and
+        :meth:`tune_bipartition`, never by prediction; ``predict``, ``predict_proba``,
+        ``explain`` and ``to_json`` go through it (:meth:`current_rule_set`).
     bipartition_ : Bipartition
-        ``("threshold", t)``, ``("threshold_or_top", t)`` or ``("rcut", k)``: how MLR_agg
-        turns scores into labels. Set by ``fit``, ``start`` and :meth:`tune_bipartition`, never
-        by prediction.
-    rule_weights_ : RuleWeights
-        With ``weighting="fitted"``: per rule (population slot) and label, what the rule adds
-        to the label's score when it matches, and the intercept (``rule_weights_frame()``
-        lists them beside the rules). Set with ``bipartition_``; prediction refuses weights
+        ``rule_set_.bipartition``: ``("threshold", t)``, ``("threshold_or_top", t)`` or
+        ``("rcut", k)``, how MLR_agg turns scores into labels.
+    rule_weights_ : WeightScorer
+        With ``weighting="fitted"``: per rule and label, what the rule adds to the label's
+        score when it matches (``coef``), and the baseline (``intercept``);
+        ``rule_weights_frame()`` lists them beside the rules. Prediction refuses weights
         older than the rules.
     feature_names_, label_names_, data_min_, data_max_, label_dtype_, classes_, n_features_in_
         What the training data looked like: names, the range each feature is scaled from, the
@@ -194,6 +203,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         "min_vote_experience": [Interval(Integral, 0, None, closed="left")],
         "n_nearest": [Interval(Integral, 1, None, closed="left")],
         "history_every": [Interval(Integral, 1, None, closed="left")],
+        "max_rules": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     }
 
@@ -229,6 +239,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         min_vote_experience=0,
         n_nearest=5,
         history_every=100,
+        max_rules=None,
         random_state=None,
     ):
         self.n_rules = n_rules
@@ -261,6 +272,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self.min_vote_experience = min_vote_experience
         self.n_nearest = n_nearest
         self.history_every = history_every
+        self.max_rules = max_rules
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -284,7 +296,11 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """
         self.start(X, Y, feature_names=feature_names, label_names=label_names)
         self.learn(self.n_iter)
-        return self.tune_bipartition()
+        self.tune_bipartition()
+        if self.max_rules is not None:
+            compact = self.compact(self.max_rules)
+            self._become(compact.run_, compact.rule_set_, self.label_dtype_)
+        return self
 
     def start(self, X, Y, feature_names=None, label_names=None, warm_start=False):
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
@@ -294,67 +310,68 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
         Y, label_dtype = check_labels(Y, X.shape[0])
+        n, d = X.shape
         if keep:
             if Y.shape[1] != len(self.label_names_):
                 raise InputError(
                     f"Y has {Y.shape[1]} labels but the model was trained on "
                     f"{len(self.label_names_)}."
                 )
-            self.run_.reconfigure(
-                self._config(self.max_specified_, self.n_features_in_,
-                             self._n_rules(X.shape[0])),
-                self.fitness)
+            k = self._max_specified(n, d)
+            if k != self.max_specified_:
+                raise InputError(
+                    f"max_specified resolves to {k} but this run's rules were made with "
+                    f"{self.max_specified_}: a warm start keeps the rules, so it cannot change; "
+                    "set it back, or fit anew.")
+            self.run_.reconfigure(self._kernel_config(n, d, k), self.fitness)
         else:
-            n, d = X.shape
             self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
                                          d, "x")
             self.label_names_ = _names(label_names, None, Y.shape[1], "label")
             self.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
-            self.data_min_, self.data_max_ = X.min(axis=0), X.max(axis=0)
             self.label_dtype_ = label_dtype
-            k = (auto_max_specified(n, d, self.weighting) if self.max_specified == "auto"
-                 else int(self.max_specified))
             seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
-            self.run_ = TrainingRun(self._config(k, d, self._n_rules(n)), self.fitness, d,
-                                    Y.shape[1], seed, self.history_every)
-        self.run_.bind(self._scale(X), Y)
+            self.run_ = TrainingRun(self._kernel_config(n, d, self._max_specified(n, d)),
+                                    self.fitness, Scaling.of(X), Y.shape[1], seed,
+                                    self.history_every)
+        self.run_.bind(X, Y)
         return self.tune_bipartition()
 
     def learn(self, n_iterations):
-        """Advance training by ``n_iterations`` iterations (call ``start`` or ``fit`` first).
-        Can be called again and again; ``fit`` is ``start``, one call and
-        :meth:`tune_bipartition`. The bipartition stays as it was: call
-        :meth:`tune_bipartition` before predicting with MLR_agg. Returns self."""
+        """Advance training by exactly ``n_iterations`` iterations (a non-negative integer; call
+        ``start`` or ``fit`` first). Can be called again and again; ``fit`` is ``start``, one
+        call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
+        call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
+        if isinstance(n_iterations, bool) or not isinstance(n_iterations, Integral) \
+                or n_iterations < 0:
+            raise InputError(f"learn() takes a non-negative whole number of iterations, got "
+                             f"{n_iterations!r}.")
         if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        self.run_.learn(n_iterations)
+        self.run_.learn(int(n_iterations))
         return self
 
     def tune_bipartition(self):
-        """Fit the rule weights (``weighting="fitted"``: ``rule_weights_``) and set
-        ``bipartition_``, how MLR_agg turns scores into labels, from the ``bipartition`` and
-        ``threshold`` parameters: a fixed threshold, RCut at the training label cardinality,
-        or the best of them for ``target`` (:func:`mlr_core.bipartition.tune`) on the
-        leave-one-out scores of the bound training rows (fitted) or their votes (vote).
-        ``fit`` and ``start`` call it; after ``learn``, call it to follow the rules as they are
-        now. Returns self."""
+        """Take the rules as they are now as the model that predicts (``rule_set_``): fit
+        their weights (``weighting="fitted"``) and set how MLR_agg turns scores into labels,
+        from the ``bipartition`` and ``threshold`` parameters: a fixed threshold, RCut at the
+        training label cardinality, or the best of them for ``target``
+        (:func:`mlr_core.bipartition.tune`) on the leave-one-out scores of the bound training
+        rows (fitted) or their votes (vote). ``fit`` and ``start`` call it; after ``learn``,
+        call it to follow the rules as they are now. Returns self."""
         run = self._run()
         if not run.bound:
             raise InputError("No training data bound to tune on: call start(X, Y) first.")
-        fitted = self.weighting == "fitted"
-        options = bp.candidates(self.bipartition, self.threshold, int(round(run.card)),
-                                with_top=fitted and self.threshold is None)
-        truth, scores = run.truth(), None
-        if fitted:
+        truth = run.truth()
+        if self.weighting == "fitted":
             rows = fitting_rows(len(truth), seed=run.iteration)
             truth = truth[rows]
-            self.rule_weights_, scores = fit_rule_weights(
-                match_matrix(run.population, run.X[rows]), truth, run.iteration)
-        elif len(options) > 1:
-            votes = vote(run.population, run.X, run.labelsets, int(self.min_vote_experience),
-                         int(self.n_nearest))
-            scores = bp.normalise(votes.label_votes, votes.total, self.score_norm)
-        self.bipartition_ = bp.tune(scores, truth, options, bp.TARGETS[self.target])
+            scorer, scores = fit_rule_weights(match_matrix(run.population, run.X[rows]), truth)
+            rule_set = self._snapshot(scorer)
+        else:
+            rule_set = self._snapshot(VoteScorer(self.score_norm))
+            scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
+        self.rule_set_ = rule_set.with_scorer(rule_set.scorer, self._cut(scores, truth))
         self._bipartition_params = self._prediction_params()
         return self
 
@@ -376,61 +393,23 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """0/1 label matrix (n x m, in the training labels' dtype) by MLR_agg or MLR_max
         (``prediction`` overrides the constructor's choice for this call)."""
         prediction = prediction or self.prediction
-        Xs = self.scaled(X)
-        if prediction == "max":
-            labels = self._max_labels(self._vote_scaled(Xs))
-        else:
-            labels = bp.apply(self._agg_scores(Xs), self._bipartition())
+        labels = self.current_rule_set(prediction).labels_scaled(self.scaled(X), prediction)
         return labels.astype(self.label_dtype_)
 
     def predict_proba(self, X):
         """MLR_agg's per-label scores (n x m, in [0, 1]); they also rank the labels. With
         fitted weights, an estimate of each label's probability."""
-        return self._agg_scores(self.scaled(X))
+        return self.current_rule_set("agg").scores_scaled(self.scaled(X))
 
     def coverage(self, X):
         """Fraction of the rows of X that at least one rule matches."""
-        return float(self._vote_scaled(self.scaled(X)).covered.mean())
+        return float(self.current_rule_set("max").votes(self.scaled(X)).covered.mean())
 
     def explain(self, x):
         """The rules behind the answer for one instance (a 1-D array of d features) and how
         they became MLR_agg's and MLR_max's answers. See :class:`Explanation`."""
-        Xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
-        votes = self._vote_scaled(Xs)
-        pop = self.population_
-        slots = np.empty(pop.nspec.shape[0], dtype=np.int64)
-        if self.weighting == "fitted":  # the matching rules' weights, nothing else
-            weights = self._rule_weights()
-            count = match_set(pop, Xs[0], slots)
-            covered, slots = count > 0, slots[:count]
-            share = pd.DataFrame(weights.coef[slots], columns=contribution_columns(
-                self.label_names_))
-            baseline = weights.intercept
-        else:
-            count, covered = voters(pop, Xs[0], int(self.min_vote_experience),
-                                    int(self.n_nearest), slots)
-            slots = slots[:count]
-            share = contributions(pop.fit[slots], pop.num[slots],
-                                  self.labelsets_[pop.ls[slots]], votes.total[0],
-                                  self.label_names_)
-            baseline = np.zeros(len(self.label_names_))
-        frame = self.rules_frame().iloc[slots].reset_index()
-        sets = self.labelsets_[pop.ls[slots]]
-        scores = self._agg_scores(Xs)
-        method, value = self._bipartition()
-        agg = bp.apply(scores, (method, value))
-        names = np.array(self.label_names_, dtype=object)
-        return Explanation(
-            match_set=pd.concat([frame, share], axis=1),
-            rule_ids=slots,
-            fallback=not covered,
-            union=list(names[sets.any(axis=0)]),
-            scores=pd.Series(scores[0], index=self.label_names_, name="score"),
-            baseline=pd.Series(baseline, index=self.label_names_, name="baseline"),
-            bipartition=(method, value),
-            agg_labels=list(names[agg[0].astype(bool)]),
-            max_labels=list(names[self._max_labels(votes)[0].astype(bool)]),
-        )
+        row = check_features(self, np.asarray(x, dtype=np.float64).reshape(1, -1), reset=False)
+        return self.current_rule_set("agg").explain(row[0])
 
     # ------------------------------------------------------------------- rules
 
@@ -454,33 +433,49 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
         return self.run_.config.max_specified
 
+    @property
+    def data_min_(self):
+        """Per feature, the smallest training value (the rules' axis starts there)."""
+        return self.run_.scaling.data_min
+
+    @property
+    def data_max_(self):
+        """Per feature, the largest training value (the rules' axis ends there)."""
+        return self.run_.scaling.data_max
+
+    @property
+    def rule_weights_(self) -> WeightScorer:
+        """With ``weighting="fitted"``: the rules' fitted weights (``coef``: rules x labels,
+        ``intercept``: the baseline per label, ``alpha``: the ridge penalty), refused if the
+        rules have changed since they were fitted."""
+        scorer = self.current_rule_set("agg").scorer
+        if not isinstance(scorer, WeightScorer):
+            raise InputError("This model scores by the vote (weighting='vote'): it has no rule "
+                             "weights.")
+        return scorer
+
     def scaled(self, X):
         """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
         rows the engine's kernels match (the audit uses it)."""
-        self._run()
-        return self._scale(check_features(self, X, reset=False))
+        return self._run().scaling.transform(check_features(self, X, reset=False))
 
     def rule_bounds(self):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
         in the data's original units; NaN where the feature is a wildcard."""
-        check_is_fitted(self, "run_")
-        return self._unscaled(*popmod.dense_bounds(self.population_, len(self.feature_names_)))
+        run = self._run()
+        return run.scaling.unscale(*popmod.dense_bounds(run.population, run.n_features))
 
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule."""
-        run = self._run()
-        pop = popmod.live(run.population)
-        sets = run.labelsets[pop.ls]
-        texts = self._texts(*popmod.dense_bounds(run.population, len(self.feature_names_)), sets)
-        return rules_frame(pop, texts, sets, run.generality(), self.label_names_)
+        return self._snapshot(None).rules_frame()
 
     def rule_weights_frame(self):
         """With ``weighting="fitted"``: ``rules_frame()`` with one ``weight: <label>`` column
         per label, what the rule adds to the label's score when it matches (negative: it
-        lowers it); the intercept is ``rule_weights_.intercept``."""
-        weights = self._rule_weights()
-        frame = self.rules_frame()
+        lowers it); the baseline is ``rule_weights_.intercept``."""
+        weights = self.rule_weights_
+        frame = self.current_rule_set("agg").rules_frame()
         columns = [f"weight: {name}" for name in self.label_names_]
         return pd.concat([frame, pd.DataFrame(weights.coef, index=frame.index,
                                               columns=columns)], axis=1)
@@ -498,107 +493,137 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         trace = run.step_traced()
         row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
         return describe(trace, before, iteration, run.labelsets, row_bits, self.label_names_,
-                        self._texts)
+                        lambda lower, upper, sets: texts(run.scaling, lower, upper, sets,
+                                                         self.feature_names_, self.label_names_))
+
+    def compaction_path(self, sizes=SIZES):
+        """{k: a compact model of at most k rules} for each k of ``sizes``, the baseline (the
+        scores when no rule matches, BOOMER's default rule) counted as one rule: k - 1 of the
+        evolved rules chosen by backward elimination, their weights refitted and the
+        bipartition tuned on their leave-one-out scores (``mlr_core/compaction.py``). One
+        elimination serves every size. Needs fitted weights and the training data still bound
+        (as after ``fit``)."""
+        run = self._run()
+        rule_set = self.current_rule_set("agg")
+        if not isinstance(rule_set.scorer, WeightScorer):
+            raise InputError("Compact models are scorecards of fitted rule weights: set "
+                             "weighting='fitted'.")
+        if not run.bound:
+            raise InputError("Compacting refits the weights on the training data: call "
+                             "start(X, Y) or fit(X, Y) first (a loaded or compacted model has "
+                             "none bound).")
+        sizes = [int(k) for k in sizes]
+        if any(k < 1 for k in sizes):
+            raise InputError(f"A rule budget counts the baseline, so it is at least 1, got "
+                             f"{min(sizes)}.")
+        rows = fitting_rows(len(run.y_ids), seed=run.iteration)
+        truth = run.truth()[rows]
+        path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth,
+                              [k - 1 for k in sizes])
+        models = {}
+        for k in sizes:
+            ids, scorer, loo = path[k - 1]
+            compact = rule_set.subset(ids).with_scorer(scorer, self._cut(loo, truth))
+            models[k] = self._with_rule_set(compact)
+        return models
+
+    def compact(self, max_rules):
+        """A new fitted model of at most ``max_rules`` rules, the baseline counted as one (see
+        :meth:`compaction_path`); this model is left as it is."""
+        return self.compaction_path([max_rules])[int(max_rules)]
+
+    def subset(self, rule_ids):
+        """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
+        ``rules_frame()``), each keeping its weights, the bipartition as it is; its training
+        state is this one's, without bound data. The audit's compactions and rule exports."""
+        return self._with_rule_set(self.current_rule_set().subset(rule_ids))
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        check_is_fitted(self, "run_")
-        return io.to_json(self)
+        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"),
+                          self._run())
 
     @classmethod
     def from_json(cls, text):
         """A model saved by :meth:`to_json`; raises ModelFormatError if the text is not one.
         It predicts at once; ``start(X, Y, warm_start=True)`` continues its training."""
-        return io.from_json(cls, text)
+        def checked_params(params):
+            model = cls(**params)
+            model._validate_params()
+            return model.get_params()
+
+        params, label_dtype, rule_set, run = io.from_json(text, checked_params)
+        return cls(**params)._become(run, rule_set, label_dtype)
 
     # ---------------------------------------------------------------- internals
 
-    def _n_rules(self, n_train):
-        return auto_n_rules(n_train) if self.n_rules == "auto" else int(self.n_rules)
+    def _max_specified(self, n_train, n_features):
+        if self.max_specified == "auto":
+            return auto_max_specified(n_train, n_features, self.weighting)
+        return min(int(self.max_specified), n_features)
 
-    def _config(self, max_specified, n_features, n_rules):
-        """The kernels' view of the parameters (with ``auto`` values resolved)."""
-        mu = min(0.04, 4.0 / n_features) if self.mu == "auto" else float(self.mu)
-        return Config(
-            n_rules=int(n_rules), p_hash=float(self.p_hash), r0=float(self.r0),
-            max_specified=int(max_specified), nu=float(self.nu), beta=float(self.beta),
-            theta_ga=float(self.theta_ga), tau=float(self.tau),
-            roulette=self.selection == "roulette", chi=float(self.chi), mu=mu,
-            m0=float(self.m0), ga_subsumption=bool(self.ga_subsumption),
-            theta_sub=float(self.theta_sub), acc0=float(self.acc0),
-            theta_del=float(self.theta_del), delta=float(self.delta),
-            correct_set_subsumption=bool(self.correct_set_subsumption),
-        )
+    def _kernel_config(self, n_train, n_features, max_specified):
+        n_rules = auto_n_rules(n_train) if self.n_rules == "auto" else int(self.n_rules)
+        return make_config(self.get_params(), n_features, n_rules, max_specified)
 
-    def _adopt(self, run, bipartition, label_dtype, feature_names, label_names, data_min,
-               data_max, rule_weights=None):
-        """Become the fitted model of ``run`` (how :mod:`mlr_core.io` restores a model)."""
-        self.feature_names_, self.label_names_ = list(feature_names), list(label_names)
-        self.classes_ = np.arange(len(label_names))
-        self.n_features_in_ = len(feature_names)
-        self.data_min_, self.data_max_ = data_min, data_max
+    def _become(self, run, rule_set, label_dtype):
+        """Be the fitted model of ``run`` predicting with ``rule_set`` (a loaded or compacted
+        model)."""
+        self.feature_names_ = list(rule_set.feature_names)
+        self.label_names_ = list(rule_set.label_names)
+        self.classes_ = np.arange(len(self.label_names_))
+        self.n_features_in_ = len(self.feature_names_)
         self.label_dtype_ = label_dtype
-        self.run_ = run
-        if rule_weights is not None:
-            self.rule_weights_ = rule_weights
-        self.bipartition_ = bp.Bipartition(*bipartition)
+        self.run_, self.rule_set_ = run, rule_set
         self._bipartition_params = self._prediction_params()
         return self
+
+    def _with_rule_set(self, rule_set):
+        """A new fitted model (same parameters) whose rules and predictions are ``rule_set``."""
+        run = self._run()
+        model = clone(self)
+        if hasattr(self, "feature_names_in_"):
+            model.feature_names_in_ = self.feature_names_in_
+        return model._become(TrainingRun.from_dict(run.to_dict(), run.config, self.fitness,
+                                                   rule_set, self.history_every),
+                             rule_set, self.label_dtype_)
 
     def _run(self):
         check_is_fitted(self, "run_")
         return self.run_
 
-    def _unscaled(self, scaled_lower, scaled_upper):
-        span = self._span()
-        return self.data_min_ + scaled_lower * span, self.data_min_ + scaled_upper * span
+    def _snapshot(self, scorer):
+        """The rules as they are now with ``scorer``, cut as last tuned."""
+        return self._run().rule_set(
+            scorer, getattr(self, "rule_set_", None) and self.rule_set_.bipartition,
+            Voting(int(self.min_vote_experience), int(self.n_nearest), self.max_rule),
+            self.feature_names_, self.label_names_)
 
-    def _texts(self, scaled_lower, scaled_upper, labelsets):
-        """Rule text from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows."""
-        lower, upper = self._unscaled(scaled_lower, scaled_upper)
-        return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets,
-                          self.feature_names_, self.label_names_)
-
-    def _span(self):
-        """Per feature, the width of the training range; 1 for a constant feature, so that a
-        value off it still scales (and reads back) one unit per unit."""
-        span = self.data_max_ - self.data_min_
-        return np.where(span > 0, span, 1.0)
-
-    def _scale(self, X):
-        scaled = X - self.data_min_  # the one copy; the rest is in place
-        scaled /= self._span()
-        return np.clip(scaled, 0.0, 1.0, out=scaled)
-
-
-    def _vote_scaled(self, Xs):
-        run = self._run()
-        return vote(run.population, Xs, run.labelsets, int(self.min_vote_experience),
-                    int(self.n_nearest))
-
-    def _agg_scores(self, Xs):
-        """MLR_agg's scores for scaled rows: fitted rule weights or vote shares."""
-        if self.weighting == "fitted":
-            return self._rule_weights().scores(self.population_, Xs)
-        votes = self._vote_scaled(Xs)
-        return bp.normalise(votes.label_votes, votes.total, self.score_norm)
-
-    def _rule_weights(self) -> RuleWeights:
-        """``rule_weights_``, refused if the rules have changed since they were fitted."""
+    def current_rule_set(self, prediction=None):
+        """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or
+        ``"max"``; the constructor's by default): ``rule_set_`` as last tuned, or, once
+        training has gone on, the rules as they are now where they need no fitting (the vote,
+        MLR_max); fitted weights older than the rules are refused (InputError)."""
+        prediction = prediction or self.prediction
         self._bipartition()
-        weights = self.rule_weights_
-        if (weights.iteration != self.run_.iteration
-                or weights.coef.shape[0] != int(self.population_.size[0])):
+        rule_set = self.rule_set_
+        if rule_set.iteration == self.run_.iteration:
+            return rule_set
+        if prediction == "agg" and self.weighting == "fitted":
             raise InputError(
                 "The rules changed since their weights were fitted (training went on): call "
                 "tune_bipartition() (with training data bound by start or fit) or fit again."
             )
-        return weights
+        return self._snapshot(VoteScorer(self.score_norm))
 
-    def _max_labels(self, votes):
-        """MLR_max's labelsets: the vote winner or the fittest voter's (``max_rule``)."""
-        chosen = votes.voted_set if self.max_rule == "vote" else votes.fittest_set
-        return bp.max_labels(chosen, self.labelsets_)
+    def _cut_options(self):
+        return bp.candidates(self.bipartition, self.threshold, int(round(self.run_.card)),
+                             with_top=self.weighting == "fitted" and self.threshold is None)
+
+    def _cut(self, scores, truth):
+        """The bipartition for these scores of rows with labels ``truth`` (see
+        :meth:`tune_bipartition`)."""
+        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[self.target])
 
     def _prediction_params(self):
         return {name: getattr(self, name) for name in _PREDICTION_PARAMS}
@@ -613,7 +638,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                 f"{', '.join(changed)} changed since the bipartition was tuned: call "
                 "tune_bipartition() (with training data bound by start or fit) or fit again."
             )
-        return self.bipartition_
+        return self.rule_set_.bipartition
+
+    @property
+    def bipartition_(self):
+        """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
+        return self._bipartition()
 
 
 def auto_n_rules(n_train: int) -> int:

@@ -15,12 +15,10 @@ on the shared folds (``docs/field.md``): a shared penalty did as well as one per
 logistic link no better at ten times the time, the vote shares as extra features nothing.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 from sklearn.linear_model import RidgeCV
 
-from mlr_core._engine.scoring import weighted_scores
+from mlr_core.rule_set import WeightScorer
 
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""
@@ -30,25 +28,6 @@ MAX_ROWS = 5000
 costs O(n^2 N) or O(n N^2), and 5,000 rows already pin down a few thousand weights."""
 
 
-@dataclass(frozen=True)
-class RuleWeights:
-    """``coef[i, j]``: what rule ``i`` (population slot) adds to label ``j``'s score when it
-    matches; ``intercept[j]``: the score with no rule matching. ``iteration``: the training
-    iteration they belong to (rules move between slots as training goes on)."""
-
-    coef: np.ndarray
-    intercept: np.ndarray
-    alpha: float
-    iteration: int
-
-    def scores(self, pop, X_scaled: np.ndarray) -> np.ndarray:
-        """Per-label scores in [0, 1] of the scaled rows, the rules being ``pop``'s live ones
-        (one per row of ``coef``); a row's scores do not depend on the rows beside it."""
-        if self.coef.shape[0] != int(pop.size[0]):
-            raise ValueError(f"{self.coef.shape[0]} rule weights for {int(pop.size[0])} rules")
-        return weighted_scores(pop, X_scaled, self.coef, self.intercept)
-
-
 def fitting_rows(n: int, seed: int) -> np.ndarray:
     """The training rows the weights are fitted on: all, or a seeded sample of `MAX_ROWS`."""
     if n <= MAX_ROWS:
@@ -56,8 +35,7 @@ def fitting_rows(n: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng(seed).choice(n, MAX_ROWS, replace=False))
 
 
-def fit_rule_weights(A: np.ndarray, Y: np.ndarray,
-                     iteration: int) -> tuple[RuleWeights, np.ndarray]:
+def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.ndarray]:
     """Fit the weights on a rows x rules 0/1 match matrix ``A`` and the rows' 0/1 labels.
 
     Returns
@@ -69,14 +47,14 @@ def fit_rule_weights(A: np.ndarray, Y: np.ndarray,
     Yf = Y.astype(np.float64)
     if n_rules == 0 or n < 3:  # nothing to weigh, or no leave-one-out to choose with
         mean = Yf.mean(axis=0)
-        weights = RuleWeights(np.zeros((n_rules, Y.shape[1])), mean, 0.0, iteration)
+        weights = WeightScorer(np.zeros((n_rules, Y.shape[1])), mean, 0.0)
         return weights, np.tile(mean, (n, 1))
     ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True)
     ridge.fit(A, Yf)
     chosen = int(np.flatnonzero(ALPHAS == ridge.alpha_)[0])
     # with a scoring given, cv_results_ holds the leave-one-out predictions (rows x labels x alphas)
     loo = ridge.cv_results_.reshape(n, Y.shape[1], len(ALPHAS))[:, :, chosen]
-    weights = RuleWeights(ridge.coef_.T.reshape(n_rules, Y.shape[1]).copy(),
-                          np.atleast_1d(ridge.intercept_).astype(np.float64),
-                          float(ridge.alpha_), iteration)
+    weights = WeightScorer(ridge.coef_.T.reshape(n_rules, Y.shape[1]).copy(),
+                           np.atleast_1d(ridge.intercept_).astype(np.float64),
+                           float(ridge.alpha_))
     return weights, np.clip(loo, 0.0, 1.0)

@@ -1,10 +1,13 @@
 """A training run: everything the LCS cycle reads and changes, in one object.
 
 It holds the kernels' configuration and the population sized by that same configuration, the
-distinct labelsets seen, the random generator, the event counters, the bounded training history
-and, while training data is bound, the scaled features, their labelset ids and the epoch order.
-The estimator (``estimator.py``) is its scikit-learn face; the JSON format (``io.py``) reads and
-writes it through `TrainingRun.to_dict` and `TrainingRun.from_dict`.
+scaling of the features onto the rules' [0, 1] axes, the distinct labelsets seen, the random
+generator, the event counters, the bounded training history and, while training data is bound,
+the scaled features, their labelset ids and the epoch order. Configuration flows one way: the
+estimator (``estimator.py``, its scikit-learn face) resolves its parameters into a `Config`
+(`make_config`) and hands the run checked data; the run allocates, scales and binds. What
+predicts is a snapshot of the rules, a `RuleSet` (`TrainingRun.rule_set`); the JSON format
+(``io.py``) saves the rule set and the run's own state (`TrainingRun.to_dict`) side by side.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.trace import Trace, new_trace
 from mlr_core._engine.update import label_scores
 from mlr_core.errors import InputError, MLRError, require
+from mlr_core.rule_set import RuleSet, Scaling
 
 MAX_HISTORY = 1000
 """History rows kept; when full, every other row goes and the spacing doubles."""
@@ -43,18 +47,6 @@ SUMMARY_KEYS = ("iteration", "epoch", "macro_size", "micro_size", "mean_fitness"
 HISTORY_KEYS = {*SUMMARY_KEYS, "_matched"}
 
 _EXTRA_SLOTS = 3  # one iteration inserts at most 3 rules (covering, two offspring) before deletion
-
-RULE_STATS = {  # JSON key -> population array
-    "fitness": "fit",
-    "accuracy": "acc",
-    "correct": "correct",
-    "numerosity": "num",
-    "experience": "exp",
-    "correct_set_size": "cs",
-    "last_ga": "ts",
-    "birth": "birth",
-}
-
 
 def _physical_memory() -> int | None:
     try:
@@ -67,21 +59,43 @@ def _gib(n_bytes: float) -> str:
     return f"{n_bytes / 2**30:,.1f} GiB"
 
 
+def make_config(params: dict, n_features: int, n_rules: int, max_specified: int) -> Config:
+    """The kernels' view of the estimator's parameters (``get_params()``), with the ``auto``
+    values resolved: ``n_rules`` and ``max_specified`` as given, ``mu="auto"`` as
+    min(0.04, 4 / d)."""
+    p = params
+    mu = min(0.04, 4.0 / n_features) if p["mu"] == "auto" else float(p["mu"])
+    return Config(
+        n_rules=int(n_rules), p_hash=float(p["p_hash"]), r0=float(p["r0"]),
+        max_specified=int(max_specified), nu=float(p["nu"]), beta=float(p["beta"]),
+        theta_ga=float(p["theta_ga"]), tau=float(p["tau"]),
+        roulette=p["selection"] == "roulette", chi=float(p["chi"]), mu=mu,
+        m0=float(p["m0"]), ga_subsumption=bool(p["ga_subsumption"]),
+        theta_sub=float(p["theta_sub"]), acc0=float(p["acc0"]),
+        theta_del=float(p["theta_del"]), delta=float(p["delta"]),
+        correct_set_subsumption=bool(p["correct_set_subsumption"]),
+    )
+
+
+def check_population_size(config: Config, error=InputError) -> None:
+    """Refuse (``error``, naming the memory) a population this machine cannot hold, before
+    allocating it."""
+    need = popmod.population_bytes(config.n_rules + _EXTRA_SLOTS, config.max_specified)
+    have = _physical_memory()
+    if have is not None and need > have:
+        raise error(f"n_rules={config.n_rules:,} needs {_gib(need)} for the rule population, "
+                    f"more than the {_gib(have)} of this machine: choose a smaller n_rules.")
+
+
 def allocate_population(config: Config) -> popmod.Population:
     """An empty population sized by ``config`` (``n_rules`` + 3 slots of ``max_specified``
     features), refused with an InputError, naming the memory, when the machine cannot hold it."""
-    capacity = config.n_rules + _EXTRA_SLOTS
-    need = popmod.population_bytes(capacity, config.max_specified)
-    have = _physical_memory()
-    message = (f"n_rules={config.n_rules:,} needs {_gib(need)} for the rule population"
-               f"{f', more than the {_gib(have)} of this machine' if have else ''}: "
-               "choose a smaller n_rules.")
-    if have is not None and need > have:
-        raise InputError(message)
+    check_population_size(config)
     try:
-        return popmod.new_population(capacity, config.max_specified)
+        return popmod.new_population(config.n_rules + _EXTRA_SLOTS, config.max_specified)
     except MemoryError as err:
-        raise InputError(message) from err
+        raise InputError(f"n_rules={config.n_rules:,} does not fit in memory: choose a smaller "
+                         "n_rules.") from err
 
 
 class TrainingRun:
@@ -93,18 +107,20 @@ class TrainingRun:
         The kernels' parameters; the population is allocated from it.
     fitness : {"hl", "em"}
         How a rule's labelset is scored against an instance's.
-    n_features, n_labels : int
+    scaling : Scaling
+        The training range of each feature (`Scaling.of` the training data).
+    n_labels : int
     seed : int
         Seeds the run's own random generator.
     history_every : int
         Iterations between two history rows (doubled whenever the history fills up).
     """
 
-    def __init__(self, config: Config, fitness: str, n_features: int, n_labels: int, seed: int,
+    def __init__(self, config: Config, fitness: str, scaling: Scaling, n_labels: int, seed: int,
                  history_every: int):
-        self.config, self.fitness = config, fitness
+        self.config, self.fitness, self.scaling = config, fitness, scaling
         self.population = allocate_population(config)
-        self.n_features = int(n_features)
+        self.n_features = len(scaling.data_min)
         self.labelsets = np.zeros((0, n_labels), dtype=np.uint8)
         self.rng = rng.new_state(seed)
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
@@ -135,9 +151,10 @@ class TrainingRun:
 
     # ---------------------------------------------------------------- data binding
 
-    def bind(self, X_scaled: np.ndarray, Y: np.ndarray) -> None:
-        """Bind training data (features already scaled to [0, 1], 0/1 labels) and start a new
-        epoch order; labelsets not seen before are added."""
+    def bind(self, X: np.ndarray, Y: np.ndarray) -> None:
+        """Bind training data (a checked float matrix in the data's units, 0/1 labels) and start
+        a new epoch order; labelsets not seen before are added."""
+        X_scaled = self.scaling.transform(X)
         known = {row.tobytes(): i for i, row in enumerate(self.labelsets)}
         ids = np.empty(len(Y), dtype=np.int32)
         new = []
@@ -201,6 +218,13 @@ class TrainingRun:
         self.learn(1, trace)
         return trace
 
+    def rule_set(self, scorer, bipartition, voting, feature_names, label_names) -> RuleSet:
+        """The rules as they are now, with this scorer and bipartition (a copy: training may
+        go on)."""
+        return RuleSet.from_population(self.population, self.labelsets, self.scaling, scorer,
+                                       bipartition, voting, feature_names, label_names,
+                                       self.iteration)
+
     def generality(self) -> np.ndarray:
         return popmod.generality(self.population, self.n_features)
 
@@ -247,21 +271,8 @@ class TrainingRun:
     # ------------------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict:
-        """The run as JSON-ready data (bound training data is not part of it)."""
-        pop = popmod.live(self.population)
-        rules = []
-        for i in range(len(pop.num)):
-            center = [None] * self.n_features
-            spread = [None] * self.n_features
-            for k in range(pop.nspec[i]):
-                center[pop.feat[i, k]] = float(pop.center[i, k])
-                spread[pop.feat[i, k]] = float(pop.spread[i, k])
-            rule = {
-                "condition": {"type": "hyperrectangle_csr", "center": center, "spread": spread},
-                "labelset": self.labelsets[pop.ls[i]].tolist(),
-            }
-            rule.update({key: getattr(pop, field)[i].item() for key, field in RULE_STATS.items()})
-            rules.append(rule)
+        """The run's own state as JSON-ready data; its rules are saved as a `RuleSet` beside it
+        and bound training data is not saved."""
         return {
             "n_rules": int(self.config.n_rules),
             "max_specified": int(self.config.max_specified),
@@ -270,81 +281,48 @@ class TrainingRun:
             "rng_state": [format(int(w), "x") for w in self.rng],
             "history": {"every": self.record_every, "next": self.next_record,
                         "rows": self.history_rows},
-            "rules": rules,
         }
 
     @classmethod
-    def from_dict(cls, data: dict, config: Config, fitness: str, n_features: int, n_labels: int,
+    def from_dict(cls, data: dict, config: Config, fitness: str, rule_set: RuleSet,
                   history_every: int) -> TrainingRun:
-        """Rebuild a run from `to_dict` output, checking every field (ModelFormatError)."""
-        d, m = n_features, n_labels
-        rules = data["rules"]
-        require(isinstance(rules, list), "\"rules\" must be a list.")
-        micro = sum(int(r["numerosity"]) for r in rules)
+        """Rebuild a run from `to_dict` output and the rule set saved with it (its rules become
+        the population), checking every field (ModelFormatError)."""
+        require(rule_set.rules.feat.shape[1] <= max(config.max_specified, 1),
+                "The rules specify more features than max_specified.")
+        micro = int(rule_set.rules.micro[0])
         require(micro <= config.n_rules,
                 f"The rules hold {micro} copies, more than n_rules = {config.n_rules}.")
-        k = config.max_specified
-        require(1 <= k <= d, f"max_specified must be in 1..{d}.")
-        run = cls(config, fitness, d, m, seed=0, history_every=history_every)
-        pop = run.population
-        labelsets, ls_index = [], {}
-        for i, rule in enumerate(rules):
-            where = f"rule {i}"
-            bits = np.asarray(rule["labelset"])
-            require(bits.shape == (m,) and np.isin(bits, (0, 1)).all(),
-                    f"{where}: labelset must be {m} values of 0 or 1.")
-            key = tuple(int(b) for b in bits)
-            if key not in ls_index:
-                ls_index[key] = len(labelsets)
-                labelsets.append(key)
-            _fill_condition(pop, i, rule["condition"], d, k, where)
-            pop.ls[i] = ls_index[key]
-            for key_name, field in RULE_STATS.items():
-                getattr(pop, field)[i] = rule[key_name]
-            require(pop.num[i] >= 1 and pop.exp[i] >= 0,
-                    f"{where}: numerosity must be >= 1 and experience >= 0.")
-            require(0.0 <= pop.fit[i] <= 1.0 and 0.0 <= pop.acc[i] <= 1.0,
-                    f"{where}: fitness and accuracy must lie in [0, 1].")
-        pop.size[0] = len(rules)
-        pop.micro[0] = micro
-        run.labelsets = np.array(labelsets, dtype=np.uint8).reshape(-1, m)
+        run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
+                  history_every=history_every)
+        pop, size = run.population, rule_set.n_rules
+        for field, source in zip(pop[:-2], rule_set.rules[:-2], strict=True):
+            if field.ndim == 2:
+                field[:size, :source.shape[1]] = source
+            else:
+                field[:size] = source
+        pop.size[0], pop.micro[0] = size, micro
+        run.labelsets = rule_set.labelsets.copy()
 
         counters = np.asarray(data["counters"], dtype=np.int64)
         require(counters.shape == (N_COUNTERS,) and (counters >= 0).all(),
                 f"\"counters\" must be {N_COUNTERS} non-negative integers.")
+        require(int(counters[ITERATION]) == rule_set.iteration,
+                "The rules were saved at another iteration than the training run.")
         state = np.array([int(w, 16) for w in data["rng_state"]], dtype=np.uint64)
         require(state.shape == (4,) and state.any(), "rng_state must be 4 non-zero hex words.")
         run.counters, run.rng = counters, state
         run.card = float(data["label_cardinality"])
-        history = data.get("history")  # absent from files written before it was saved
-        if history is None:
-            run.next_record = int(counters[ITERATION]) + history_every
-        else:
-            rows = history["rows"]
-            require(isinstance(rows, list) and len(rows) <= MAX_HISTORY
-                    and all(isinstance(r, dict) and set(r) == HISTORY_KEYS for r in rows),
-                    f"\"history\" must hold at most {MAX_HISTORY} rows with the keys "
-                    f"{sorted(HISTORY_KEYS)}.")
-            run.history_rows = rows
-            run.record_every, run.next_record = int(history["every"]), int(history["next"])
-            require(run.record_every >= 1, "history \"every\" must be at least 1.")
+        require(np.isfinite(run.card) and run.card >= 0,
+                "label_cardinality must be a non-negative number.")
+        history = data["history"]
+        rows = history["rows"]
+        require(isinstance(rows, list) and len(rows) <= MAX_HISTORY
+                and all(isinstance(r, dict) and set(r) == HISTORY_KEYS for r in rows),
+                f"\"history\" must hold at most {MAX_HISTORY} rows with the keys "
+                f"{sorted(HISTORY_KEYS)}.")
+        run.history_rows = rows
+        run.record_every, run.next_record = int(history["every"]), int(history["next"])
+        require(1 <= run.record_every < 2**62 and 0 <= run.next_record < 2**62,
+                "history \"every\" must be at least 1 and \"next\" non-negative.")
         return run
-
-
-def _fill_condition(pop, i, condition, d, k, where):
-    """Check a ``hyperrectangle_csr`` condition and store it sparsely in slot i."""
-    require(condition.get("type") == "hyperrectangle_csr",
-            f"{where}: condition type must be hyperrectangle_csr.")
-    center, spread = condition["center"], condition["spread"]
-    require(len(center) == d and len(spread) == d,
-            f"{where}: center and spread need {d} entries (null for a wildcard).")
-    specified = [j for j in range(d) if center[j] is not None]
-    require(all((spread[j] is None) == (center[j] is None) for j in range(d)),
-            f"{where}: center and spread must be null for the same features.")
-    require(len(specified) <= k, f"{where}: more than max_specified = {k} features specified.")
-    for slot, j in enumerate(specified):
-        c, s = float(center[j]), float(spread[j])
-        require(np.isfinite(c) and np.isfinite(s) and s >= 0,
-                f"{where}, feature {j}: center must be finite and spread finite and >= 0.")
-        pop.feat[i, slot], pop.center[i, slot], pop.spread[i, slot] = j, c, s
-    pop.nspec[i] = len(specified)

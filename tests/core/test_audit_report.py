@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mlr_core import MLRClassifier, load_dataset
-from mlr_core.audit import audit, subset_json
+from mlr_core.audit import audit
 from mlr_core.audit_report import coverage_figure, report_html
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "hypercube_2d.csv"
@@ -82,7 +82,7 @@ def test_coverage_figure_stops_where_the_curves_do(result):
 
 @pytest.mark.parametrize("prediction", ["agg", "max"])
 def test_a_model_without_rules_gets_a_report_too(result, prediction):
-    empty = MLRClassifier.from_json(subset_json(result.compaction.model, []))
+    empty = MLRClassifier.from_json(result.compaction.model.subset([]).to_json())
     data = load_dataset(SAMPLE)
     nothing = audit(empty, data.X, data.Y, prediction=prediction)
     assert nothing.summary["n_rules"] == nothing.summary["n_compact"] == 0

@@ -19,27 +19,39 @@ def hand_model(rules, data_min=(0.0, 0.0), data_max=(10.0, 10.0), **params):
     d = len(data_min)
     labelsets = [r[2] for r in rules]
     m = len(labelsets[0]) if labelsets else len(LABELS)
+    model = MLRClassifier(n_rules=50, weighting="vote", **params)
     data = {
         "format": "mlr-studio-model",
-        "version": 1,
-        "params": MLRClassifier(n_rules=50, weighting="vote", **params).get_params(),
-        "feature_names": [f"x{j}" for j in range(d)],
-        "label_names": LABELS[:m] if m <= 3 else [f"l{j}" for j in range(m)],
-        "data_min": list(data_min),
-        "data_max": list(data_max),
-        "max_specified": d,
-        "label_cardinality": 1.0,
-        "bipartition": ["threshold", 0.5],
-        "counters": [0] * 8,
-        "rng_state": ["1", "2", "3", "4"],
-        "rules": [
-            {"condition": {"type": "hyperrectangle_csr", "center": list(center),
-                           "spread": list(spread)},
-             "labelset": list(labelset), "fitness": fitness, "accuracy": 0.9, "correct": 9.0,
-             "numerosity": num, "experience": 10, "correct_set_size": 1.0, "last_ga": 0,
-             "birth": 0}
-            for center, spread, labelset, fitness, num in rules
-        ],
+        "version": 2,
+        "params": model.get_params(),
+        "label_dtype": "<i8",
+        "rule_set": {
+            "feature_names": [f"x{j}" for j in range(d)],
+            "label_names": LABELS[:m] if m <= 3 else [f"l{j}" for j in range(m)],
+            "data_min": list(data_min),
+            "data_max": list(data_max),
+            "rules": [
+                {"condition": {"type": "hyperrectangle_csr", "center": list(center),
+                               "spread": list(spread)},
+                 "labelset": list(labelset), "fitness": fitness, "accuracy": 0.9,
+                 "correct": 9.0, "numerosity": num, "experience": 10,
+                 "correct_set_size": 1.0, "last_ga": 0, "birth": 0}
+                for center, spread, labelset, fitness, num in rules
+            ],
+            "scorer": {"kind": "vote", "score_norm": model.score_norm},
+            "bipartition": ["threshold", 0.5],
+            "voting": {"min_vote_experience": model.min_vote_experience,
+                       "n_nearest": model.n_nearest, "max_rule": model.max_rule},
+            "iteration": 0,
+        },
+        "training": {
+            "n_rules": 50,
+            "max_specified": d,
+            "label_cardinality": 1.0,
+            "counters": [0] * 8,
+            "rng_state": ["1", "2", "3", "4"],
+            "history": {"every": 100, "next": 100, "rows": []},
+        },
     }
     return MLRClassifier.from_json(json.dumps(data))
 

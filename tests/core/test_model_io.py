@@ -1,6 +1,8 @@
 """Saving and loading models as JSON: exact round trips, continued training, corrupted files."""
 
 import json
+import re
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -35,9 +37,10 @@ def test_round_trip_gives_identical_predictions_and_rules(fitted):
 def test_the_format_is_readable_and_versioned(fitted):
     model, _, _ = fitted
     data = json.loads(model.to_json())
-    assert data["format"] == "mlr-studio-model" and data["version"] == 1
-    assert data["feature_names"] == ["a", "b", "c", "d", "e"]
-    rule = data["rules"][0]
+    assert data["format"] == "mlr-studio-model" and data["version"] == 2
+    assert data["rule_set"]["feature_names"] == ["a", "b", "c", "d", "e"]
+    assert data["rule_set"]["scorer"]["kind"] == "fitted"
+    rule = data["rule_set"]["rules"][0]
     assert rule["condition"]["type"] == "hyperrectangle_csr"
     assert len(rule["condition"]["center"]) == 5
     assert {"fitness", "numerosity", "experience", "labelset"} <= set(rule)
@@ -61,29 +64,53 @@ def _corrupt(text, edit):
     return json.dumps(data)
 
 
+def _rule(edit):
+    return lambda d: edit(d["rule_set"]["rules"][0])
+
+
+def _set(part, **values):
+    return lambda d: d[part].update(values)
+
+
 CORRUPTIONS = {
     "not json": lambda t: t[: len(t) // 2],
     "not a model": lambda t: json.dumps({"hello": 1}),
+    "deep nesting": lambda t: "[" * 100_000 + "]" * 100_000,
     "future version": lambda t: _corrupt(t, lambda d: d.update(version=99)),
-    "labelset too short": lambda t: _corrupt(t, lambda d: d["rules"][0].update(labelset=[1])),
-    "labelset not 0/1": lambda t: _corrupt(t, lambda d: d["rules"][0].update(labelset=[2] * 4)),
-    "negative spread": lambda t: _corrupt(
-        t, lambda d: d["rules"][0]["condition"].update(
-            spread=[-1.0] * 5, center=[0.5] * 5)),
-    "wrong condition type": lambda t: _corrupt(
-        t, lambda d: d["rules"][0]["condition"].update(type="ellipsoid")),
-    "zero numerosity": lambda t: _corrupt(t, lambda d: d["rules"][0].update(numerosity=0)),
-    "fitness above 1": lambda t: _corrupt(t, lambda d: d["rules"][0].update(fitness=3.0)),
-    "missing field": lambda t: _corrupt(t, lambda d: d["rules"][0].pop("experience")),
-    "too many copies": lambda t: _corrupt(t, lambda d: d["rules"][0].update(numerosity=10**6)),
+    "labelset too short": lambda t: _corrupt(t, _rule(lambda r: r.update(labelset=[1]))),
+    "labelset not 0/1": lambda t: _corrupt(t, _rule(lambda r: r.update(labelset=[2] * 4))),
+    "negative spread": lambda t: _corrupt(t, _rule(lambda r: r["condition"].update(
+        spread=[-1.0] * 5, center=[0.5] * 5))),
+    "wrong condition type": lambda t: _corrupt(t, _rule(lambda r: r["condition"].update(
+        type="ellipsoid"))),
+    "zero numerosity": lambda t: _corrupt(t, _rule(lambda r: r.update(numerosity=0))),
+    "fitness above 1": lambda t: _corrupt(t, _rule(lambda r: r.update(fitness=3.0))),
+    "huge experience": lambda t: _corrupt(t, _rule(lambda r: r.update(experience=10**30))),
+    "missing field": lambda t: _corrupt(t, _rule(lambda r: r.pop("experience"))),
+    "too many copies": lambda t: _corrupt(t, _rule(lambda r: r.update(numerosity=10**6))),
     "unknown parameter": lambda t: _corrupt(t, lambda d: d["params"].update(bogus=1)),
     "bad parameter": lambda t: _corrupt(t, lambda d: d["params"].update(fitness="xx")),
-    "scaling mismatch": lambda t: _corrupt(t, lambda d: d.update(data_min=[0.0])),
-    "rules not a list": lambda t: _corrupt(t, lambda d: d.update(rules={"a": 1})),
-    "counters": lambda t: _corrupt(t, lambda d: d.update(counters=[-1])),
-    "rng": lambda t: _corrupt(t, lambda d: d.update(rng_state=["zz"])),
+    "scaling mismatch": lambda t: _corrupt(t, _set("rule_set", data_min=[0.0])),
+    "rules not a list": lambda t: _corrupt(t, _set("rule_set", rules={"a": 1})),
+    "weights of other rules": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
+        coef=[[0.0] * 4])),
+    "unknown scorer": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
+        kind="magic")),
+    "rcut below one": lambda t: _corrupt(t, _set("rule_set", bipartition=["rcut", -5])),
+    "rcut above the labels": lambda t: _corrupt(t, _set("rule_set",
+                                                        bipartition=["rcut", 10**6])),
+    "threshold not a number": lambda t: _corrupt(t, _set("rule_set",
+                                                         bipartition=["threshold", "NaN"])),
+    "threshold NaN": lambda t: re.sub(r'"bipartition": \["(\w+)", [^\]]+\]',
+                                      '"bipartition": ["threshold", NaN]', t),
+    "rules from another iteration": lambda t: _corrupt(t, _set("rule_set", iteration=1)),
+    "counters": lambda t: _corrupt(t, _set("training", counters=[-1])),
+    "huge counter": lambda t: _corrupt(t, _set("training", counters=[10**30] * 8)),
+    "rng": lambda t: _corrupt(t, _set("training", rng_state=["zz"])),
     "label dtype": lambda t: _corrupt(t, lambda d: d.update(label_dtype="O")),
-    "history rows": lambda t: _corrupt(t, lambda d: d["history"].update(rows=[{"x": 1}])),
+    "history rows": lambda t: _corrupt(t, lambda d: d["training"]["history"].update(
+        rows=[{"x": 1}])),
+    "n_rules of ten million": lambda t: _corrupt(t, _set("training", n_rules=10_000_000)),
 }
 
 
@@ -93,3 +120,17 @@ def test_a_corrupted_model_raises_a_clear_error(fitted, name):
     with pytest.raises(ModelFormatError) as err:
         MLRClassifier.from_json(CORRUPTIONS[name](model.to_json()))
     assert len(str(err.value)) > 20
+
+
+def test_a_model_file_is_checked_before_memory_is_allocated(fitted):
+    """A 10,000,000-rule or 20,000-feature-per-rule claim is refused, not allocated: the
+    specificity limit is clipped to the features the model has."""
+    model, _, _ = fitted
+    text = _corrupt(model.to_json(), _set("training", max_specified=20_000))
+    tracemalloc.start()
+    loaded = MLRClassifier.from_json(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert loaded.max_specified_ == 5 and peak < 50 * 2**20
+    with pytest.raises(ModelFormatError, match="n_rules"):
+        MLRClassifier.from_json(_corrupt(model.to_json(), _set("training", n_rules=10**7)))

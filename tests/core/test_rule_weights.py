@@ -42,7 +42,7 @@ def test_leave_one_out_scores_are_refits_without_the_row():
     r = np.random.default_rng(1)
     A = (r.random((40, 12)) < 0.3).astype(float)
     Y = (r.random((40, 2)) < 0.4).astype(np.uint8)
-    weights, loo = fit_rule_weights(A, Y, iteration=0)
+    weights, loo = fit_rule_weights(A, Y)
     for i in (0, 7, 39):
         keep = np.arange(40) != i
         refit = Ridge(alpha=weights.alpha).fit(A[keep], Y[keep])

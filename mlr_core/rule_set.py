@@ -1,0 +1,478 @@
+"""What predicts: a fitted rule set, the one owner of everything a prediction reads.
+
+A `RuleSet` holds the rules that predict (their conditions on the [0, 1]-scaled axes, their
+labelsets and training statistics, as a compact population), the scaling from the data's units,
+the scorer that turns the matching rules into per-label scores, and the bipartition that turns
+scores into labels. The estimator predicts, explains and saves through it; the audit compacts
+and re-predicts with `RuleSet.subset`; compact models are rule sets of k rules with refitted
+weights (``mlr_core/compaction.py``).
+
+Two scorers:
+
+- `WeightScorer` (``weighting="fitted"``): a weight per rule and label plus a baseline; a
+  label's score is the baseline plus the weights of the rules matching the row, clipped to
+  [0, 1] (``mlr_core/rule_weights.py`` fits them).
+- `VoteScorer` (``weighting="vote"``): the paper's share of the F * num vote of the matching
+  rules (the nearest rules when none matches).
+
+MLR_max (one whole labelset, the vote's winner) reads the same rules whatever the scorer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from mlr_core import bipartition as bp
+from mlr_core._engine import population as popmod
+from mlr_core._engine.matching import match_set
+from mlr_core._engine.scoring import weighted_scores
+from mlr_core._engine.voting import vote, voters
+from mlr_core.errors import InputError, require
+from mlr_core.explain import Explanation, contribution_columns, contributions
+from mlr_core.rules import rule_texts, rules_frame
+
+RULE_STATS = {  # JSON key -> population array
+    "fitness": "fit",
+    "accuracy": "acc",
+    "correct": "correct",
+    "numerosity": "num",
+    "experience": "exp",
+    "correct_set_size": "cs",
+    "last_ga": "ts",
+    "birth": "birth",
+}
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Per feature, the training range that maps the data's units onto the rules' [0, 1] axes."""
+
+    data_min: np.ndarray
+    data_max: np.ndarray
+
+    @classmethod
+    def of(cls, X: np.ndarray) -> Scaling:
+        return cls(X.min(axis=0), X.max(axis=0))
+
+    @property
+    def span(self) -> np.ndarray:
+        """The width of each feature's range; 1 for a constant feature, so that a value off it
+        still scales (and reads back) one unit per unit."""
+        span = self.data_max - self.data_min
+        return np.where(span > 0, span, 1.0)
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """X (a float matrix of the training width) on the [0, 1] axes, clipped there."""
+        scaled = X - self.data_min  # the one copy; the rest is in place
+        scaled /= self.span
+        return np.clip(scaled, 0.0, 1.0, out=scaled)
+
+    def unscale(self, lower: np.ndarray, upper: np.ndarray):
+        span = self.span
+        return self.data_min + lower * span, self.data_min + upper * span
+
+
+@dataclass(frozen=True)
+class WeightScorer:
+    """Fitted rule weights: ``coef[i, j]`` is what rule ``i`` adds to label ``j``'s score when
+    it matches, ``intercept[j]`` the score when no rule matches (the baseline); ``alpha`` is
+    the ridge penalty they were fitted with."""
+
+    coef: np.ndarray
+    intercept: np.ndarray
+    alpha: float
+
+    kind = "fitted"
+
+    def scores(self, rule_set: RuleSet, Xs: np.ndarray) -> np.ndarray:
+        return weighted_scores(rule_set.rules, Xs, self.coef, self.intercept)
+
+    def subset(self, ids: np.ndarray) -> WeightScorer:
+        return replace(self, coef=self.coef[ids])
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "coef": self.coef.tolist(),
+                "intercept": self.intercept.tolist(), "alpha": self.alpha}
+
+    @classmethod
+    def from_dict(cls, data: dict, n_rules: int, m: int) -> WeightScorer:
+        coef = np.asarray(data["coef"], dtype=np.float64)
+        if coef.size == 0:  # no rules: JSON keeps no row length
+            coef = coef.reshape(0, m)
+        intercept = np.asarray(data["intercept"], dtype=np.float64)
+        alpha = float(data["alpha"])
+        require(coef.shape == (n_rules, m) and intercept.shape == (m,)
+                and np.isfinite(coef).all() and np.isfinite(intercept).all()
+                and math.isfinite(alpha) and alpha >= 0,
+                f"the weights must be {n_rules} x {m} finite numbers, {m} finite intercepts and "
+                "a finite non-negative alpha.")
+        return cls(coef, intercept, alpha)
+
+
+@dataclass(frozen=True)
+class VoteScorer:
+    """The paper's MLR_agg scores: each label's share of the voters' F * num (``score_norm``
+    ``"total"``) or of the top label's (``"max"``); who votes is the rule set's `Voting`."""
+
+    score_norm: str = "total"
+
+    kind = "vote"
+
+    def scores(self, rule_set: RuleSet, Xs: np.ndarray) -> np.ndarray:
+        votes = rule_set.votes(Xs)
+        return bp.normalise(votes.label_votes, votes.total, self.score_norm)
+
+    def subset(self, ids: np.ndarray) -> VoteScorer:
+        return self
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "score_norm": self.score_norm}
+
+    @classmethod
+    def from_dict(cls, data: dict, n_rules: int, m: int) -> VoteScorer:
+        require(data.get("score_norm") in ("total", "max"),
+                "a vote scorer's score_norm must be 'total' or 'max'.")
+        return cls(data["score_norm"])
+
+
+@dataclass(frozen=True)
+class Voting:
+    """Who votes for a row and what MLR_max takes from the vote: the matching rules (only those
+    with at least ``min_vote_experience`` when some such rule matches), the ``n_nearest``
+    nearest rules when none matches; MLR_max's labelset is the vote's winner (``max_rule``
+    ``"vote"``) or the fittest voter's (``"fittest"``)."""
+
+    min_vote_experience: int = 0
+    n_nearest: int = 5
+    max_rule: str = "vote"
+
+    def to_dict(self) -> dict:
+        return {"min_vote_experience": self.min_vote_experience, "n_nearest": self.n_nearest,
+                "max_rule": self.max_rule}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Voting:
+        require(isinstance(data, dict), "\"voting\" must be an object.")
+        voting = cls(data["min_vote_experience"], data["n_nearest"], data["max_rule"])
+        require(isinstance(voting.min_vote_experience, int) and voting.min_vote_experience >= 0
+                and isinstance(voting.n_nearest, int) and 1 <= voting.n_nearest <= 10**6
+                and voting.max_rule in ("vote", "fittest"),
+                "voting needs an integer min_vote_experience >= 0, an integer n_nearest >= 1 "
+                "and max_rule 'vote' or 'fittest'.")
+        return voting
+
+
+SCORERS = {cls.kind: cls for cls in (WeightScorer, VoteScorer)}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules that predict, how rows reach their axes, and how their matches become labels.
+
+    Attributes
+    ----------
+    rules : Population
+        The predicting rules, exactly as many slots as rules (``mlr_core/_engine/population.py``);
+        rule ids are positions here (the ``rule_id`` of `rules_frame`).
+    labelsets : ndarray
+        Distinct 0/1 labelset rows; ``rules.ls`` indexes them.
+    scaling : Scaling
+    scorer : WeightScorer or VoteScorer
+    bipartition : Bipartition
+        How MLR_agg cuts the scores (``mlr_core/bipartition.py``).
+    voting : Voting
+        Who votes (the vote scorer and MLR_max).
+    feature_names, label_names : tuple of str
+    iteration : int
+        The training iteration the rules were taken at.
+    """
+
+    rules: popmod.Population
+    labelsets: np.ndarray
+    scaling: Scaling
+    scorer: WeightScorer | VoteScorer
+    bipartition: bp.Bipartition
+    voting: Voting
+    feature_names: tuple
+    label_names: tuple
+    iteration: int
+
+    # ---------------------------------------------------------------- building
+
+    @classmethod
+    def from_population(cls, pop, labelsets, scaling, scorer, bipartition, voting,
+                        feature_names, label_names, iteration) -> RuleSet:
+        """A rule set of a population's live rules (copied: training may go on)."""
+        return cls(_compact_copy(pop, np.arange(int(pop.size[0]))), labelsets.copy(), scaling,
+                   scorer, bipartition and bp.Bipartition(*bipartition), voting,
+                   tuple(feature_names), tuple(label_names), int(iteration))
+
+    @property
+    def n_rules(self) -> int:
+        return int(self.rules.size[0])
+
+    def subset(self, rule_ids) -> RuleSet:
+        """The rules ``rule_ids`` alone (in ascending id order, so that ties between them break
+        as here), each keeping its weights; the scorer and bipartition stay as they are."""
+        ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
+        if len(ids) and (ids[0] < 0 or ids[-1] >= self.n_rules):
+            raise InputError(f"rule ids must lie in 0..{self.n_rules - 1}, got "
+                             f"{ids[0] if ids[0] < 0 else ids[-1]}")
+        return replace(self, rules=_compact_copy(self.rules, ids),
+                       scorer=self.scorer.subset(ids))
+
+    def with_scorer(self, scorer, bipartition) -> RuleSet:
+        """The same rules, scored and cut anew (refitted weights, a retuned bipartition)."""
+        return replace(self, scorer=scorer, bipartition=bp.Bipartition(*bipartition))
+
+    # -------------------------------------------------------------- predicting
+
+    def scaled(self, X: np.ndarray) -> np.ndarray:
+        """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != len(self.feature_names):
+            raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
+                             f"{X.shape}.")
+        return self.scaling.transform(X)
+
+    def votes(self, Xs: np.ndarray):
+        """The engine's vote of these rules on scaled rows (``_engine/voting.py``)."""
+        return vote(self.rules, Xs, self.labelsets, int(self.voting.min_vote_experience),
+                    int(self.voting.n_nearest))
+
+    def scores_scaled(self, Xs: np.ndarray) -> np.ndarray:
+        """MLR_agg's per-label scores (n x m, in [0, 1]) of scaled rows."""
+        return self.scorer.scores(self, Xs)
+
+    def labels_scaled(self, Xs: np.ndarray, prediction: str = "agg") -> np.ndarray:
+        """0/1 labels (uint8) of scaled rows by MLR_agg (scores cut by the bipartition) or
+        MLR_max (the winning labelset)."""
+        if prediction == "max":
+            votes = self.votes(Xs)
+            chosen = votes.voted_set if self.voting.max_rule == "vote" else votes.fittest_set
+            return bp.max_labels(chosen, self.labelsets)
+        return bp.apply(self.scores_scaled(Xs), self.bipartition)
+
+    def scores(self, X) -> np.ndarray:
+        return self.scores_scaled(self.scaled(X))
+
+    def labels(self, X, prediction: str = "agg") -> np.ndarray:
+        return self.labels_scaled(self.scaled(X), prediction)
+
+    def matching(self, x_scaled: np.ndarray) -> np.ndarray:
+        """Ids of the rules matching one scaled row, ascending."""
+        out = np.empty(self.n_rules, dtype=np.int64)
+        return out[:match_set(self.rules, x_scaled, out)]
+
+    def contributions(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """For one row in the data's units: (rule ids, what each adds to each label's score,
+        the baseline, covered). With fitted weights the rules are the matching ones and
+        ``baseline + contributions.sum(axis=0)``, clipped to [0, 1], is exactly `scores`
+        (the same additions in the same order). With the vote, the voters' shares of the
+        total vote (the nearest rules when none matches; ``covered`` False) and a zero
+        baseline."""
+        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        m = len(self.label_names)
+        if isinstance(self.scorer, WeightScorer):
+            ids = self.matching(xs)
+            return ids, self.scorer.coef[ids], self.scorer.intercept.copy(), len(ids) > 0
+        out = np.empty(self.n_rules, dtype=np.int64)
+        count, covered = voters(self.rules, xs, int(self.voting.min_vote_experience),
+                                int(self.voting.n_nearest), out)
+        ids = out[:count]
+        fit, num = self.rules.fit[ids], self.rules.num[ids]
+        total = float(fit @ num) if count else 0.0
+        share = contributions(fit, num, self.labelsets[self.rules.ls[ids]], total,
+                              self.label_names).to_numpy()
+        return ids, share.reshape(count, m), np.zeros(m), bool(covered)
+
+    def explain(self, x) -> Explanation:
+        """Why these rules answer what they answer for one row (see `Explanation`)."""
+        ids, share, baseline, covered = self.contributions(x)
+        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
+        frame = self.rules_frame().iloc[ids].reset_index()
+        sets = self.labelsets[self.rules.ls[ids]]
+        names = np.array(self.label_names, dtype=object)
+        scores = self.scores_scaled(xs)
+        return Explanation(
+            match_set=pd.concat([frame, pd.DataFrame(share, columns=contribution_columns(
+                self.label_names))], axis=1),
+            rule_ids=ids,
+            fallback=not covered,
+            union=list(names[sets.any(axis=0)]),
+            scores=pd.Series(scores[0], index=list(self.label_names), name="score"),
+            baseline=pd.Series(baseline, index=list(self.label_names), name="baseline"),
+            bipartition=tuple(self.bipartition),
+            agg_labels=list(names[bp.apply(scores, self.bipartition)[0].astype(bool)]),
+            max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
+        )
+
+    # ------------------------------------------------------------------ reading
+
+    def bounds(self):
+        """(lower, upper) per rule and feature on the scaled axes, NaN for a wildcard."""
+        return popmod.dense_bounds(self.rules, len(self.feature_names))
+
+    def rule_texts(self) -> list[str]:
+        return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
+                     self.feature_names, self.label_names)
+
+    def rules_frame(self) -> pd.DataFrame:
+        """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,
+        numerosity, experience, generality, ..."""
+        generality = popmod.generality(self.rules, len(self.feature_names))
+        return rules_frame(self.rules, self.rule_texts(), self.labelsets[self.rules.ls],
+                           generality, self.label_names)
+
+    # --------------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict:
+        """JSON-ready data; conditions as XCSF's ``hyperrectangle_csr`` (a centre and a spread
+        per feature on the scaled axes, null for a wildcard). Floats round-trip exactly."""
+        pop, d = self.rules, len(self.feature_names)
+        rules = []
+        for i in range(self.n_rules):
+            center, spread = [None] * d, [None] * d
+            for k in range(pop.nspec[i]):
+                center[pop.feat[i, k]] = float(pop.center[i, k])
+                spread[pop.feat[i, k]] = float(pop.spread[i, k])
+            rule = {"condition": {"type": "hyperrectangle_csr", "center": center,
+                                  "spread": spread},
+                    "labelset": self.labelsets[pop.ls[i]].tolist()}
+            rule.update({key: getattr(pop, field)[i].item() for key, field in RULE_STATS.items()})
+            rules.append(rule)
+        return {
+            "feature_names": list(self.feature_names),
+            "label_names": list(self.label_names),
+            "data_min": self.scaling.data_min.tolist(),
+            "data_max": self.scaling.data_max.tolist(),
+            "rules": rules,
+            "scorer": self.scorer.to_dict(),
+            "bipartition": list(self.bipartition),
+            "voting": self.voting.to_dict(),
+            "iteration": self.iteration,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, max_rules: int, max_specified: int) -> RuleSet:
+        """Rebuild from `to_dict` output, every field checked (ModelFormatError): at most
+        ``max_rules`` rules of at most ``max_specified`` features (clipped to the features),
+        checked before allocating."""
+        require(isinstance(data, dict), "\"rule_set\" must be an object.")
+        features = [str(n) for n in _list(data, "feature_names")]
+        labels = [str(n) for n in _list(data, "label_names")]
+        d, m = len(features), len(labels)
+        require(d >= 1 and m >= 1, "A model needs at least one feature and one label.")
+        max_specified = min(max_specified, d)
+        data_min = _floats(data["data_min"], d, "data_min")
+        data_max = _floats(data["data_max"], d, "data_max")
+        require((data_min <= data_max).all(), "data_min must not exceed data_max.")
+        rules = _list(data, "rules")
+        require(len(rules) <= max_rules,
+                f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,}.")
+        pop = popmod.new_population(len(rules), max_specified)
+        labelsets, index = [], {}
+        for i, rule in enumerate(rules):
+            where = f"rule {i}"
+            require(isinstance(rule, dict), f"{where} must be an object.")
+            bits = np.asarray(rule["labelset"])
+            require(bits.shape == (m,) and np.isin(bits, (0, 1)).all(),
+                    f"{where}: labelset must be {m} values of 0 or 1.")
+            key = tuple(int(b) for b in bits)
+            pop.ls[i] = index.setdefault(key, len(index))
+            if pop.ls[i] == len(labelsets):
+                labelsets.append(key)
+            _fill_condition(pop, i, rule["condition"], d, max_specified, where)
+            for name, field in RULE_STATS.items():
+                getattr(pop, field)[i] = _number(rule[name], f"{where}: {name}")
+            require(pop.num[i] >= 1 and pop.exp[i] >= 0,
+                    f"{where}: numerosity must be >= 1 and experience >= 0.")
+            require(0.0 <= pop.fit[i] <= 1.0 and 0.0 <= pop.acc[i] <= 1.0,
+                    f"{where}: fitness and accuracy must lie in [0, 1].")
+        pop.size[0] = len(rules)
+        pop.micro[0] = int(pop.num.sum())
+        scorer_data = data["scorer"]
+        require(isinstance(scorer_data, dict) and scorer_data.get("kind") in SCORERS,
+                f"scorer kind must be one of {', '.join(SCORERS)}.")
+        scorer = SCORERS[scorer_data["kind"]].from_dict(scorer_data, len(rules), m)
+        iteration = data["iteration"]
+        require(isinstance(iteration, int) and 0 <= iteration < 2**63,
+                "iteration must be a non-negative integer.")
+        return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
+                   Scaling(data_min, data_max), scorer, checked_bipartition(data["bipartition"], m),
+                   Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration)
+
+
+def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
+    """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows."""
+    lower, upper = scaling.unscale(scaled_lower, scaled_upper)
+    return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
+                      label_names)
+
+
+def checked_bipartition(value, n_labels: int) -> bp.Bipartition:
+    """A saved bipartition, refused unless it can cut scores: a threshold in [0, 1] or RCut at
+    1..n_labels labels."""
+    require(isinstance(value, list) and len(value) == 2 and value[0] in bp.METHODS,
+            f"bipartition must be [method, value] with method one of {', '.join(bp.METHODS)}.")
+    method, cut = value
+    if method == "rcut":
+        require(isinstance(cut, int) and 1 <= cut <= n_labels,
+                f"an rcut bipartition keeps 1..{n_labels} labels, got {cut!r}.")
+        return bp.Bipartition(method, int(cut))
+    require(isinstance(cut, (int, float)) and 0.0 <= float(cut) <= 1.0,
+            f"a threshold must lie in [0, 1], got {cut!r}.")
+    return bp.Bipartition(method, float(cut))
+
+
+def _compact_copy(pop, ids) -> popmod.Population:
+    """Rules ``ids`` of ``pop`` as a population with exactly that many slots."""
+    arrays = [np.ascontiguousarray(a[ids]) for a in pop[:-2]]
+    micro = int(arrays[popmod.Population._fields.index("num")].sum())
+    return popmod.Population(*arrays, np.array([len(ids)], dtype=np.int64),
+                             np.array([micro], dtype=np.int64))
+
+
+def _list(data, key) -> list:
+    value = data[key]
+    require(isinstance(value, list), f"\"{key}\" must be a list.")
+    return value
+
+
+def _floats(values, n, what) -> np.ndarray:
+    require(isinstance(values, list) and len(values) == n
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values),
+            f"{what} must be {n} numbers.")
+    out = np.asarray(values, dtype=np.float64)
+    require(np.isfinite(out).all(), f"{what} must be finite.")
+    return out
+
+
+def _number(value, what):
+    require(isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and abs(value) < 2**62, f"{what} must be a finite number.")
+    return value
+
+
+def _fill_condition(pop, i, condition, d, k, where):
+    """Check a ``hyperrectangle_csr`` condition and store it sparsely in slot i."""
+    require(isinstance(condition, dict) and condition.get("type") == "hyperrectangle_csr",
+            f"{where}: condition type must be hyperrectangle_csr.")
+    center, spread = condition["center"], condition["spread"]
+    require(isinstance(center, list) and isinstance(spread, list)
+            and len(center) == d and len(spread) == d,
+            f"{where}: center and spread need {d} entries (null for a wildcard).")
+    specified = [j for j in range(d) if center[j] is not None]
+    require(all((spread[j] is None) == (center[j] is None) for j in range(d)),
+            f"{where}: center and spread must be null for the same features.")
+    require(len(specified) <= k, f"{where}: more than max_specified = {k} features specified.")
+    for slot, j in enumerate(specified):
+        c = float(_number(center[j], f"{where}, feature {j}: center"))
+        s = float(_number(spread[j], f"{where}, feature {j}: spread"))
+        require(s >= 0, f"{where}, feature {j}: spread must be >= 0.")
+        pop.feat[i, slot], pop.center[i, slot], pop.spread[i, slot] = j, c, s
+    pop.nspec[i] = len(specified)
