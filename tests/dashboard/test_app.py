@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mlr_dashboard import frames, pages
+from dashboard import frames, pages
 
-APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
          "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
@@ -494,7 +494,7 @@ def server_log():
     records = []
     handler = logging.Handler()
     handler.emit = records.append
-    logger = logging.getLogger("mlr_dashboard")
+    logger = logging.getLogger("dashboard")
     logger.addHandler(handler)
     yield records
     logger.removeHandler(handler)
@@ -507,7 +507,7 @@ def _controls_present(at: AppTest) -> None:
 
 def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monkeypatch,
                                                                         server_log):
-    from mlr_dashboard import pages
+    from dashboard import pages
 
     def broken(snap):
         raise RuntimeError("chart builder broke")
@@ -526,7 +526,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monk
 
 
 def test_a_failing_callback_keeps_the_session_and_the_controls(app, monkeypatch, server_log):
-    from mlr_dashboard import state
+    from dashboard import state
 
     def broken(self, *args, **kwargs):
         raise ZeroDivisionError("reset broke")
@@ -552,7 +552,7 @@ def test_one_label_data_is_refused_at_the_door(app):
 
 
 def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeypatch):
-    from mlr_dashboard import warmup
+    from dashboard import warmup
 
     loading = threading.Event()
     waited = []
@@ -579,7 +579,7 @@ def test_the_first_page_does_not_import_the_engine():
     script = f"""
 import sys
 from streamlit.testing.v1 import AppTest
-from mlr_dashboard import warmup
+from dashboard import warmup
 warmup.start = lambda: None  # the background warm-up would import them on purpose
 at = AppTest.from_file({APP!r}, default_timeout={TIMEOUT}).run()
 assert not at.exception, at.exception

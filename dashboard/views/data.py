@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from dashboard import figures, state, ui
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
-from mlr_dashboard import figures, state, ui
 
 
 def parse_labels(text: str):

@@ -14,10 +14,10 @@ from pathlib import Path
 import streamlit as st
 from streamlit.logger import get_logger
 
+from dashboard import state, warmup
 from mlr_core.errors import MLRError
-from mlr_dashboard import state, warmup
 
-log = get_logger("mlr_dashboard")
+log = get_logger("dashboard")
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "hypercube_2d.csv"

@@ -4,7 +4,7 @@ numba compiles each kernel on its first call (about 30 s on a 2-core machine for
 install) and later loads it from its on-disk cache (well under a second). Doing that on a
 background thread as soon as the first page is painted means a user's first Start rarely waits;
 when it does, :func:`ready` tells the page to say why instead of freezing.
-``python -m mlr_dashboard.warmup`` does the same ahead of time (e.g. after installing).
+``python -m dashboard.warmup`` does the same ahead of time (e.g. after installing).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ _thread: threading.Thread | None = None
 def exercise_kernels() -> float:
     """Train, predict and explain a tiny model: every kernel the dashboard calls gets loaded
     (or compiled). Returns the seconds it took."""
+    from dashboard.state import LIVE_WEIGHTING
     from mlr_core import MLRClassifier, make_hypercube_dataset
-    from mlr_dashboard.state import LIVE_WEIGHTING
 
     began = time.perf_counter()
     data = make_hypercube_dataset(n_samples=60, n_relevant=2, n_labels=2, random_state=0)
