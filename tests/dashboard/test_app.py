@@ -46,6 +46,14 @@ def _no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def _load(at: AppTest, key: str) -> AppTest:
+    """Press a Data page load button, and confirm that the trained model may go if asked."""
+    at.button(key=key).click().run()
+    if any(b.key == "confirm_load" for b in at.button):
+        at.button(key="confirm_load").click().run()
+    return at
+
+
 @pytest.fixture
 def app() -> AppTest:
     """The app after one Step (200 iterations), so every page has rules to show."""
@@ -202,7 +210,7 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
         ("emotions.arff", (shared_datasets_dir / "emotions.arff").read_bytes(), "text/plain"),
         ("emotions.xml", (shared_datasets_dir / "emotions.xml").read_bytes(), "text/xml"),
     ])
-    at.button(key="load_upload").click().run()
+    _load(at, "load_upload")
     assert _session(at).dataset.name == "emotions"
     at.button(key="step").click().run()
     at = _page(at, "population")
@@ -363,7 +371,7 @@ def test_rules_json_of_another_dataset_is_refused(app):
     saved = _session(app).model_json().encode()  # 2 features
     at = _page(app, "data")
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
-    at.button(key="load_sample").click().run()
+    _load(at, "load_sample")
     at = _page(at, "rules")
     before = _session(at).snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
@@ -406,7 +414,7 @@ def test_data_page_stats_sample_and_synthetic(app):
     assert _metrics(at, "DL")[-1] == "7"  # the current dataset's, after the preview's
     assert _specs(at)[-1]["layout"]["title"]["text"] == "Label frequencies"
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
-    at.button(key="load_sample").click().run()
+    _load(at, "load_sample")
     _no_exception(at)
     assert _session(at).dataset.name == "hypercube_4d"
     assert _metrics(at, "m (labels)")[-1] == "4"
@@ -423,7 +431,7 @@ def test_generator_previews_then_loads_what_it_previewed(app):
     preview = next(s for s in _specs(at)
                    if s["layout"]["title"]["text"] == "Label frequencies of the preview")
     assert len(preview["data"][0]["x"]) == 6
-    at.button(key="generate").click().run()
+    _load(at, "generate")
     _no_exception(at)
     data = _session(at).dataset
     assert data.name.startswith("hypercube") and data.Y.shape[1] == 6
@@ -474,11 +482,55 @@ def test_good_upload_switches_dataset(app, tmp_path):
         f"{i / 50:.2f},{(i * 7 % 50) / 50:.2f},{i % 2},{int(i > 25)}\n".encode() for i in range(50)
     )
     at.file_uploader(key="data_files").set_value(("mine.csv", csv, "text/csv"))
-    at.button(key="load_upload").click().run()
+    _load(at, "load_upload")
     _no_exception(at)
     assert not at.error
     assert _session(at).dataset.name == "mine"
     assert _session(at).dataset.label_names == ["a", "b"]
+
+
+def test_loading_asks_before_discarding_a_trained_model(app):
+    at = _page(app, "data")
+    session = _session(at)
+    at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
+    at.button(key="load_sample").click().run()
+    _no_exception(at)
+    assert session.dataset.name == "hypercube_2d" and session.iteration == 200
+    assert any("discards the model trained for 200 iterations" in w.value for w in at.warning)
+    at.button(key="cancel_load").click().run()
+    assert session.iteration == 200 and not [b for b in at.button if b.key == "confirm_load"]
+    at.button(key="load_sample").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert session.dataset.name == "hypercube_4d" and session.iteration == 0
+    assert any("Loaded hypercube_4d" in s.value for s in at.success)
+
+
+def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp_path,
+                                                               shared_datasets_dir):
+    from dashboard import ui
+
+    for name in ("emotions.arff", "emotions.xml"):
+        (tmp_path / name).write_bytes((shared_datasets_dir / name).read_bytes())
+    (tmp_path / "notes.txt").write_text("not data")
+    monkeypatch.setenv("MLR_DATA_DIR", str(tmp_path))
+    ui.launch_options.cache_clear()
+    try:
+        at = _page(_app(), "data")
+        picker = at.selectbox(key="folder_dataset")
+        assert [str(o) for o in picker.options] == [
+            "emotions.arff · MULAN (labels in emotions.xml) · 0.4 MB"]
+        at.button(key="load_folder").click().run()  # untrained: no question asked
+        _no_exception(at)
+        assert _session(at).dataset.name == "emotions"
+        assert _session(at).dataset.label_names[0] == "amazed-suprised"
+    finally:
+        ui.launch_options.cache_clear()
+
+
+def test_without_a_data_folder_the_page_says_how_to_set_one(app):
+    at = _page(app, "data")
+    assert any("--data-dir" in i.value for i in at.info)
 
 
 def test_two_sessions_are_independent(app):
