@@ -11,7 +11,7 @@ with 1,000 rectangles in under 0.5 s; after ``streamlit run`` (cold server, warm
 first content under 2 s and the first metric and chart under 3 s (medians).
 
 Ticks are timed outside Streamlit through the same page-assembly functions the views call
-(``mlr_dashboard.pages``); figures are also serialised (``fig.to_json()``), which
+(``dashboard.pages``); figures are also serialised (``fig.to_json()``), which
 ``st.plotly_chart`` does for every chart it sends.
 """
 
@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from dashboard import figures, pages, state
+from dashboard.headless import APP, launch_chromium, start_server, stop, wait_healthy
 from mlr_core import Dataset, load_dataset
-from mlr_dashboard import figures, pages, state
-from mlr_dashboard.headless import APP, launch_chromium, start_server, stop, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 YEAST = ROOT.parent / "shared" / "datasets" / "yeast.arff"  # the paper's data, beside the repo
@@ -130,7 +130,7 @@ def bench_kernels(repeats: int) -> None:
         shutil.copytree(ROOT / "mlr_core", Path(tmp) / "mlr_core",
                         ignore=shutil.ignore_patterns("__pycache__"))
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])}
-        command = [sys.executable, "-c", "from mlr_dashboard.warmup import exercise_kernels; "
+        command = [sys.executable, "-c", "from dashboard.warmup import exercise_kernels; "
                    "print(exercise_kernels())"]
         for label in ("empty cache (compile)", "full cache (load)"):
             out = subprocess.run(command, env=env, cwd=tmp, capture_output=True, text=True,

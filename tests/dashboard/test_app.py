@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mlr_dashboard import frames, pages
+from dashboard import frames, pages
 
-APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
          "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
@@ -44,6 +44,14 @@ def _specs(at: AppTest) -> list[dict]:
 
 def _no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+def _load(at: AppTest, key: str) -> AppTest:
+    """Press a Data page load button, and confirm that the trained model may go if asked."""
+    at.button(key=key).click().run()
+    if any(b.key == "confirm_load" for b in at.button):
+        at.button(key="confirm_load").click().run()
+    return at
 
 
 @pytest.fixture
@@ -202,7 +210,7 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
         ("emotions.arff", (shared_datasets_dir / "emotions.arff").read_bytes(), "text/plain"),
         ("emotions.xml", (shared_datasets_dir / "emotions.xml").read_bytes(), "text/xml"),
     ])
-    at.button(key="load_upload").click().run()
+    _load(at, "load_upload")
     assert _session(at).dataset.name == "emotions"
     at.button(key="step").click().run()
     at = _page(at, "population")
@@ -363,7 +371,7 @@ def test_rules_json_of_another_dataset_is_refused(app):
     saved = _session(app).model_json().encode()  # 2 features
     at = _page(app, "data")
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
-    at.button(key="load_sample").click().run()
+    _load(at, "load_sample")
     at = _page(at, "rules")
     before = _session(at).snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
@@ -406,7 +414,7 @@ def test_data_page_stats_sample_and_synthetic(app):
     assert _metrics(at, "DL")[-1] == "7"  # the current dataset's, after the preview's
     assert _specs(at)[-1]["layout"]["title"]["text"] == "Label frequencies"
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
-    at.button(key="load_sample").click().run()
+    _load(at, "load_sample")
     _no_exception(at)
     assert _session(at).dataset.name == "hypercube_4d"
     assert _metrics(at, "m (labels)")[-1] == "4"
@@ -423,7 +431,7 @@ def test_generator_previews_then_loads_what_it_previewed(app):
     preview = next(s for s in _specs(at)
                    if s["layout"]["title"]["text"] == "Label frequencies of the preview")
     assert len(preview["data"][0]["x"]) == 6
-    at.button(key="generate").click().run()
+    _load(at, "generate")
     _no_exception(at)
     data = _session(at).dataset
     assert data.name.startswith("hypercube") and data.Y.shape[1] == 6
@@ -474,11 +482,55 @@ def test_good_upload_switches_dataset(app, tmp_path):
         f"{i / 50:.2f},{(i * 7 % 50) / 50:.2f},{i % 2},{int(i > 25)}\n".encode() for i in range(50)
     )
     at.file_uploader(key="data_files").set_value(("mine.csv", csv, "text/csv"))
-    at.button(key="load_upload").click().run()
+    _load(at, "load_upload")
     _no_exception(at)
     assert not at.error
     assert _session(at).dataset.name == "mine"
     assert _session(at).dataset.label_names == ["a", "b"]
+
+
+def test_loading_asks_before_discarding_a_trained_model(app):
+    at = _page(app, "data")
+    session = _session(at)
+    at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
+    at.button(key="load_sample").click().run()
+    _no_exception(at)
+    assert session.dataset.name == "hypercube_2d" and session.iteration == 200
+    assert any("discards the model trained for 200 iterations" in w.value for w in at.warning)
+    at.button(key="cancel_load").click().run()
+    assert session.iteration == 200 and not [b for b in at.button if b.key == "confirm_load"]
+    at.button(key="load_sample").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert session.dataset.name == "hypercube_4d" and session.iteration == 0
+    assert any("Loaded hypercube_4d" in s.value for s in at.success)
+
+
+def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp_path,
+                                                               shared_datasets_dir):
+    from dashboard import ui
+
+    for name in ("emotions.arff", "emotions.xml"):
+        (tmp_path / name).write_bytes((shared_datasets_dir / name).read_bytes())
+    (tmp_path / "notes.txt").write_text("not data")
+    monkeypatch.setenv("MLR_DATA_DIR", str(tmp_path))
+    ui.launch_options.cache_clear()
+    try:
+        at = _page(_app(), "data")
+        picker = at.selectbox(key="folder_dataset")
+        assert [str(o) for o in picker.options] == [
+            "emotions.arff · MULAN (labels in emotions.xml) · 0.4 MB"]
+        at.button(key="load_folder").click().run()  # untrained: no question asked
+        _no_exception(at)
+        assert _session(at).dataset.name == "emotions"
+        assert _session(at).dataset.label_names[0] == "amazed-suprised"
+    finally:
+        ui.launch_options.cache_clear()
+
+
+def test_without_a_data_folder_the_page_says_how_to_set_one(app):
+    at = _page(app, "data")
+    assert any("--data-dir" in i.value for i in at.info)
 
 
 def test_two_sessions_are_independent(app):
@@ -494,7 +546,7 @@ def server_log():
     records = []
     handler = logging.Handler()
     handler.emit = records.append
-    logger = logging.getLogger("mlr_dashboard")
+    logger = logging.getLogger("dashboard")
     logger.addHandler(handler)
     yield records
     logger.removeHandler(handler)
@@ -507,7 +559,7 @@ def _controls_present(at: AppTest) -> None:
 
 def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monkeypatch,
                                                                         server_log):
-    from mlr_dashboard import pages
+    from dashboard import pages
 
     def broken(snap):
         raise RuntimeError("chart builder broke")
@@ -526,7 +578,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monk
 
 
 def test_a_failing_callback_keeps_the_session_and_the_controls(app, monkeypatch, server_log):
-    from mlr_dashboard import state
+    from dashboard import state
 
     def broken(self, *args, **kwargs):
         raise ZeroDivisionError("reset broke")
@@ -552,7 +604,7 @@ def test_one_label_data_is_refused_at_the_door(app):
 
 
 def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeypatch):
-    from mlr_dashboard import warmup
+    from dashboard import warmup
 
     loading = threading.Event()
     waited = []
@@ -579,7 +631,7 @@ def test_the_first_page_does_not_import_the_engine():
     script = f"""
 import sys
 from streamlit.testing.v1 import AppTest
-from mlr_dashboard import warmup
+from dashboard import warmup
 warmup.start = lambda: None  # the background warm-up would import them on purpose
 at = AppTest.from_file({APP!r}, default_timeout={TIMEOUT}).run()
 assert not at.exception, at.exception

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dashboard import frames, rules_audit, vote_text
 from mlr_core import MLRClassifier, make_hypercube_dataset
-from mlr_dashboard import frames, rules_audit, vote_text
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from mlr_core import make_hypercube_dataset
 from mlr_core.evaluation.experiments import run_experiment, write_results
 
-APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
 def _page() -> AppTest:

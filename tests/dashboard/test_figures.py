@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from plotly_spec import values
 
-from mlr_dashboard import figures
-from mlr_dashboard.state import MEASURES
+from dashboard import figures
+from dashboard.state import MEASURES
 
 NAMES = ("{a}", "{b}", "{a, b}", "{}")
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from mlr_dashboard import frames
+from dashboard import frames
 
 
 def test_labelsets_number_the_distinct_rows_and_name_them_like_rules_do():

@@ -4,8 +4,8 @@ to the bounds the engine holds, and every event the trace records told in a step
 import numpy as np
 import pytest
 
+from dashboard import microscope, state
 from mlr_core import make_hypercube_dataset
-from mlr_dashboard import microscope, state
 
 PARAMS = {**state.DEFAULT_PARAMS, "n_rules": 40, "theta_ga": 0, "correct_set_subsumption": True,
           "theta_sub": 5, "acc0": 0.5}  # small and busy: every event happens

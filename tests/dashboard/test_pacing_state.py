@@ -3,8 +3,8 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 
 import pytest
 
+from dashboard import state
 from mlr_core import make_hypercube_dataset
-from mlr_dashboard import state
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
+from dashboard import state
 from mlr_core import Dataset, MLRClassifier, make_hypercube_dataset
 from mlr_core.errors import DatasetError, InputError, MLRError
-from mlr_dashboard import state
 
 
 @pytest.fixture(scope="module")

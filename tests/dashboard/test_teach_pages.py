@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "mlr_dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
 def _app() -> AppTest:

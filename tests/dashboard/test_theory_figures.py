@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlr_dashboard import theory_figures
+from dashboard import theory_figures
 
 
 @pytest.mark.parametrize("low, high", [(1, 8), (1, 64), (1, 16_384), (1, 2.0**40),

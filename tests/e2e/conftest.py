@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from mlr_dashboard.headless import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
+from dashboard.headless import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
 
 #: The first run in a fresh checkout may compile the engine (numba cache): be patient once.
 SLOW_MS = 180_000

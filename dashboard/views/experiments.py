@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from dashboard import state, ui
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import (
     REPORTED,
@@ -21,9 +22,8 @@ from mlr_core.evaluation.experiments import (
 from mlr_core.evaluation.learners import available_learners
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.report import emhl_figure, emhl_summary
-from mlr_dashboard import state, ui
 
-REPO = Path(__file__).resolve().parents[2]  # the repository (mlr_dashboard/views/..)
+REPO = Path(__file__).resolve().parents[2]  # the repository (dashboard/views/..)
 DEFAULT_FOLDER = REPO / "docs" / "results"
 QUICK_LEARNERS = ["BR-LR", "LP-DT", "MLkNN", "MLR_agg", "MLR"]  # MLR: the library's defaults
 MAX_RUN_ROWS = 5000  # a live run on more rows than this is a job for the command line

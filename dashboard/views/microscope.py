@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlr_dashboard import figures, microscope, pages, ui
+from dashboard import figures, microscope, pages, ui
 
 STEP = "micro_step"
 

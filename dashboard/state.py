@@ -22,9 +22,9 @@ from typing import TypeVar
 import numpy as np
 import pandas as pd
 
+from dashboard import frames
 from mlr_core import Dataset
 from mlr_core.errors import DatasetError, MLRError
-from mlr_dashboard import frames
 
 T = TypeVar("T")
 
@@ -359,7 +359,7 @@ class Session:
     def trace_step(self):
         """One iteration through the engine's tracer (the Microscope page): what it did, with
         the rule bounds before it to draw the rules its record names."""
-        from mlr_dashboard.microscope import Traced
+        from dashboard.microscope import Traced
 
         with self._lock:
             model = self._started()

@@ -1,4 +1,4 @@
-"""MLR Studio's entry point: ``streamlit run mlr_dashboard/streamlit_app.py``.
+"""MLR Studio's entry point: ``streamlit run dashboard/streamlit_app.py``.
 
 Sets the page up, does the Step the user asked for, runs the chosen page, then draws the shared
 training controls in the sidebar (after the page, so they show a dataset the page just loaded;
@@ -7,9 +7,16 @@ the session and the sidebar stay. Once the page is drawn, the engine's kernels a
 background (see ``warmup.py``).
 """
 
+import sys
 from pathlib import Path
 
-import streamlit as st
+# Streamlit puts this script's folder on sys.path, not the repository's root: put the root
+# first so that ``dashboard`` and ``mlr_core`` are this checkout's, installed or not.
+ROOT = str(Path(__file__).resolve().parents[1])
+if sys.path[:1] != [ROOT]:
+    sys.path.insert(0, ROOT)
+
+import streamlit as st  # noqa: E402
 
 # A local icon: Streamlit fetches material-symbol favicons from the internet.
 st.set_page_config(page_title="MLR Studio", page_icon=str(Path(__file__).with_name("icon.svg")),
@@ -31,7 +38,7 @@ page = st.navigation([
 # more on a busy machine) before the page can draw.
 loading = st.empty()
 loading.caption(":material/hourglass_top: Loading MLR Studio...")
-from mlr_dashboard import ui, warmup  # noqa: E402
+from dashboard import ui, warmup  # noqa: E402
 
 loading.empty()
 with ui.shielded("opening the session"):

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from mlr_dashboard import compare_figures, figures, frames
-from mlr_dashboard.state import MEASURES, RACE_LANES, Race, Session, Snapshot, run_name
+from dashboard import compare_figures, figures, frames
+from dashboard.state import MEASURES, RACE_LANES, Race, Session, Snapshot, run_name
 
 #: Rules in the Rules page's heatmap (the most numerous ones).
 HEATMAP_RULES = 60
@@ -51,9 +51,9 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
     ``match_counts(lane, snap)`` gives how many training rows each rule matches (the engine's
     matching, done by the caller under the lane's lock).
     """
+    from dashboard import theory_figures
     from mlr_core import dataset_stats
     from mlr_core.evaluation import theory
-    from mlr_dashboard import theory_figures
 
     stats = dataset_stats(race.dataset.Y)
     d, m, dl = race.dataset.X.shape[1], stats["m"], stats["dl"]

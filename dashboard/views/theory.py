@@ -4,9 +4,9 @@ with this population measured the same way."""
 import numpy as np
 import streamlit as st
 
+from dashboard import state, theory_figures, ui
 from mlr_core import dataset_stats
 from mlr_core.evaluation import theory
-from mlr_dashboard import state, theory_figures, ui
 
 CAPTION = (
     "Symbols: **m** labels, **d** features, **r0** mean interval width of a rule on the [0, 1] "

@@ -6,7 +6,10 @@ Kept here so each view stays a thin script and no page grows its own copy of the
 
 from __future__ import annotations
 
+import argparse
 import functools
+import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,10 +17,10 @@ from pathlib import Path
 import streamlit as st
 from streamlit.logger import get_logger
 
+from dashboard import state, warmup
 from mlr_core.errors import MLRError
-from mlr_dashboard import state, warmup
 
-log = get_logger("mlr_dashboard")
+log = get_logger("dashboard")
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "hypercube_2d.csv"
@@ -63,6 +66,20 @@ def shielded_callback(action: str) -> Callable:
 # ---------------------------------------------------------------------- the tab's session
 
 
+@functools.cache
+def launch_options() -> argparse.Namespace:
+    """What the person set at launch: ``streamlit run dashboard/streamlit_app.py -- --data-dir
+    PATH --results-dir PATH`` (or the environment variables ``MLR_DATA_DIR`` and
+    ``MLR_RESULTS_DIR``). The pages read files under these folders only: a browser never names
+    a path on the server."""
+    parser = argparse.ArgumentParser(prog="streamlit run dashboard/streamlit_app.py --",
+                                     allow_abbrev=False)
+    parser.add_argument("--data-dir", type=Path, default=os.environ.get("MLR_DATA_DIR"))
+    parser.add_argument("--results-dir", type=Path, default=os.environ.get("MLR_RESULTS_DIR"))
+    options, _ = parser.parse_known_args(sys.argv[1:])
+    return options
+
+
 @st.cache_data(show_spinner=False)
 def sample_names() -> list[str]:
     """Sample datasets shipped in ``sample_data/``, the default (2-D hypercube) first."""
@@ -87,6 +104,18 @@ def session() -> state.Session:
     if "session" not in st.session_state:
         st.session_state["session"] = state.Session(load_sample(sample_names()[0]))
     return st.session_state["session"]
+
+
+#: What pages keep in ``st.session_state`` about the current data (the race's two models, an
+#: audit, a measurement): dropped when the data change, so their memory goes with the old data.
+DATA_VIEWS = ("race", "rules_audit", "theory_measured", "tt_at", "tt_end", "tt_playing")
+
+
+def replace_dataset(current: state.Session, dataset) -> None:
+    """Switch the tab to new data (a fresh model) and forget every page's view of the old."""
+    current.set_dataset(dataset)
+    for key in DATA_VIEWS:
+        st.session_state.pop(key, None)
 
 
 def run_every() -> float | None:

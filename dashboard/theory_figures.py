@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from mlr_dashboard.figures import FONT
+from dashboard.figures import FONT
 
 #: Decades over which a log axis is ticked 1, 2, 5, 10, 20, 50, ... (beyond: powers of ten).
 STEPS_125_DECADES = 2.5

@@ -3,8 +3,8 @@ loadable JSON), audited (coverage, deciding rules, compaction) and reported (HTM
 
 import streamlit as st
 
+from dashboard import pages, rules_audit, state, ui
 from mlr_core.audit_report import coverage_figure, report_html
-from mlr_dashboard import pages, rules_audit, state, ui
 
 
 def filters(session: state.Session, rules) -> rules_audit.RuleFilters:

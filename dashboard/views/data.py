@@ -1,7 +1,8 @@
-"""Data: pick a sample, upload ARFF (+ XML) or CSV, or generate a synthetic dataset; its statistics.
+"""Data: a dataset from the data folder set at launch, a sample, an upload (ARFF with its XML, or
+CSV) or the generator; its statistics.
 
 Loading builds the new dataset and model first: a bad file shows the loader's message and the
-previous dataset and model stay.
+previous dataset and model stay. A model that has trained is not thrown away without asking.
 """
 
 from pathlib import Path
@@ -9,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from dashboard import data_folder, figures, state, ui
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
-from mlr_dashboard import figures, state, ui
 
 
 def parse_labels(text: str):
@@ -36,23 +37,49 @@ def read_upload(files, labels_text: str):
                               labels=parse_labels(labels_text))
 
 
+def folder_tab(session: state.Session) -> None:
+    """The MULAN / MEKA / CSV files of the data folder set at launch."""
+    folder = ui.launch_options().data_dir
+    if folder is None:
+        st.info("No data folder was set at launch. To list your MULAN or MEKA datasets here, "
+                "start the app with `streamlit run dashboard/streamlit_app.py -- --data-dir "
+                "PATH` (or set `MLR_DATA_DIR=PATH`).", icon=":material/folder_open:")
+        return
+    found = data_folder.datasets_in(folder)
+    if not found:
+        st.info(f"No .arff or .csv file in {folder}.", icon=":material/folder_open:")
+        return
+    with st.form("folder_form"):
+        path = st.selectbox(f"Datasets in {folder}", found, key="folder_dataset",
+                            format_func=data_folder.describe)
+        if st.form_submit_button("Load dataset", key="load_folder", type="primary"):
+            request_load(session, lambda: data_folder.load(path))
+
+
 def sources(session: state.Session) -> None:
-    """The three ways to get data; nothing loads until a button is pressed (the generator shows
-    what it would make as it is set up)."""
-    sample, upload, synthetic = st.tabs(["Sample", "Upload", "Synthetic"])
+    """The ways to get data; nothing loads until a button is pressed (the generator shows what
+    it would make as it is set up)."""
+    folder, sample, upload, synthetic = st.tabs(["Data folder", "Sample", "Upload", "Synthetic"])
+    with folder:
+        folder_tab(session)
     with sample, st.form("sample_form"):
         name = st.selectbox("Sample dataset", ui.sample_names(), key="sample_name")
         if st.form_submit_button("Load sample", key="load_sample"):
-            load(session, lambda: ui.load_sample(name))
+            request_load(session, lambda: ui.load_sample(name))
     with upload, st.form("upload_form"):
-        files = st.file_uploader("ARFF (+ its MULAN XML) or CSV", type=["arff", "xml", "csv"],
-                                 accept_multiple_files=True, key="data_files")
+        files = st.file_uploader(
+            "A MULAN dataset: its .arff and its .xml together (select both files at once); "
+            "or a MEKA .arff; or a .csv", type=["arff", "xml", "csv"],
+            accept_multiple_files=True, key="data_files",
+            help="MULAN keeps the label names in the .xml beside the .arff: without it the "
+                 "labels are not known. MEKA writes the label count into the .arff itself "
+                 "(-C in @relation).")
         labels = st.text_input(
             "Label columns (optional)", key="label_columns",
             help="Empty: the file says (MULAN XML, MEKA -C, or CSV columns named label:<name>). "
                  "A number k: the last k columns. Or comma-separated column names.")
         if st.form_submit_button("Load upload", key="load_upload"):
-            load(session, lambda: read_upload(files or [], labels))
+            request_load(session, lambda: read_upload(files or [], labels))
     with synthetic:
         generator(session)
 
@@ -106,7 +133,7 @@ def generator(session: state.Session) -> None:
         preview_box(stats)
         if st.button("Generate and load", key="generate", type="primary",
                      icon=":material/add_chart:"):
-            load(session, lambda: make_hypercube_dataset(**params))
+            request_load(session, lambda: make_hypercube_dataset(**params))
 
 
 def preview_box(stats: dict) -> None:
@@ -127,11 +154,47 @@ def preview_box(stats: dict) -> None:
             title="Label frequencies of the preview", height=260), key="preview_frequencies")
 
 
-def load(session: state.Session, make) -> None:
-    """Make a dataset and switch to it; an error message leaves the session as it was."""
+PENDING = "data_pending_load"
+
+
+def request_load(session: state.Session, make) -> None:
+    """Read the data (a bad file shows its message at once), then switch to it, or first ask,
+    when that would throw away a model that has trained."""
     with ui.shielded("loading the data"):
-        session.set_dataset(make())
-        st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
+        dataset = make()
+        state.check_trainable(dataset)
+        if session.iteration == 0:
+            ui.replace_dataset(session, dataset)
+            st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
+        else:
+            st.session_state[PENDING] = dataset
+
+
+@ui.shielded_callback("loading the data")
+def _confirmed() -> None:
+    ui.replace_dataset(ui.session(), st.session_state.pop(PENDING))
+    st.session_state["data_loaded"] = ui.session().dataset.name
+
+
+def _cancelled() -> None:
+    st.session_state.pop(PENDING, None)
+
+
+def confirm_pending(session: state.Session) -> None:
+    """Ask before a load throws away a model that has trained."""
+    pending = st.session_state.get(PENDING)
+    if pending is None:
+        return
+    with st.container(border=True):
+        st.warning(f"Loading {pending.name} discards the model trained for "
+                   f"{session.iteration:,} iterations on {session.dataset.name}. To keep it, "
+                   "download it first from the Rules page (JSON).", icon=":material/warning:")
+        left, right, _ = st.columns([2, 2, 3])
+        left.button(f"Discard the model and load {pending.name}", key="confirm_load",
+                    on_click=_confirmed, type="primary", icon=":material/delete:",
+                    width="stretch")
+        right.button("Keep the model", key="cancel_load", on_click=_cancelled,
+                     width="stretch")
 
 
 def statistics(session: state.Session) -> None:
@@ -157,5 +220,8 @@ def statistics(session: state.Session) -> None:
 
 st.title("Data")
 session = ui.session()
+if loaded := st.session_state.pop("data_loaded", None):
+    st.success(f"Loaded {loaded}: a fresh model is ready to train.")
 sources(session)
+confirm_pending(session)
 statistics(session)

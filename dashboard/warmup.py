@@ -4,7 +4,7 @@ numba compiles each kernel on its first call (about 30 s on a 2-core machine for
 install) and later loads it from its on-disk cache (well under a second). Doing that on a
 background thread as soon as the first page is painted means a user's first Start rarely waits;
 when it does, :func:`ready` tells the page to say why instead of freezing.
-``python -m mlr_dashboard.warmup`` does the same ahead of time (e.g. after installing).
+``python -m dashboard.warmup`` does the same ahead of time (e.g. after installing).
 """
 
 from __future__ import annotations
@@ -22,21 +22,29 @@ _thread: threading.Thread | None = None
 
 
 def exercise_kernels() -> float:
-    """Train, predict and explain a tiny model: every kernel the dashboard calls gets loaded
-    (or compiled). Returns the seconds it took."""
+    """Call every engine entry point a page can call on a tiny model, so that each kernel gets
+    loaded (or compiled): training (Train, Race), the tracer (Microscope), prediction and
+    explanation (Explain, both weightings), the engine's matching and the audit (Rules, Theory,
+    Race). Returns the seconds it took."""
+    from dashboard.state import LIVE_WEIGHTING
     from mlr_core import MLRClassifier, make_hypercube_dataset
-    from mlr_dashboard.state import LIVE_WEIGHTING
+    from mlr_core.audit import audit
 
     began = time.perf_counter()
     data = make_hypercube_dataset(n_samples=60, n_relevant=2, n_labels=2, random_state=0)
+    X, Y = data.X, data.Y
     model = MLRClassifier(n_rules=30, random_state=0, weighting=LIVE_WEIGHTING)
-    model.start(data.X, data.Y)
+    model.start(X, Y)
     model.learn(300)
-    model.predict(data.X)
-    model.predict(data.X, prediction="max")
-    model.explain(data.X[0])
+    model.step_traced()  # the tracer runs its own instantiation of the cycle
+    model.tune_bipartition()
+    model.predict(X)
+    model.predict(X, prediction="max")
+    model.explain(X[0])
+    audit(model, X[:40], Y[:40], X[40:], Y[40:])
     model.set_params(weighting="fitted").tune_bipartition()  # the Explain page's switch
-    model.predict(data.X)
+    model.predict(X)
+    model.explain(X[0])
     return time.perf_counter() - began
 
 

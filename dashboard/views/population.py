@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlr_dashboard import frames, pages, state, ui
+from dashboard import frames, pages, state, ui
 
 
 def options(session: state.Session) -> pages.PopulationOptions:

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from mlr_dashboard import compare_figures, pages, state, ui
+from dashboard import compare_figures, pages, state, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]

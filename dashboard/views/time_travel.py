@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mlr_dashboard import pages, state, ui
+from dashboard import pages, state, ui
 
 AT = "tt_at"
 PLAYING = "tt_playing"

@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from mlr_dashboard.figures import FONT
-from mlr_dashboard.theory_figures import log_ticks
+from dashboard.figures import FONT
+from dashboard.theory_figures import log_ticks
 
 RUN_COLORS = qualitative.D3
 

@@ -4,7 +4,7 @@ import math
 
 import streamlit as st
 
-from mlr_dashboard import pages, state, ui
+from dashboard import pages, state, ui
 
 FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
 PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labelset)"}

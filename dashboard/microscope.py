@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard import figures, frames
 from mlr_core.iteration_trace import IterationTrace
-from mlr_dashboard import figures, frames
 
 #: Rectangles of the population drawn under the marks (the fittest ones).
 BACKGROUND_RULES = 300

@@ -1,0 +1,37 @@
+"""The datasets of the data folder set at launch (``--data-dir``): MULAN, MEKA and CSV files.
+
+Only files directly in that folder are listed and read: the page picks from this list, it never
+takes a path from the browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SUFFIXES = (".arff", ".csv")
+
+
+def datasets_in(folder: Path) -> list[Path]:
+    """The ``.arff`` and ``.csv`` files of ``folder``, by name (none if it is not a folder)."""
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES and p.is_file()),
+                  key=lambda p: p.name.lower())
+
+
+def describe(path: Path) -> str:
+    """``yeast.arff · MULAN (labels in yeast.xml) · 2.3 MB``."""
+    if path.suffix.lower() == ".csv":
+        kind = "CSV"
+    elif path.with_suffix(".xml").is_file():
+        kind = f"MULAN (labels in {path.with_suffix('.xml').name})"
+    else:
+        kind = "MEKA (labels in @relation -C) or ARFF without its XML"
+    return f"{path.name} · {kind} · {path.stat().st_size / 1e6:.1f} MB"
+
+
+def load(path: Path):
+    """The engine's loader on one listed file (the XML beside an ARFF is read with it)."""
+    from mlr_core import load_dataset
+
+    return load_dataset(path)

@@ -1,0 +1,1 @@
+"""One Streamlit page per module, run by st.navigation from dashboard/streamlit_app.py."""

@@ -1,1 +1,0 @@
-"""One Streamlit page per module, run by st.navigation from mlr_dashboard/streamlit_app.py."""

@@ -1,0 +1,55 @@
+"""The warm-up loads every kernel a page can call: after it, no page action compiles anything.
+
+A kernel compiled on first use freezes the page that needs it for half a minute (the tracer's
+did, on the Microscope's first *Trace one iteration*). numba records each compiled (or cached)
+signature on its dispatcher, so the test counts them before and after doing what the pages do.
+"""
+
+import sys
+
+from numba.core.registry import CPUDispatcher
+
+from dashboard import state, warmup
+from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core.audit import audit, export_rules, row_rules
+
+
+def compiled_signatures() -> dict[str, int]:
+    """Signatures per numba dispatcher of every loaded module of the engine."""
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name.startswith("mlr_core"):
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher):
+                    found[f"{value.py_func.__module__}.{value.__name__}"] = len(value.signatures)
+    return found
+
+
+def every_page_action(fitness: str) -> None:
+    """What Train, Race, Microscope, Explain, Rules and Theory ask of the engine."""
+    data = make_hypercube_dataset(n_samples=80, n_relevant=3, n_labels=3, random_state=1)
+    X, Y = data.X, data.Y
+    model = MLRClassifier(n_rules=40, random_state=1, fitness=fitness,
+                          weighting=state.LIVE_WEIGHTING).start(X, Y)
+    model.learn(200)
+    model.step_traced()
+    model.tune_bipartition()
+    model.predict(X)
+    model.explain(X[1])
+    row_rules(model, X)
+    export_rules(model, model.rules_frame())
+    audit(model, X[:50], Y[:50], X[50:], Y[50:])
+    fitted = MLRClassifier.from_json(model.to_json()).set_params(weighting="fitted")
+    fitted.start(X, Y, warm_start=True)
+    fitted.explain(X[2])
+    fitted.predict(X)
+
+
+def test_after_the_warm_up_no_page_action_compiles_a_kernel():
+    warmup.exercise_kernels()
+    before = compiled_signatures()
+    for fitness in ("hl", "em"):
+        every_page_action(fitness)
+    grown = {name: (before.get(name, 0), n) for name, n in compiled_signatures().items()
+             if n > before.get(name, 0)}
+    assert grown == {}
