@@ -2,6 +2,7 @@
 
     python benchmarks/other_domains.py                 # 3 folds each, prints Markdown
     python benchmarks/other_domains.py --out docs/other_domains.md --n-jobs 2
+    python benchmarks/other_domains.py --quick         # 300 rows, 2 folds, BR-LR: a smoke test
 
 The five shared datasets are all small and mostly dense; the defaults must also hold on text
 (about a thousand sparse binary word features, 45-53 labels) and images (dense features). These
@@ -65,10 +66,10 @@ CONFIGS = {"MLR vote (paper)": dict(weighting="vote"), "MLR defaults": {}}
 MEASURES = ("hamming_loss", "accuracy", "f1", "micro_f1")
 
 
-def datasets() -> dict[str, Dataset]:
+def datasets(n=1500) -> dict[str, Dataset]:
     found = {}
     for name, make in (("text_like", text_like), ("image_like", image_like)):
-        X, Y = make()
+        X, Y = make(n=n)
         found[name] = Dataset(X=X, Y=Y, feature_names=[f"x{i}" for i in range(X.shape[1])],
                               label_names=[f"y{j}" for j in range(Y.shape[1])], name=name)
     return found
@@ -78,8 +79,9 @@ def report(results: pd.DataFrame, seconds: float) -> str:
     means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
     learners = list(dict.fromkeys(results.learner))
     parts = [f"# MLR on data shaped like other domains\n\nCommand: `python "
-             f"benchmarks/other_domains.py` (3 stratified folds, {len(results)} fits in "
-             f"{seconds:.0f} s). Rank among the {len(learners)} learners, 1 = best."]
+             f"benchmarks/other_domains.py` ({results.fold.nunique()} stratified folds, "
+             f"{len(results)} fits in {seconds:.0f} s). Rank among the {len(learners)} learners, "
+             "1 = best."]
     for measure in (*MEASURES, "fit_seconds"):
         values = means[measure].unstack()[list(dict.fromkeys(results.dataset))]
         values = values.reindex(learners)
@@ -99,12 +101,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
+    parser.add_argument("--quick", action="store_true",
+                        help="300 rows, 2 folds, one peer (BR-LR), 5,000 iterations: a smoke test")
     args = parser.parse_args(argv)
-    learners = {name: make_learner(name, 0) for name in PEERS if name in available_learners()}
-    learners.update({name: MLRClassifier(random_state=0, **params)
+    peers = PEERS[:1] if args.quick else PEERS
+    learners = {name: make_learner(name, 0) for name in peers if name in available_learners()}
+    quick = {"n_iter": 5000} if args.quick else {}
+    learners.update({name: MLRClassifier(random_state=0, **params, **quick)
                      for name, params in CONFIGS.items()})
     start = time.perf_counter()
-    results = run_experiment(learners, datasets(), folds=3, n_jobs=args.n_jobs)
+    results = run_experiment(learners, datasets(300 if args.quick else 1500),
+                             folds=2 if args.quick else 3, n_jobs=args.n_jobs)
     text = report(results, time.perf_counter() - start)
     print(text)
     if args.out:

@@ -1,0 +1,54 @@
+"""Every script in ``benchmarks/`` runs in its quick mode and prints its figures.
+
+Benchmarks are part of the product: a README figure has to be reproducible by its command. Each
+script runs here in a fresh interpreter, as a user would start it, on its smallest setting; a
+benchmark whose contenders need an optional package (XCSF, scikit-eLCS, mlrl-boomer) still runs
+its MLR part without it. What each prints is checked for the line that carries its figures, not
+for the figures themselves (speed is measured by the benchmarks, never asserted by tests).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BENCHMARKS = REPO / "benchmarks"
+
+QUICK = {
+    "audit_figures.py": (["--quick"], "| hypercube_2d | agg |"),
+    "bench_dashboard.py": (["--repeats", "1", "--only", "rectangles", "--only", "tick",
+                            "--only", "first-answer"], "MLR Studio, after `streamlit run`"),
+    "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
+    "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
+    "field.py": (["--configs", "MLR defaults", "--datasets", "flags"],
+                 "## Average rank among the 10 learners"),
+    "other_domains.py": (["--quick"], "## hamming_loss"),
+    "paper_tables.py": (["--datasets", "flags", "--folds", "2", "--out", "{tmp}"],
+                        "CSVs in"),
+    "reproduce_paper.py": (["--quick", "--parts", "theory", "--out", "{tmp}/results"],
+                           "theory:"),
+}
+"""Per script: the arguments of its quick run (``{tmp}`` is a scratch folder) and a line its
+output must contain. ``reproduce_paper.py``'s ``render`` part is left out: its PNG export needs
+kaleido, which the README asks for separately."""
+
+
+def test_every_benchmark_has_a_quick_run():
+    assert sorted(QUICK) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("script", sorted(QUICK))
+def test_benchmark_runs_quick(script, tmp_path, shared_datasets_dir):
+    args, expected = QUICK[script]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, str(BENCHMARKS / script),
+               *(a.format(tmp=tmp_path) for a in args)]
+    proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=280)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert expected in proc.stdout, proc.stdout[-3000:]
