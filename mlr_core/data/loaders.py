@@ -21,10 +21,17 @@ column, decoded by value name and never by position; any other nominal attribute
 one-hot column per value, named ``attribute=value``; string attributes (IDs, free text) are
 dropped with a note. Missing values (``?`` or empty cells), NaN and inf are errors: the engine
 cannot use them and silently imputing would change the data.
+
+Size: a file of under 1 MB can declare gigabytes (a sparse ARFF row lists only its non-zero
+values), so the size of the arrays a file will become is computed from its header and its number
+of lines, and checked against a budget (``max_bytes``, `mlr_core.validation.MEMORY_BUDGET` by
+default) before any of them is allocated; the arrays are then filled column by column (ARFF) or
+row by row (CSV), never through a dense intermediate of Python objects.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -38,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from mlr_core.errors import DatasetError
-from mlr_core.validation import check_label_matrix
+from mlr_core.validation import MEMORY_BUDGET, check_label_matrix, check_memory
 
 LABEL_PREFIX = "label:"
 """CSV and DataFrame columns whose name starts with this prefix are labels when ``labels=None``."""
@@ -50,6 +57,7 @@ _TRUE_NAMES = frozenset({"1", "yes", "y", "true", "t"})
 _FALSE_NAMES = frozenset({"0", "no", "n", "false", "f"})
 _MEKA_C = re.compile(r"(?:^|\s)-C\s+(-?\d+)")
 _MAX_SHOWN = 120  # characters of a file's content quoted in an error message
+_RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
 
 RowLabel = Callable[[int], str]
 
@@ -143,7 +151,7 @@ class Dataset:
         return pd.concat([features, labels], axis=1)
 
 
-def load_dataset(path, labels=None) -> Dataset:
+def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET) -> Dataset:
     """Load a multi-label dataset from a file (or a DataFrame).
 
     Parameters
@@ -156,6 +164,9 @@ def load_dataset(path, labels=None) -> Dataset:
         names). A list of names: those columns, in that order. An int ``k``: the last ``k``
         columns, or the first ``|k|`` when ``k < 0`` (the habit of CSV and MULAN files; note that
         MEKA's ``-C`` read from a file uses the opposite sign convention, as MEKA defines it).
+    max_bytes : float
+        The most memory the file and the dataset's arrays may take: a larger one is refused
+        before it is read or allocated, with a `DatasetError` naming both sizes.
 
     Returns
     -------
@@ -179,12 +190,14 @@ def load_dataset(path, labels=None) -> Dataset:
     xml = None
     if path.suffix.lower() == ".arff":
         xml_path = path.with_suffix(".xml")
-        xml = _read_bytes(xml_path) if xml_path.is_file() else None
-    return load_dataset_bytes(_read_bytes(path), str(path), xml=xml, labels=labels)
+        xml = _read_bytes(xml_path, max_bytes) if xml_path.is_file() else None
+    return load_dataset_bytes(_read_bytes(path, max_bytes), str(path), xml=xml, labels=labels,
+                              max_bytes=max_bytes)
 
 
 def load_dataset_bytes(
-    data: bytes, filename: str, xml: bytes | None = None, labels=None
+    data: bytes, filename: str, xml: bytes | None = None, labels=None,
+    max_bytes: float = MEMORY_BUDGET,
 ) -> Dataset:
     """Load a dataset from the bytes of a file, e.g. an upload; the bytes are parsed as text only.
 
@@ -200,6 +213,8 @@ def load_dataset_bytes(
         Content of the MULAN ``.xml`` label file that goes with an ``.arff``.
     labels : None, int or sequence of str
         As in `load_dataset`.
+    max_bytes : float
+        As in `load_dataset`.
 
     Returns
     -------
@@ -212,15 +227,16 @@ def load_dataset_bytes(
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DatasetError(f"{filename}: expected the file's bytes, got {type(data).__name__}")
+    check_memory(len(data), filename, DatasetError, max_bytes, _RAISE_BUDGET)
     notes: list[str] = []
     text = _decode_text(bytes(data), filename, notes)
     suffix = Path(filename).suffix.lower()
     name = Path(filename).stem
     if suffix == ".arff":
         xml_source = str(Path(filename).with_suffix(".xml"))
-        return _parse_arff(text, filename, name, xml, xml_source, labels, notes)
+        return _parse_arff(text, filename, name, xml, xml_source, labels, notes, max_bytes)
     if suffix == ".csv":
-        return _parse_csv(text, filename, name, labels, notes)
+        return _parse_csv(text, filename, name, labels, notes, max_bytes)
     raise DatasetError(
         f"{filename}: unsupported file type {suffix or '(none)'!r}; use .arff (MULAN with its "
         ".xml, or MEKA with -C in @relation) or .csv"
@@ -245,7 +261,16 @@ def dataset_from_frame(df: pd.DataFrame, labels=None, name: str = "dataframe") -
     """
     if not isinstance(df, pd.DataFrame):
         raise DatasetError(f"{name}: expected a pandas DataFrame, got {type(df).__name__}")
-    return _frame_to_dataset(df, labels, name, name, lambda i: f"row {df.index[i]!r}", [])
+    columns = [str(c) for c in df.columns]
+    label_idx = _label_columns(columns, labels, name)
+
+    def row_label(i: int) -> str:
+        return f"row {df.index[i]!r}"
+
+    values = [_as_numbers(df.iloc[:, j], f"column {column!r}", name, row_label)
+              for j, column in enumerate(columns)]
+    table = np.column_stack(values) if values else np.empty((len(df), 0))
+    return _table_to_dataset(columns, table, label_idx, name, name, row_label, [])
 
 
 # --- shared checks -------------------------------------------------------------------------------
@@ -344,8 +369,9 @@ def _decode_text(data: bytes, source: str, notes: list[str]) -> str:
         return data.decode("latin-1")
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Path, max_bytes: float) -> bytes:
     try:
+        check_memory(path.stat().st_size, str(path), DatasetError, max_bytes, _RAISE_BUDGET)
         return path.read_bytes()
     except FileNotFoundError as err:
         raise DatasetError(f"{path}: no such file") from err
@@ -413,21 +439,47 @@ def _decode_arff(lines: list[str], source: str) -> tuple[dict, bool]:
     return obj, sparse
 
 
-def _raw_matrix(obj: dict, sparse: bool) -> np.ndarray:
-    """Decoded rows as an (n, n_attributes) object array; sparse gaps get ARFF's implicit value.
+def _arff_columns(obj: dict, sparse: bool) -> Callable[[int], np.ndarray]:
+    """A function giving attribute j's cells as a 1-D array, one attribute at a time.
 
-    An attribute absent from a sparse row is 0; for a nominal attribute, its first declared value.
+    Sparse rows (dicts of their non-zero cells) are regrouped by attribute, so that no dense
+    (rows x attributes) array of objects is ever made: a 0.34 MB file can declare 80 million
+    cells. An attribute absent from a sparse row is 0; for a nominal attribute, its first declared
+    value.
     """
     rows, attributes = obj["data"], obj["attributes"]
-    if not sparse:
-        return np.array(rows, dtype=object).reshape(len(rows), len(attributes))
-    defaults = [kind[0] if isinstance(kind, list) else 0.0 for _, kind in attributes]
-    raw = np.empty((len(rows), len(attributes)), dtype=object)
-    raw[:] = defaults
+    n = len(rows)
+    if not sparse:  # one Python object per cell already: the file's own size, not more
+        raw = np.array(rows, dtype=object).reshape(n, len(attributes))
+        return lambda j: raw[:, j]
+    present: list[tuple[list[int], list]] = [([], []) for _ in attributes]
     for i, row in enumerate(rows):
         for j, value in row.items():
-            raw[i, j] = value
-    return raw
+            present[j][0].append(i)
+            present[j][1].append(value)
+
+    def column(j: int) -> np.ndarray:
+        kind = attributes[j][1]
+        if isinstance(kind, list):
+            cells = np.full(n, kind[0], dtype=object)
+        elif kind == "STRING":  # dropped by the encoder: only its length matters
+            cells = np.full(n, "", dtype=object)
+        else:
+            cells = np.zeros(n)  # a missing value ('?', None) becomes NaN, refused by its line
+        cells[present[j][0]] = present[j][1]
+        return cells
+
+    return column
+
+
+def _encoded_width(kind) -> int:
+    """Columns of X that an attribute becomes: none for a string, one for a number or a yes/no
+    nominal, one per value for any other nominal."""
+    if kind == "STRING":
+        return 0
+    if isinstance(kind, list) and _binary_true_value(kind) is None:
+        return len(kind)
+    return 1
 
 
 def _binary_true_value(values: Sequence[str]) -> str | None:
@@ -553,31 +605,34 @@ def _decode_label(attr, kind, col, source, row_label: RowLabel) -> np.ndarray:
     return _nominal_indicators(col, kind, what, source, row_label)[kind.index(true)]
 
 
-def _encode_features(attributes, raw, skip, source, row_label: RowLabel, notes):
-    """Feature columns, names, types and source attributes of the non-label attributes."""
-    columns, names, types, sources = [], [], [], []
-    for j, (attr, kind) in enumerate(attributes):
-        if j in skip:
-            continue
+def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, notes):
+    """Feature matrix, names, types and source attributes of the non-label attributes; the
+    matrix is allocated once, at its final size, and filled column by column."""
+    kept = [(j, attr, kind) for j, (attr, kind) in enumerate(attributes) if j not in skip]
+    X = np.empty((n, sum(_encoded_width(kind) for _, _, kind in kept)))
+    names, types, sources = [], [], []
+    for j, attr, kind in kept:
         what = f"attribute {attr!r}"
+        k = len(names)  # X's next column
         if kind == "STRING":
             notes.append(f"dropped string attribute {attr!r} (an ID or free text is not a feature)")
             continue
         if not isinstance(kind, list):
-            columns.append(_as_numbers(raw[:, j], what, source, row_label))
+            X[:, k] = _as_numbers(column(j), what, source, row_label)
             names.append(attr)
             types.append("numeric")
             sources.append((attr, "numeric"))
             continue
-        indicators = _nominal_indicators(raw[:, j], kind, what, source, row_label)
+        indicators = _nominal_indicators(column(j), kind, what, source, row_label)
         true = _binary_true_value(kind)
         if true is not None:
-            columns.append(indicators[kind.index(true)])
+            X[:, k] = indicators[kind.index(true)]
             names.append(attr)
             types.append("binary")
             sources.append((attr, "binary"))
         else:
-            columns.extend(indicators)
+            for offset, indicator in enumerate(indicators):
+                X[:, k + offset] = indicator
             names.extend(f"{attr}={value}" for value in kind)
             types.extend(["nominal"] * len(kind))
             sources.append((attr, "nominal"))
@@ -587,25 +642,36 @@ def _encode_features(attributes, raw, skip, source, row_label: RowLabel, notes):
             f"{n_nominal} nominal attribute(s) one-hot encoded into {types.count('nominal')} "
             "columns named 'attribute=value'"
         )
-    X = np.column_stack(columns).astype(np.float64) if columns else np.empty((raw.shape[0], 0))
     return X, names, types, sources
 
 
-def _parse_arff(text, source, name, xml, xml_source, labels, notes) -> Dataset:
+def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    obj, sparse = _decode_arff(lines, source)
-    attributes = [(_unescape(attr), kind) for attr, kind in obj["attributes"]]
-    if not obj["data"]:
-        raise DatasetError(f"{source}: no data rows after @data")
+    # The header alone first: the attributes and the number of data lines give the arrays' size,
+    # checked before the rows are parsed.
+    data_at = next((k for k, line in enumerate(lines) if line.strip().upper().startswith("@DATA")),
+                   len(lines))
+    header, _ = _decode_arff(lines[: data_at + 1], source)
+    attributes = [(_unescape(attr), kind) for attr, kind in header["attributes"]]
     names = [attr for attr, _ in attributes]
-    label_idx, rule = _label_indices(names, obj["relation"], labels, xml, xml_source, source, notes)
-    raw = _raw_matrix(obj, sparse)
+    n_rows = sum(1 for _ in _iter_data_lines(lines))
+    if not n_rows:
+        raise DatasetError(f"{source}: no data rows after @data")
+    label_idx, rule = _label_indices(names, header["relation"], labels, xml, xml_source, source,
+                                     notes)
+    skip = set(label_idx)
+    width = len(label_idx) + sum(_encoded_width(kind) for j, (_, kind) in enumerate(attributes)
+                                 if j not in skip)
+    check_memory(8 * n_rows * width, f"{source}: {n_rows:,} rows x {width:,} columns",
+                 DatasetError, max_bytes, _RAISE_BUDGET)
+    obj, sparse = _decode_arff(lines, source)
+    column = _arff_columns(obj, sparse)
     row_label = _row_labeler(lines)
     Y = np.column_stack(
-        [_decode_label(*attributes[j], raw[:, j], source, row_label) for j in label_idx]
+        [_decode_label(*attributes[j], column(j), source, row_label) for j in label_idx]
     )
     X, feature_names, feature_types, source_attributes = _encode_features(
-        attributes, raw, set(label_idx), source, row_label, notes
+        attributes, column, len(obj["data"]), skip, source, row_label, notes
     )
     label_names = [names[j] for j in label_idx]
     X, Y = _checked_arrays(X, Y, feature_names, label_names, source, row_label)
@@ -625,42 +691,92 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes) -> Dataset:
 # --- CSV and DataFrames --------------------------------------------------------------------------
 
 
-def _parse_csv(text: str, source: str, name: str, labels, notes: list[str]) -> Dataset:
+def _blank(row: list[str]) -> bool:
+    return not row or (len(row) == 1 and not row[0].strip())
+
+
+def _csv_number(cell: str, column: str, source: str, line: int) -> float:
+    """One cell that numpy's bulk conversion refused: empty -> NaN (refused afterwards as a
+    missing value, with its line), true/false -> 1/0, else a number or a `DatasetError`."""
+    text = cell.strip()
+    if not text:
+        return np.nan
+    if text.lower() in ("true", "false"):
+        return float(text.lower() == "true")
     try:
-        df = pd.read_csv(io.StringIO(text))
-    except pd.errors.EmptyDataError as err:
-        raise DatasetError(f"{source}: the file is empty (no header row)") from err
-    except Exception as err:  # pandas reports malformed CSV through several exception types
-        raise DatasetError(f"{source}: cannot parse as CSV ({_short(str(err).strip())})") from err
-    # pandas skips blank lines; map data rows to the physical lines they came from (line 1 = header)
-    lines = [k for k, line in enumerate(text.split("\n"), start=1) if line.strip()][1:]
+        return float(text)
+    except ValueError:
+        raise DatasetError(
+            f"{source}, line {line}: column {column!r} is {_short(repr(cell))}, not a number"
+        ) from None
+
+
+def _parse_csv(text: str, source: str, name: str, labels, notes: list[str],
+               max_bytes: float) -> Dataset:
+    """Read a CSV of numbers with the csv module, one row at a time into a float array sized
+    before parsing. Why not pandas: its parser takes about 0.3 ms per column (a minute for
+    200,000 columns), and it silently turns a first field too many on every row into the index,
+    shifting every column; here each row must have as many fields as the header."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next((row for row in reader if not _blank(row)), None)
+        if header is None:
+            raise DatasetError(f"{source}: the file is empty (no header row)")
+        label_idx = _label_columns(header, labels, source)
+        width = len(header)
+        n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")
+        n_lines += not text.endswith(("\n", "\r"))  # a last line without its line break
+        bound = max(n_lines - reader.line_num, 0)  # rows left, blank ones included
+        check_memory(8 * bound * width, f"{source}: {bound:,} rows x {width:,} columns",
+                     DatasetError, max_bytes, _RAISE_BUDGET)
+        values = np.empty((bound, width))
+        lines = np.empty(bound, dtype=np.int64)  # the physical line of each data row
+        n = 0
+        for row in reader:
+            if _blank(row):
+                continue
+            if len(row) != width:
+                raise DatasetError(
+                    f"{source}, line {reader.line_num}: {len(row)} fields, but the header names "
+                    f"{width} columns"
+                )
+            try:
+                values[n] = row
+            except ValueError:
+                values[n] = [_csv_number(cell, column, source, reader.line_num)
+                             for cell, column in zip(row, header, strict=True)]
+            lines[n] = reader.line_num
+            n += 1
+    except csv.Error as err:
+        raise DatasetError(
+            f"{source}, line {reader.line_num}: cannot parse as CSV ({err})"
+        ) from err
 
     def row_label(i: int) -> str:
-        return f"line {lines[i]}" if i < len(lines) else f"data row {i + 1}"
+        return f"line {lines[i]}"
 
-    return _frame_to_dataset(df, labels, source, name, row_label, notes)
+    return _table_to_dataset(header, values[:n], label_idx, source, name, row_label, notes)
 
 
-def _frame_to_dataset(df, labels, source, name, row_label: RowLabel, notes) -> Dataset:
-    columns = [str(c) for c in df.columns]
-    if labels is None:
-        label_idx = [j for j, c in enumerate(columns) if c.startswith(LABEL_PREFIX)]
-        if not label_idx:
-            raise DatasetError(
-                f"{source}: cannot tell which columns are labels: name them "
-                f"'{LABEL_PREFIX}<name>' or pass labels= (column names, or a count of last columns)"
-            )
-    else:
-        label_idx = _pick_columns(columns, labels, source)
-    values = [
-        _as_numbers(df.iloc[:, j], f"column {column!r}", source, row_label)
-        for j, column in enumerate(columns)
-    ]
+def _label_columns(columns: list[str], labels, source: str) -> list[int]:
+    """The label columns of a table: those ``labels`` selects, or those named ``label:<name>``."""
+    if labels is not None:
+        return _pick_columns(columns, labels, source)
+    label_idx = [j for j, c in enumerate(columns) if c.startswith(LABEL_PREFIX)]
+    if not label_idx:
+        raise DatasetError(
+            f"{source}: cannot tell which columns are labels: name them "
+            f"'{LABEL_PREFIX}<name>' or pass labels= (column names, or a count of last columns)"
+        )
+    return label_idx
+
+
+def _table_to_dataset(columns, values, label_idx, source, name, row_label: RowLabel,
+                      notes) -> Dataset:
+    """A table of numbers (CSV or DataFrame) split into features and labels, then checked."""
     is_label = set(label_idx)
     feature_idx = [j for j in range(len(columns)) if j not in is_label]
-    n = len(df)
-    X = np.column_stack([values[j] for j in feature_idx]) if feature_idx else np.empty((n, 0))
-    Y = np.column_stack([values[j] for j in label_idx])
+    X, Y = values[:, feature_idx], values[:, label_idx]
     feature_names = [columns[j] for j in feature_idx]
     label_names = [columns[j].removeprefix(LABEL_PREFIX) for j in label_idx]
     X, Y = _checked_arrays(X, Y, feature_names, label_names, source, row_label)

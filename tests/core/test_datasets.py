@@ -284,7 +284,12 @@ def test_latin1_bytes_are_read_with_a_note():
         ("label:a,label:y\n1,0\n", "c.csv", {}, r"c\.csv: no feature columns"),
         (DENSE, "d.arff", {"labels": 5}, r"labels=5 but there are only 5 columns"),
         # mismatched shapes
-        ("a,b,label:y\n1,2,0\n3,4,1,5\n", "c.csv", {}, r"c\.csv: cannot parse as CSV.*line 3"),
+        ("a,b,label:y\n1,2,0\n3,4,1,5\n", "c.csv", {}, r"c\.csv, line 3: 4 fields, but the "
+         "header names 3 columns"),
+        # one field too many on every row: pandas made the first field the index, shifting
+        # every column silently
+        ("a,b,label:y\n1,2,0,1\n3,4,1,0\n", "c.csv", {}, r"c\.csv, line 2: 4 fields, but"),
+        ("a,b,label:y\n1,2,0\n\n3,4\n", "c.csv", {}, r"c\.csv, line 4: 2 fields, but"),
         # a missing XML label, a malformed XML, an unknown column
         (DENSE, "d.arff", {"xml": b"<labels><label name='L3'/></labels>"},
          r"d\.xml: label 'L3' is not an attribute of d\.arff"),

@@ -129,6 +129,77 @@ def test_fold_file_is_checked_against_the_labels(tmp_path):
         read_fold_file(path, data.Y)
 
 
+def _fold_spec(data, n_splits=3):
+    folds = stratified_folds(data.Y, n_splits)
+    return {"label_sha256": label_sha256(data.Y),
+            "folds": [{"train": tr.tolist(), "test": te.tolist()} for tr, te in folds]}
+
+
+def _spoil(spec, how):
+    """A fold file's spec spoiled one way (issue 16's sweep: each used to raise a raw KeyError or
+    TypeError, or to be accepted silently)."""
+    folds = spec["folds"]
+    if how == "missing train":
+        del folds[1]["train"]
+    elif how == "dict instead of list":
+        spec["folds"] = {str(k): fold for k, fold in enumerate(folds)}
+    elif how == "fold is a list":
+        folds[0] = [folds[0]["train"], folds[0]["test"]]
+    elif how == "index 10**30":
+        folds[0]["test"][0] = 10**30
+    elif how == "negative index":
+        folds[0]["train"][0] = -1
+    elif how == "float index":
+        folds[2]["test"] = [float(i) for i in folds[2]["test"]]
+    elif how == "string index":
+        folds[0]["train"][3] = "7"
+    elif how == "bool index":
+        folds[0]["train"][3] = True
+    elif how == "duplicated test row":
+        folds[0]["test"].append(folds[0]["test"][0])
+    elif how == "row tested twice":  # in fold 1's test and moved into fold 0's test too
+        row = folds[1]["test"][0]
+        folds[0]["train"].remove(row)
+        folds[0]["test"].append(row)
+    elif how == "partial test rows":
+        folds[0]["test"].pop()
+    elif how == "empty test":
+        folds[0]["test"] = []
+    elif how == "sha missing":
+        del spec["label_sha256"]
+    return spec
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("missing train", r"fold 1 has no 'train' list"),
+    ("dict instead of list", r"not a fold file: expected"),
+    ("fold is a list", r"fold 0 has no 'train' list"),
+    ("index 10**30", r"fold 0: 'test' holds row 1000000000000000000000000000000, outside 0\.\.119"),
+    ("negative index", r"fold 0: 'train' holds row -1, outside"),
+    ("float index", r"fold 2: 'test' holds \d+\.0, not an integer row number"),
+    ("string index", r"fold 0: 'train' holds '7', not an integer"),
+    ("bool index", r"fold 0: 'train' holds True, not an integer"),
+    ("duplicated test row", r"fold 0: 'test' lists row \d+ twice"),
+    ("row tested twice", r"row \d+ is tested 2 times"),
+    ("partial test rows", r"row \d+ is tested 0 times; the test parts .* exactly once"),
+    ("empty test", r"fold 0: 'test' must be a non-empty list"),
+    ("sha missing", r"not a fold file"),
+])
+def test_bad_fold_files_are_refused_naming_file_and_fold(tmp_path, how, message):
+    data = id_data()
+    path = tmp_path / "ids.json"
+    path.write_text(json.dumps(_spoil(_fold_spec(data), how)))
+    with pytest.raises(DatasetError, match=r"ids\.json: .*" + message):
+        read_fold_file(path, data.Y)
+
+
+def test_deeply_nested_fold_file_is_refused(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(DatasetError, match="deep.json: not a fold file"):
+        read_fold_file(path, id_data().Y)
+
+
 def test_shared_fold_files_match_our_loader(real_datasets, shared_datasets_dir):
     folder = shared_datasets_dir.parent / "field" / "folds"
     for name, data in real_datasets.items():
