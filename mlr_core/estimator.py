@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import bipartition as bp
-from mlr_core import io
+from mlr_core import export, io
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
@@ -480,6 +480,29 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return pd.concat([frame, pd.DataFrame(weights.coef, index=frame.index,
                                               columns=columns)], axis=1)
 
+    def scorecard(self, X=None):
+        """The model's rules as a scorecard (``weighting="fitted"``; read best on a compact
+        model): per rule, its condition in the data's units, its weight per label, and its
+        ``support`` and ``coverage`` on X (the bound training rows by default). The baseline,
+        the score when no rule matches, is ``rule_weights_.intercept``."""
+        rule_set = self.current_rule_set("agg")
+        return rule_set.scorecard(self._rows(X))
+
+    def rules_per_row(self, X=None):
+        """How many rules match each row of X (the bound training rows by default): how many
+        weights an explanation adds up."""
+        return self.current_rule_set("agg").match_counts(self._rows(X))
+
+    def export_python(self):
+        """The scorecard as a dependency-free Python function ``predict(row)`` (source text)
+        that gives ``predict``'s labels (:func:`mlr_core.export.to_python`)."""
+        return export.to_python(self.current_rule_set("agg"))
+
+    def export_sql(self, table="data"):
+        """The scorecard as SQL: a ``SELECT`` over ``table`` with one ``CASE WHEN`` column per
+        label, giving ``predict``'s labels (:func:`mlr_core.export.to_sql`)."""
+        return export.to_sql(self.current_rule_set("agg"), table)
+
     def step_traced(self):
         """Run one training iteration, exactly as ``learn(1)`` would, and return what it did:
         the row drawn, [M] and [C], covering, the GA's parents and offspring (after crossover
@@ -587,6 +610,15 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return model._become(TrainingRun.from_dict(run.to_dict(), run.config, self.fitness,
                                                    rule_set, self.history_every),
                              rule_set, self.label_dtype_)
+
+    def _rows(self, X):
+        """X on the rules' axes, or the bound training rows when X is None."""
+        if X is not None:
+            return self.scaled(X)
+        run = self._run()
+        if not run.bound:
+            raise InputError("No training data bound: give X.")
+        return run.X
 
     def _run(self):
         check_is_fitted(self, "run_")

@@ -44,6 +44,17 @@ class Explanation:
     agg_labels: list
     max_labels: list
 
+    def waterfall(self) -> pd.DataFrame:
+        """The score of each label built up rule by rule: the baseline, then the running total
+        after each rule's contribution, in rule order (rows ``baseline``, ``rule <id>``...).
+        With fitted weights the last row, clipped to [0, 1], is exactly ``scores``: the same
+        additions in the same order as the scoring kernel."""
+        parts = self.match_set.filter(like="contribution: ").to_numpy()
+        steps = np.vstack([self.baseline.to_numpy()[None, :], parts])
+        running = np.cumsum(steps, axis=0)
+        index = ["baseline", *(f"rule {i}" for i in self.rule_ids)]
+        return pd.DataFrame(running, index=index, columns=self.scores.index)
+
     def text(self) -> str:
         """A plain-text report, for notebooks and logs."""
         head = (f"{len(self.rule_ids)} rules matched." if not self.fallback

@@ -28,12 +28,12 @@ import pandas as pd
 
 from mlr_core import bipartition as bp
 from mlr_core._engine import population as popmod
-from mlr_core._engine.matching import match_set
+from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import vote, voters
 from mlr_core.errors import InputError, require
 from mlr_core.explain import Explanation, contribution_columns, contributions
-from mlr_core.rules import rule_texts, rules_frame
+from mlr_core.rules import condition_text, rule_texts, rules_frame
 
 RULE_STATS = {  # JSON key -> population array
     "fitness": "fit",
@@ -320,6 +320,31 @@ class RuleSet:
     def rule_texts(self) -> list[str]:
         return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
                      self.feature_names, self.label_names)
+
+    def scorecard(self, Xs: np.ndarray) -> pd.DataFrame:
+        """The rules as a scorecard (fitted weights): per rule (``rule_id`` index), its
+        condition in the data's units, its weight per label (what it adds to the score when it
+        matches), and on the scaled rows ``Xs`` its ``support`` (rows matched) and
+        ``coverage`` (their fraction). The baseline is ``scorer.intercept``."""
+        if not isinstance(self.scorer, WeightScorer):
+            raise InputError("A scorecard lists fitted weights: this model scores by the vote.")
+        scaled_lower, scaled_upper = self.bounds()
+        lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+        support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
+        frame = pd.DataFrame({
+            "condition": [condition_text(lo, hi, slo, shi, self.feature_names)
+                          for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
+                                                      strict=True)],
+            "support": support,
+            "coverage": support / max(len(Xs), 1),
+        }).rename_axis("rule_id")
+        weights = pd.DataFrame(self.scorer.coef, columns=[f"weight: {n}" for n in
+                                                          self.label_names])
+        return pd.concat([frame, weights], axis=1)
+
+    def match_counts(self, Xs: np.ndarray) -> np.ndarray:
+        """How many rules match each scaled row."""
+        return match_matrix(self.rules, Xs).sum(axis=1).astype(np.int64)
 
     def rules_frame(self) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,

@@ -16,19 +16,19 @@ from mlr_core._engine.matching import matches
 
 @njit(parallel=True)
 def weighted_scores(pop, X, coef, intercept):
-    """Per row of X (scaled), ``intercept + (sum of coef[i])`` over the rules ``i`` matching
-    it in slot order, clipped to [0, 1]: the additions of ``intercept + coef[ids].sum(axis=0)``
-    in numpy, so an explanation's parts add up to the score exactly. ``coef`` has one row per
-    live rule; the loop reads no more rows than both have."""
+    """Per row of X (scaled), ``intercept`` plus ``coef[i]`` of each rule ``i`` matching it,
+    added one at a time in slot order, clipped to [0, 1]: an explanation's running total
+    (``Explanation.waterfall``) ends on the score exactly. ``coef`` has one row per live rule;
+    the loop reads no more rows than both have."""
     n_rules = min(pop.size[0], coef.shape[0])
     m = coef.shape[1]
     out = np.empty((X.shape[0], m))
     for row in prange(X.shape[0]):
-        acc = np.zeros(m)
+        acc = intercept.copy()
         for i in range(n_rules):
             if matches(pop, i, X[row]):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):
-            out[row, j] = min(max(intercept[j] + acc[j], 0.0), 1.0)
+            out[row, j] = min(max(acc[j], 0.0), 1.0)
     return out

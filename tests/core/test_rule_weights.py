@@ -83,17 +83,15 @@ def test_json_keeps_the_weights_and_refuses_mismatched_ones(fitted):
     text = model.to_json()
     assert np.array_equal(MLRClassifier.from_json(text).predict_proba(X), model.predict_proba(X))
     data_ = json.loads(text)
-    data_["rule_weights"]["coef"] = data_["rule_weights"]["coef"][:-1]
-    with pytest.raises(ModelFormatError, match="rule_weights"):
+    scorer = data_["rule_set"]["scorer"]
+    scorer["coef"] = scorer["coef"][:-1]
+    with pytest.raises(ModelFormatError, match="weights"):
         MLRClassifier.from_json(json.dumps(data_))
-    rows, m = np.shape(json.loads(text)["rule_weights"]["coef"])
+    rows, m = np.shape(json.loads(text)["rule_set"]["scorer"]["coef"])
     flat = json.loads(text)  # the right count of numbers in rows of the wrong length
-    flat["rule_weights"]["coef"] = np.zeros((m, rows)).tolist()
-    with pytest.raises(ModelFormatError, match="rule_weights"):
+    flat["rule_set"]["scorer"]["coef"] = np.zeros((m, rows)).tolist()
+    with pytest.raises(ModelFormatError, match="weights"):
         MLRClassifier.from_json(json.dumps(flat))
-    old = json.loads(text)  # a file written before the weights: its params have no weighting
-    del old["rule_weights"], old["params"]["weighting"]
-    assert MLRClassifier.from_json(json.dumps(old)).weighting == "vote"
 
 
 def test_fitted_weights_beat_the_vote_on_sparse_words():

@@ -17,14 +17,15 @@ def model():
     data = json.loads(MLRClassifier(n_rules=40, n_iter=200, random_state=0, weighting="vote").fit(
         X, Y, feature_names=["sepal_len", "x1", "temp"], label_names=["happy", "calm", "sad"]
     ).to_json())
-    data["data_min"], data["data_max"] = [0.0, -1.0, 100.0], [10.0, 1.0, 200.0]
-    template = data["rules"][0]
+    rule_set = data["rule_set"]
+    rule_set["data_min"], rule_set["data_max"] = [0.0, -1.0, 100.0], [10.0, 1.0, 200.0]
+    template = rule_set["rules"][0]
 
     def rule(center, spread, labelset):
         return {**template, "condition": {"type": "hyperrectangle_csr", "center": center,
                                           "spread": spread}, "labelset": labelset}
 
-    data["rules"] = [
+    rule_set["rules"] = [
         rule([0.26, None, 0.5], [0.14, None, 0.1], [1, 1, 0]),  # two closed intervals
         rule([0.1, 0.9, None], [0.2, 0.3, None], [0, 0, 1]),  # open below / above
         rule([None, None, None], [None, None, None], [0, 0, 0]),  # all wildcards, empty set

@@ -68,7 +68,7 @@ def test_exports_hold_exactly_the_rules_shown_in_their_order(model, rules, data)
     assert "labelset_id" not in exported.columns
     assert list(exported.columns) == ["rule_id", *rules_audit.COLUMNS]
     loaded = MLRClassifier.from_json(model_json)
-    assert len(json.loads(model_json)["rules"]) == len(table)
+    assert len(json.loads(model_json)["rule_set"]["rules"]) == len(table)
     assert sorted(loaded.rules_frame()["rule"]) == sorted(table["rule"])
     assert loaded.predict(data.X[:5]).shape == (5, 3)
 

@@ -1,0 +1,112 @@
+"""Compact models (``max_rules``, ``compact``, ``compaction_path``), the scorecard they read as,
+the explanation that adds up to the scores, and the exports that predict without this package.
+"""
+
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from mlr_core import InputError, MLRClassifier, load_dataset
+from mlr_core.compaction import importance_order, selection_path
+from mlr_core.export import python_labels
+from mlr_core.rule_weights import fit_rule_weights
+
+DATA = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "datasets"
+
+
+@pytest.fixture(scope="module")
+def emotions():
+    """A real dataset with long feature names, fitted with the defaults, quickly."""
+    data = load_dataset(DATA / "emotions.arff")
+    X, Y = data.X[:400], data.Y[:400]
+    model = MLRClassifier(n_iter=20_000, random_state=0).fit(
+        X, Y, feature_names=data.feature_names, label_names=data.label_names)
+    return model, X, Y, data
+
+
+def test_every_label_keeps_its_best_rule():
+    """The per-label ranking: a rule that is the strongest for a rare label ranks ahead of
+    rules that are only second best for a common one."""
+    coef = np.array([[0.9, 0.0], [0.8, 0.0], [0.7, 0.0], [0.0, 0.2]])
+    A = np.tile([[1.0], [0.0]], (5, 4))
+    assert list(importance_order(coef, A)[:2]) == [0, 3]
+
+
+def test_the_selection_path_is_nested_and_refitted():
+    r = np.random.default_rng(0)
+    A = (r.random((120, 60)) < 0.3).astype(float)
+    Y = (A[:, :3] + (r.random((120, 3)) < 0.1) > 0).astype(np.uint8)
+    path = selection_path(A, Y, [40, 10, 3])
+    assert [len(path[k][0]) for k in (40, 10, 3)] == [40, 10, 3]
+    assert set(path[3][0]) <= set(path[10][0]) <= set(path[40][0])
+    ids, scorer, loo = path[10]
+    refit, refit_loo = fit_rule_weights(A[:, ids], Y)
+    assert np.array_equal(scorer.coef, refit.coef) and np.array_equal(loo, refit_loo)
+    assert set(range(3)) <= set(path[3][0])  # the three rules that make the labels
+
+
+def test_max_rules_is_a_parameter_and_compact_agrees(emotions):
+    model, X, Y, _ = emotions
+    small = MLRClassifier(n_iter=20_000, random_state=0, max_rules=20).fit(
+        X, Y, feature_names=model.feature_names_, label_names=model.label_names_)
+    assert small.rule_set_.n_rules <= 19 and len(small.rules_frame()) == small.rule_set_.n_rules
+    assert clone(small).get_params()["max_rules"] == 20
+    assert np.array_equal(small.predict(X), model.compact(20).predict(X))
+    with pytest.raises(InputError, match="weighting='fitted'"):
+        MLRClassifier(n_iter=500, weighting="vote", max_rules=5, random_state=0).fit(X, Y)
+
+
+def test_compact_models_save_load_and_explain_exactly(emotions):
+    model, X, _, _ = emotions
+    small = model.compact(50)
+    loaded = MLRClassifier.from_json(small.to_json())
+    assert np.array_equal(loaded.predict_proba(X), small.predict_proba(X))
+    scores = small.predict_proba(X)
+    for r in (0, 5, 17, 123):
+        e = small.explain(X[r])
+        steps = e.waterfall()
+        assert list(steps.index) == ["baseline", *(f"rule {i}" for i in e.rule_ids)]
+        added = np.clip(steps.iloc[-1].to_numpy(), 0.0, 1.0)
+        assert np.array_equal(added, scores[r]) and np.array_equal(e.scores.to_numpy(), added)
+        assert np.allclose(steps.diff().iloc[1:].to_numpy(),
+                           e.match_set.filter(like="contribution: ").to_numpy())
+
+
+def test_the_scorecard_reads_in_the_datas_units(emotions):
+    model, X, _, data = emotions
+    small = model.compact(20)
+    card = small.scorecard(X)
+    assert len(card) == small.rule_set_.n_rules
+    assert card.filter(like="weight: ").shape[1] == len(data.label_names)
+    named = card["condition"].str.contains("|".join(data.feature_names))
+    assert named.all() and not card["condition"].str.contains(r"\bx\d").any()
+    matched = small.rules_per_row(X)
+    assert matched.shape == (len(X),) and card["support"].sum() == matched.sum()
+    assert np.allclose(card["coverage"], card["support"] / len(X))
+
+
+@pytest.mark.parametrize("size", [10, 50])
+def test_exported_python_and_sql_predict_the_same_labels(emotions, size):
+    model, _, _, data = emotions
+    small = model.compact(size)
+    X = data.X  # all 593 rows: 193 of them unseen in training
+    expected = small.predict(X).astype(np.uint8)
+    assert np.array_equal(python_labels(small.export_python(), X, data.feature_names),
+                          expected)
+    with sqlite3.connect(":memory:") as db:
+        pd.DataFrame(X, columns=data.feature_names).to_sql("data", db, index=False)
+        got = pd.read_sql_query(small.export_sql("data"), db).to_numpy(dtype=np.uint8)
+    assert np.array_equal(got, expected)
+
+
+def test_compacting_needs_training_data_and_a_sensible_budget(emotions):
+    model, _, _, _ = emotions
+    loaded = MLRClassifier.from_json(model.to_json())
+    with pytest.raises(InputError, match="training data"):
+        loaded.compact(10)
+    with pytest.raises(InputError, match="at least 1"):
+        model.compact(0)
+    assert model.compact(1).rule_set_.n_rules == 0  # the baseline alone
