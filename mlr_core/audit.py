@@ -19,8 +19,10 @@ Words used here (the model's own voting, ``mlr_core/_engine/voting.py``, defines
   then the lower rule id). When no voter contributes (an empty prediction), the heaviest voter
   decides. Every row with a voter has exactly one deciding rule.
 
-Rule ids are row positions of ``model.rules_frame()`` (its ``rule_id`` index) and positions in
-the JSON model's ``"rules"`` list: both list the rules in the same order.
+Rule ids are positions in the model's rule set (``model.current_rule_set()``): the ``rule_id``
+index of ``model.rules_frame()`` and positions in the JSON model's ``rule_set.rules`` list. The
+audit predicts and compacts through the rule set (`RuleSet.subset`), so what it measures is
+exactly what the model predicts.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ class Compaction:
     Attributes
     ----------
     model : MLRClassifier
-        The compacted model, loaded from the full model's JSON with only the kept rules.
+        The compacted model: the full model with only the kept rules (``model.subset``).
     kept : ndarray
         Rule ids (of the full model) kept, ascending.
     deciding : ndarray
@@ -290,9 +292,9 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     kept. With fitted rule weights every matching rule moves every score a little, so putting
     back keeps most rules; there the other rules are instead dropped one by one, lightest first,
     while no prediction on X changes (`_drop_lightest`), then put back as above should rounding
-    have moved one. The result is then checked through the public path: the compacted model,
-    loaded from JSON, must predict exactly as the full model on X (a ``RuntimeError`` otherwise,
-    a bug).
+    have moved one. The result is then checked through the public path: the compacted model
+    (``model.subset``) must predict exactly as the full model on X (a ``RuntimeError``
+    otherwise, a bug).
     """
     mode = _mode(model, prediction)
     rows = rows if rows is not None else row_rules(model, X, mode)

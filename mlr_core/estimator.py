@@ -23,6 +23,10 @@ from mlr_core.rule_weights import fit_rule_weights, fitting_rows
 from mlr_core.training_run import TrainingRun, make_config
 from mlr_core.validation import check_features, check_labels
 
+MAX_ITERATIONS = 10**9
+"""The most iterations one call trains: days of work at the fastest, and within the counters'
+range; beyond it a typo (``n_iter=10**30``) would run forever."""
+
 _PREDICTION_PARAMS = ("weighting", "bipartition", "threshold", "target", "score_norm",
                       "min_vote_experience", "n_nearest")
 
@@ -174,7 +178,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "n_rules": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "n_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_iter": [Interval(Integral, 0, MAX_ITERATIONS, closed="both")],
         "fitness": [StrOptions({"hl", "em"})],
         "prediction": [StrOptions({"agg", "max"})],
         "weighting": [StrOptions({"fitted", "vote"})],
@@ -343,9 +347,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
         call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
         if isinstance(n_iterations, bool) or not isinstance(n_iterations, Integral) \
-                or n_iterations < 0:
-            raise InputError(f"learn() takes a non-negative whole number of iterations, got "
-                             f"{n_iterations!r}.")
+                or not 0 <= n_iterations <= MAX_ITERATIONS:
+            raise InputError(f"learn() takes a whole number of iterations in 0..{MAX_ITERATIONS:,}"
+                             f", got {n_iterations!r}.")
         if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         self.run_.learn(int(n_iterations))

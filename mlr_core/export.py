@@ -93,7 +93,7 @@ def _python_cut(rule_set):
     if method == "rcut":
         return ["    order = sorted(range(len(LABELS)), key=lambda j: -scores[j])",
                 f"    return [LABELS[j] for j in sorted(order[:{value}]) if scores[j] > 0]"]
-    lines = [f"    chosen = [j for j in range(len(LABELS)) if scores[j] >= {value!r}]"]
+    lines = [f"    chosen = [j for j in range(len(LABELS)) if scores[j] >= {_num(value)}]"]
     if method == "threshold_or_top":
         lines += ["    if not chosen and max(scores) > 0:",
                   "        chosen = [scores.index(max(scores))]"]
@@ -110,7 +110,8 @@ def to_sql(rule_set: RuleSet, table: str = "data") -> str:
     texts = rule_set.rule_texts()
 
     def axis(j):
-        raw = f'(("{_ident(features[j])}" - {rule_set.scaling.data_min[j]!r}) / {span[j]!r})'
+        raw = (f'(("{_ident(features[j])}" - {_num(rule_set.scaling.data_min[j])}) / '
+               f'{_num(span[j])})')
         return f"(CASE WHEN {raw} < 0.0 THEN 0.0 WHEN {raw} > 1.0 THEN 1.0 ELSE {raw} END)"
 
     matches = []
@@ -123,7 +124,7 @@ def to_sql(rule_set: RuleSet, table: str = "data") -> str:
         terms = [f"\n      /* rule {i}: {texts[i].replace('*/', '* /')} */ "
                  f"+ CASE WHEN {matches[i]} THEN {float(scorer.coef[i, j])!r} ELSE 0.0 END"
                  for i in range(rule_set.n_rules) if scorer.coef[i, j] != 0.0]
-        raw = f"({scorer.intercept[j]!r}{''.join(terms)})"
+        raw = f"({_num(scorer.intercept[j])}{''.join(terms)})"
         scores.append(f"  CASE WHEN {raw} < 0.0 THEN 0.0 WHEN {raw} > 1.0 THEN 1.0 "
                       f"ELSE {raw} END AS \"s{j}\"")
     cuts = [f'  {_sql_cut(rule_set, j, len(labels))} AS "{_ident(label)}"'
@@ -141,13 +142,18 @@ def _sql_cut(rule_set, j, m):
         ahead = " + ".join(f"CASE WHEN {s[i]} > {s[j]}{f' OR {s[i]} = {s[j]}' if i < j else ''}"
                            " THEN 1 ELSE 0 END" for i in range(m) if i != j) or "0"
         return f"CASE WHEN {s[j]} > 0.0 AND ({ahead}) < {value} THEN 1 ELSE 0 END"
-    when = f"{s[j]} >= {value!r}"
+    when = f"{s[j]} >= {_num(value)}"
     if method == "threshold_or_top":  # none reaches it, and j is the first best, above 0
-        none = " AND ".join(f"{x} < {value!r}" for x in s)
+        none = " AND ".join(f"{x} < {_num(value)}" for x in s)
         first_best = " AND ".join([f"{s[i]} < {s[j]}" for i in range(j)]
                                   + [f"{s[i]} <= {s[j]}" for i in range(j + 1, m)]) or "1 = 1"
         when += f" OR ({none} AND {s[j]} > 0.0 AND {first_best})"
     return f"CASE WHEN {when} THEN 1 ELSE 0 END"
+
+
+def _num(value) -> str:
+    """A float as the shortest text that reads back to the same bits."""
+    return repr(float(value))
 
 
 def _ident(name: str) -> str:

@@ -70,3 +70,24 @@ def test_constant_and_huge_features_are_handled(good):
     assert np.isfinite(model.predict_proba(X)).all()
     lower, upper = model.rule_bounds()
     assert np.all(np.isnan(lower[:, 3]) | (lower[:, 3] == 7.0))
+
+
+@pytest.mark.parametrize("count", [-5, 2.7, "10", True, 10**30])
+def test_learn_takes_a_whole_number_of_iterations_in_range(good, count):
+    X, Y = good
+    model = MLRClassifier(n_rules=50, n_iter=0, random_state=0).fit(X, Y)
+    with pytest.raises(InputError, match="whole number of iterations"):
+        model.learn(count)
+    assert model.summary()["iteration"] == 0
+    with pytest.raises(ValueError, match="n_iter"):
+        MLRClassifier(n_iter=10**30).fit(X, Y)
+
+
+def test_a_parameter_changed_before_a_warm_start_is_applied_or_refused(good):
+    X, Y = good
+    model = MLRClassifier(n_rules=50, n_iter=200, max_specified=2, random_state=0).fit(X, Y)
+    model.set_params(max_specified=3)
+    with pytest.raises(InputError, match="max_specified"):
+        model.start(X, Y, warm_start=True)
+    model.set_params(max_specified=2, n_rules=80, nu=5).start(X, Y, warm_start=True)
+    assert model.n_rules_ == 80 and model.run_.config.nu == 5.0
