@@ -536,7 +536,7 @@ def _earlier_rows(out: Path, resume: bool) -> list[dict]:
     """The rows of the earlier runs in ``out`` that this one adds to; without ``--resume``, a
     folder holding results is refused (never silently replaced)."""
     held = [name for name in (JOURNAL, "folds.csv", "means.csv", "tables.md")
-            if (out / name).exists()]
+            if (out / name).is_file() and (out / name).stat().st_size]
     if not resume:
         if held:
             raise SystemExit(f"{out} already holds results ({', '.join(held)}): rerun with "
