@@ -242,9 +242,9 @@ def _numeric_mask(data: Dataset) -> np.ndarray:
 def _exit_with_parent() -> None:
     """Run in each loky worker as it starts: exit when the process that started it dies.
 
-    loky gives no such guarantee on POSIX (a worker outlives a parent killed with SIGKILL until
-    its idle timeout, or for good while a task runs), but it runs an ``initializer`` in every
-    worker it starts: this one watches, from a daemon thread, for the worker to be re-parented.
+    loky makes no such promise on POSIX (issue 16: two workers stayed alive after ``kill -9``
+    of the runner), but it runs an ``initializer`` in every worker it starts: this one watches,
+    from a daemon thread, for the worker to be re-parented.
     """
     parent = os.getppid()
 
