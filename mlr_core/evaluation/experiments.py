@@ -30,6 +30,14 @@ Command line
 per measure: learners in rows, datasets in columns, each value's rank in parentheses, the average
 rank last, then the Friedman / Iman-Davenport tests and the Nemenyi and Bonferroni-Dunn critical
 differences), and, with ``--diagrams``, one critical-difference diagram per measure (HTML).
+
+No finished work is lost: each task's rows are appended to ``--out``/``folds.jsonl`` (the run's
+journal, flushed line by line) as the task finishes, so Ctrl-C or a kill keeps every finished
+fit; the same command with ``--resume`` runs only the tasks not in the journal, then writes the
+tables from all of it. The tables are written only when every task is done, each to a temporary
+file renamed over the old one, after all of them were computed. A folder that already holds
+results is refused unless ``--resume`` says to add to them (the journal's seed and folds must
+then be this run's). Worker processes (loky) exit when the command dies, however it dies.
 """
 
 from __future__ import annotations
@@ -37,9 +45,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import tempfile
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,6 +70,10 @@ REPORTED = ("hamming_loss", "accuracy", "f1", "precision", "recall", "micro_f1",
 
 Fold = tuple[np.ndarray, np.ndarray]
 Progress = Callable[[int, int, dict], None]
+KEY = ["learner", "dataset", "fold"]
+"""The columns that name one result row: which learner, on which dataset, on which fold."""
+JOURNAL = "folds.jsonl"
+"""The file in ``--out`` where each finished task's rows are appended as it completes."""
 
 
 # ------------------------------------------------------------------------------------ folds
@@ -225,6 +239,43 @@ def _numeric_mask(data: Dataset) -> np.ndarray:
     return np.array([kind == "numeric" for kind in data.feature_types])
 
 
+def _exit_with_parent() -> None:
+    """Run in each loky worker as it starts: exit when the process that started it dies.
+
+    loky makes no such promise on POSIX (issue 16: two workers stayed alive after ``kill -9``
+    of the runner), but it runs an ``initializer`` in every worker it starts: this one watches,
+    from a daemon thread, for the worker to be re-parented.
+    """
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
+def _backend_config(backend: str | None):
+    """joblib's configuration for ``backend``: loky (the default) with workers that exit with
+    this process; any other backend as it is."""
+    if backend in (None, "loky"):
+        return parallel_config(backend="loky", initializer=_exit_with_parent)
+    return parallel_config(backend=backend)
+
+
+def ordered(results: pd.DataFrame, learners: Sequence[str] = (),
+            datasets: Sequence[str] = ()) -> pd.DataFrame:
+    """Rows sorted by learner, dataset, fold: ``learners`` and ``datasets`` first in the order
+    given, then any others in the order they first appear."""
+    frame = results.reset_index(drop=True)
+    for column, first in (("learner", learners), ("dataset", datasets)):
+        categories = list(dict.fromkeys([*first, *frame[column]]))
+        frame[column] = pd.Categorical(frame[column], categories=categories, ordered=True)
+    frame = frame.sort_values(KEY, kind="stable").reset_index(drop=True)
+    return frame.astype({"learner": str, "dataset": str})
+
+
 def run_experiment(
     learners: Mapping[str, object] | Sequence[str],
     datasets: Mapping[str, Dataset],
@@ -233,6 +284,7 @@ def run_experiment(
     n_jobs: int = 1,
     backend: str | None = None,
     progress: Progress | None = None,
+    done: Collection[tuple[str, str, int]] = (),
 ) -> pd.DataFrame:
     """Cross-validate every learner on every dataset.
 
@@ -251,13 +303,15 @@ def run_experiment(
         joblib backend ("loky", "threading", "dask", ...); "dask" needs a
         ``dask.distributed.Client`` to exist (the command line makes one from ``--scheduler``).
     progress : callable(done, total, row), optional
-        Called as each task finishes, e.g. to move a progress bar.
+        Called with each row as its task finishes, e.g. to move a progress bar or to save it.
+    done : collection of (learner, dataset, fold)
+        Rows already had (from an interrupted run): a task whose every row is here is skipped.
 
     Returns
     -------
     DataFrame
-        One row per (learner, dataset, fold) in that order: the measures, ``fit_seconds`` and
-        ``predict_seconds``.
+        One row per (learner, dataset, fold) run, in that order: the measures, ``fit_seconds``
+        and ``predict_seconds``.
     """
     fits = _fits(learners, random_state)
     names = [name for _, predictions in fits for name in predictions]
@@ -269,27 +323,29 @@ def run_experiment(
     missing = [name for name in datasets if name not in folds]
     if missing:
         raise InputError(f"no folds given for dataset(s) {', '.join(missing)}")
+    done = set(done)
     jobs = [
-        delayed(_task)(predictions, name, k, estimator, data.X, data.Y, train, test,
-                       _numeric_mask(data))
+        (len(predictions), delayed(_task)(predictions, name, k, estimator, data.X, data.Y, train,
+                                          test, _numeric_mask(data)))
         for estimator, predictions in fits
         for name, data in datasets.items()
         for k, (train, test) in enumerate(folds[name])
+        if not all((learner, name, k) in done for learner in predictions)
     ]
-    total = len(names) * sum(len(folds[name]) for name in datasets)
+    total = sum(n_rows for n_rows, _ in jobs)
     rows = []
-    with parallel_config(backend=backend) if backend else nullcontext():
-        for task_rows in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
-            for row in task_rows:
-                rows.append(row)
-                if progress is not None:
-                    progress(len(rows), total, row)
-    order = {"learner": names, "dataset": list(datasets)}
-    frame = pd.DataFrame(rows)
-    for column, values in order.items():
-        frame[column] = pd.Categorical(frame[column], categories=values, ordered=True)
-    frame = frame.sort_values(["learner", "dataset", "fold"]).reset_index(drop=True)
-    return frame.astype({"learner": str, "dataset": str})
+    if jobs:
+        with _backend_config(backend):
+            tasks = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                job for _, job in jobs)
+            for task_rows in tasks:
+                for row in task_rows:
+                    rows.append(row)
+                    if progress is not None:
+                        progress(len(rows), total, row)
+    if not rows:
+        return pd.DataFrame(columns=KEY)
+    return ordered(pd.DataFrame(rows), names, list(datasets))
 
 
 # ---------------------------------------------------------------------------------- results
@@ -355,16 +411,29 @@ def statistics_text(table: pd.DataFrame, alpha: float = 0.05) -> str:
     )
 
 
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a reader
+    (or a crash) sees the old file or the new one, never half of one."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
 def write_results(results: pd.DataFrame, out, diagrams: bool = False,
                   measures: Sequence[str] = REPORTED, alpha: float = 0.05) -> list[Path]:
     """Write ``folds.csv``, ``means.csv`` and ``tables.md`` (and with ``diagrams`` one
-    ``cd_<measure>.html`` each) to the folder ``out``; return the paths written."""
+    ``cd_<measure>.html`` each) to the folder ``out``; return the paths written. Every file is
+    computed before the first is written, and each replaces its old version atomically."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "folds.csv", out / "means.csv", out / "tables.md"]
-    results.to_csv(written[0], index=False)
+    texts = {"folds.csv": results.to_csv(index=False)}
     means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
-    means.reset_index().to_csv(written[1], index=False)
+    texts["means.csv"] = means.reset_index().to_csv(index=False)
     parts = ["# Cross-validation results",
              f"{results.fold.nunique()} folds; values are fold means, the rank on each dataset in "
              "parentheses (1 = best, ties share the mean rank), the average rank last."]
@@ -377,14 +446,17 @@ def write_results(results: pd.DataFrame, out, diagrams: bool = False,
         if diagrams and table.shape[1] >= 2:
             from mlr_core.evaluation.cd_diagram import cd_figure
 
-            path = out / f"cd_{measure}.html"
-            cd_figure(table, measure in LOWER_IS_BETTER, title=measure,
-                      alpha=alpha).write_html(path, include_plotlyjs="cdn")
-            written.append(path)
+            texts[f"cd_{measure}.html"] = cd_figure(
+                table, measure in LOWER_IS_BETTER, title=measure, alpha=alpha
+            ).to_html(include_plotlyjs="cdn")
     seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].sum()
     parts += ["## Time (seconds summed over datasets and folds)",
               markdown(seconds.round(2))]
-    written[2].write_text("\n\n".join(parts) + "\n")
+    texts["tables.md"] = "\n\n".join(parts) + "\n"
+    order = ["folds.csv", "means.csv", "tables.md"]
+    written = [out / name for name in [*order, *(n for n in texts if n not in order)]]
+    for path in written:
+        _replace(path, texts[path.name])
     return written
 
 
@@ -417,6 +489,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("results") / "experiment")
     parser.add_argument("--diagrams", action="store_true",
                         help="also write a critical-difference diagram per measure (HTML)")
+    parser.add_argument("--resume", action="store_true",
+                        help=f"add to the results in --out: tasks already in its {JOURNAL} are "
+                        "skipped (after Ctrl-C or a kill, rerun the same command with --resume)")
     return parser
 
 
@@ -427,12 +502,75 @@ def _load(name: str, data_dir: Path) -> Dataset:
     return load_dataset(path)
 
 
+def folds_sha256(folds: Sequence[Fold], Y) -> str:
+    """A fingerprint of one dataset's labels and folds: an earlier run's rows are reused only for
+    the same rows in the same folds."""
+    digest = hashlib.sha256(label_sha256(Y).encode())
+    for train, test in folds:
+        for part in (train, test):
+            digest.update(np.asarray(part, dtype=np.int64).tobytes() + b"|")
+    return digest.hexdigest()
+
+
+def read_journal(path) -> list[dict]:
+    """The rows a journal (``folds.jsonl``) holds; a last line cut short by a kill is left out."""
+    path = Path(path)
+    if not path.is_file():
+        return []
+    lines = path.read_text().splitlines()
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            row = json.loads(line)
+        except ValueError as err:
+            if number == len(lines):  # the process died while writing it
+                break
+            raise DatasetError(f"{path}, line {number}: not a result row ({err})") from err
+        if not isinstance(row, dict) or not {*KEY, "seed", "folds_sha256"} <= row.keys():
+            raise DatasetError(f"{path}, line {number}: not a result row of this runner")
+        rows.append(row)
+    return rows
+
+
+def _earlier_rows(out: Path, resume: bool) -> list[dict]:
+    """The rows of the earlier runs in ``out`` that this one adds to; without ``--resume``, a
+    folder holding results is refused (never silently replaced)."""
+    held = [name for name in (JOURNAL, "folds.csv", "means.csv", "tables.md")
+            if (out / name).is_file() and (out / name).stat().st_size]
+    if not resume:
+        if held:
+            raise SystemExit(f"{out} already holds results ({', '.join(held)}): rerun with "
+                             "--resume to add this run's missing folds to them, or choose "
+                             "another --out")
+        return []
+    if held and JOURNAL not in held:
+        raise SystemExit(f"{out} holds results but no {JOURNAL} to resume from: choose another "
+                         "--out")
+    return read_journal(out / JOURNAL)
+
+
+def _check_same_settings(rows: list[dict], seed: int, fingerprints: dict[str, str],
+                         journal: Path) -> None:
+    """Refuse to add to rows made with another seed, or on other folds of a dataset."""
+    for row in rows:
+        name = row["dataset"]
+        if row["seed"] != seed:
+            made = f"made with --seed {row['seed']}"
+        elif row["folds_sha256"] != fingerprints.get(name, row["folds_sha256"]):
+            made = "made on other folds (or rows)"
+        else:
+            continue
+        raise SystemExit(f"{journal} holds results of {row['learner']} on {name} {made}; resume "
+                         "with the settings of that run, or choose another --out")
+
+
 def main(argv=None) -> int:
     from tqdm import tqdm
 
     from mlr_core.evaluation.learners import available_learners
 
     args = _parser().parse_args(argv)
+    earlier = _earlier_rows(args.out, args.resume)
     datasets = {}
     for name in args.datasets:
         data = _load(name, args.data_dir)
@@ -442,6 +580,9 @@ def main(argv=None) -> int:
         fold_file = args.folds_dir / f"{name}.json" if args.folds_dir else None
         folds[name] = (read_fold_file(fold_file, data.Y) if fold_file and fold_file.is_file()
                        else stratified_folds(data.Y, args.folds, args.seed))
+    fingerprints = {name: folds_sha256(folds[name], data.Y) for name, data in datasets.items()}
+    journal = args.out / JOURNAL
+    _check_same_settings(earlier, args.seed, fingerprints, journal)
     learners = args.learners or available_learners()
     client = None
     if args.backend == "dask":
@@ -450,18 +591,36 @@ def main(argv=None) -> int:
         client = Client(args.scheduler) if args.scheduler else Client(processes=False)
     elif args.scheduler:
         raise SystemExit("--scheduler needs --backend dask")
+    args.out.mkdir(parents=True, exist_ok=True)
+    # the journal as read (without a line a kill cut short), then this run's rows as they come
+    _replace(journal, "".join(json.dumps(row) + "\n" for row in earlier))
+    done = {tuple(row[k] for k in KEY) for row in earlier}
     start = time.perf_counter()
-    with tqdm(total=sum(len(f) for f in folds.values()) * len(learners), unit="fit") as bar:
-        def advance(done, total, row):
+    with open(journal, "a") as log, tqdm(total=sum(len(f) for f in folds.values())
+                                         * len(learners), initial=len(done), unit="fit") as bar:
+        def save(_, total, row):
+            extra = {"seed": args.seed, "folds_sha256": fingerprints[row["dataset"]]}
+            log.write(json.dumps({**row, **extra}, default=lambda v: v.item()) + "\n")
+            log.flush()
             bar.set_postfix_str(f"{row['learner']} on {row['dataset']}")
             bar.update(1)
 
-        results = run_experiment(learners, datasets, folds, args.seed, args.n_jobs,
-                                 args.backend, advance)
-    if client is not None:
-        client.close()
-    written = write_results(results, args.out, diagrams=args.diagrams)
-    print(f"{len(results)} fits in {time.perf_counter() - start:.1f} s; wrote "
+        try:
+            results = run_experiment(learners, datasets, folds, args.seed, args.n_jobs,
+                                     args.backend, save, done)
+        except KeyboardInterrupt:
+            bar.close()
+            print(f"Interrupted: the {bar.n} finished fits are kept in {journal}; run the same "
+                  "command with --resume to finish.")
+            return 130
+        finally:
+            if client is not None:
+                client.close()
+    merged = pd.DataFrame(read_journal(journal)).drop(columns=["seed", "folds_sha256"])
+    merged = ordered(merged.drop_duplicates(KEY, keep="last"), learners, list(datasets))
+    written = write_results(merged, args.out, diagrams=args.diagrams)
+    print(f"{len(results)} fits in {time.perf_counter() - start:.1f} s"
+          + (f" ({len(done)} done before)" if done else "") + "; wrote "
           + ", ".join(str(p) for p in written))
     return 0
 

@@ -171,15 +171,15 @@ def offline_context(browser, blocked: list[str]):
 
 @pytest.fixture
 def other_tab(browser, app_url):
-    """Opens a second offline tab (another session) on demand."""
+    """Opens a second offline tab (another session) on demand, on the app or on ``url``."""
     blocked: list[str] = []
     contexts = []
 
-    def open_tab():
+    def open_tab(url: str | None = None):
         context = offline_context(browser, blocked)
         contexts.append(context)
         page = context.new_page()
-        page.goto(app_url)
+        page.goto(url or app_url)
         return page
 
     yield open_tab
