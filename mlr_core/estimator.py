@@ -75,16 +75,16 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     threshold : float or None, default=None
         Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
         leave-one-out scores (fitted weights) or the training votes.
-    target : {"balanced", "accuracy", "f1", "hamming_loss"}, default="balanced"
+    target : {"guarded", "balanced", "accuracy", "f1", "hamming_loss"}, default="guarded"
         The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`).
-        ``"balanced"`` is example-based accuracy minus 3 x Hamming loss: a label predicted
-        wrongly costs three times its share of the bit errors, so the cut serves the
-        example-based measures without giving away Hamming loss. No single cut serves every
-        measure. On the shared folds (``docs/field.md``, 5 folds, fitted weights, average
-        ranks among ten learners, Hamming loss / accuracy / F1 / micro-F1): ``"balanced"``
-        2.4 / 1.0 / 1.0 / 1.2; ``"accuracy"`` 4.4 / 1.0 / 1.0 / 1.2; ``"hamming_loss"``
-        2.0 / 3.2 / 3.2 / 4.2; the factor 3 was chosen from 1, 2, 3 and 5 there (3.6, 3.2, 2.4
-        and 2.6 in Hamming loss, the rest within 0.6 rank).
+        ``"guarded"`` (:func:`mlr_core.bipartition.guarded_accuracy`): example-based accuracy
+        minus the Hamming loss divided by the label density, over the cuts whose Hamming loss
+        beats predicting no label by at least one standard error (with ``bipartition="auto"``
+        predicting no label is itself a candidate): a wrong bit is priced like a label found
+        at any density, and the Hamming loss is never worse than the empty prediction's on
+        the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
+        loss, whose price of a wrong bit falls as labels get sparse. Figures:
+        ``docs/field.md``.
     p_hash : float, default=0.33
         P#, probability that covering makes a feature a wildcard.
     max_specified : int or "auto", default="auto"
@@ -222,7 +222,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         score_norm="total",
         bipartition="auto",
         threshold=None,
-        target="balanced",
+        target="guarded",
         p_hash=0.33,
         max_specified="auto",
         r0=0.5,

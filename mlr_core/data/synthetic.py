@@ -300,3 +300,86 @@ def describe_hypercube_dataset(**params) -> dict:
         "label_frequency": dict(zip(data.label_names, frequency.tolist(), strict=True)),
         "empty": float((data.Y.sum(axis=1) == 0).mean()),
     }
+
+
+def make_sparse_label_dataset(
+    n_samples: int = 1500,
+    n_features: int = 300,
+    n_labels: int = 30,
+    cardinality: float = 1.5,
+    n_informative: int = 10,
+    signal: tuple[float, float] = (0.2, 0.8),
+    random_state=None,
+    name: str = "sparse_labels",
+) -> Dataset:
+    """Sparse labels, weak features: data on which predicting no label is a strong baseline.
+
+    Shaped like protein-function and text collections (tens to a hundred labels, 1-3 per row,
+    label density 0.03-0.1, hundreds of noisy features). Label popularity follows a Dirichlet(1)
+    draw, so a few labels are common and many rare. Each row takes a first label by popularity
+    and then ``cardinality - 1`` more on average (Poisson; draws that repeat a label are lost):
+    with probability 1/2 the first of them is the first label's partner, the rest go by
+    popularity. Features are standard normal noise; every label owns
+    ``n_informative`` features, which it shifts by its own effect size, drawn uniformly from
+    ``signal`` (in noise standard deviations), with a random sign, when it is present. A label's
+    presence is then only weakly visible: for most rows the most probable answer for most labels
+    is "absent", and a bipartition that buys example-based accuracy with false positives ends up
+    with a Hamming loss above the label density (what predicting nothing scores).
+
+    Parameters
+    ----------
+    n_samples, n_features, n_labels : int
+    cardinality : float
+        Target mean labels per row, at least 1 (every row has a label) and below n_labels.
+    n_informative : int
+        Features each label shifts (drawn without replacement per label; labels may share them).
+    signal : (low, high)
+        Range of the per-label effect sizes.
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    Dataset
+        ``meta`` holds the parameters, ``effect`` (each label's effect size), ``informative``
+        (n_labels x n_informative feature indices) and ``partner`` (each label's partner).
+    """
+    params = {"n_samples": n_samples, "n_features": n_features, "n_labels": n_labels,
+              "n_informative": n_informative}
+    for key, value in params.items():
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise InputError(f"{key} must be an integer >= 1, got {value!r}")
+    if n_labels < 2:
+        raise InputError(f"n_labels must be at least 2, got {n_labels}")
+    if n_informative > n_features:
+        raise InputError(f"n_informative ({n_informative}) exceeds n_features ({n_features})")
+    if not 1.0 <= cardinality < n_labels:
+        raise InputError(f"cardinality must lie in [1, n_labels = {n_labels}), got {cardinality}")
+    low, high = signal
+    if not 0.0 <= low <= high:
+        raise InputError(f"signal must be a range 0 <= low <= high, got {signal}")
+    rng = np.random.default_rng(random_state)
+    popularity = rng.dirichlet(np.ones(n_labels))
+    partner = np.array([rng.choice(np.delete(np.arange(n_labels), j)) for j in range(n_labels)])
+    Y = np.zeros((n_samples, n_labels), dtype=np.uint8)
+    first = rng.choice(n_labels, size=n_samples, p=popularity)
+    Y[np.arange(n_samples), first] = 1
+    extra = rng.poisson(cardinality - 1.0, size=n_samples)
+    for i in np.flatnonzero(extra):
+        k = int(extra[i])
+        if rng.random() < 0.5:
+            Y[i, partner[first[i]]] = 1
+            k -= 1
+        Y[i, rng.choice(n_labels, size=min(k, n_labels), replace=False, p=popularity)] = 1
+    effect = rng.uniform(low, high, size=n_labels)
+    informative = np.array([rng.choice(n_features, n_informative, replace=False)
+                            for _ in range(n_labels)])
+    shift = np.zeros((n_labels, n_features))
+    for j in range(n_labels):
+        shift[j, informative[j]] = effect[j] * rng.choice([-1.0, 1.0], size=n_informative)
+    X = rng.normal(size=(n_samples, n_features)) + Y @ shift
+    return Dataset(X, Y, [f"x{j + 1}" for j in range(n_features)],
+                   [f"L{j + 1}" for j in range(n_labels)], name=name,
+                   meta={"generator": "sparse_labels",
+                         "params": {**params, "cardinality": cardinality, "signal": signal,
+                                    "random_state": random_state},
+                         "effect": effect, "informative": informative, "partner": partner})

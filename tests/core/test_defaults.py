@@ -58,7 +58,7 @@ def test_bipartition_is_best_for_its_target_on_the_training_rows(target):
 def test_changing_the_target_asks_for_a_new_tuning():
     X, Y = noisy_labels(300, 3)
     model = MLRClassifier(n_rules=200, n_iter=2000, random_state=0).fit(X, Y)
-    assert model.target == "balanced"
+    assert model.target == "guarded"
     model.set_params(target="f1")
     with pytest.raises(InputError, match="target changed"):
         model.predict(X)

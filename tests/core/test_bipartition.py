@@ -1,0 +1,122 @@
+"""The default bipartition target, `guarded_accuracy`: never a Hamming loss above predicting no
+label on the rows it is tuned on, the empty prediction always a candidate, and the cut that buys
+accuracy with false positives on sparse labels refused."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mlr_core import bipartition as bp
+
+
+def hamming_loss(truth, pred):
+    return float(np.mean(truth != pred))
+
+
+def sparse_rows(n, m, right, seed):
+    """One true label per row (density 1/m); every row's scores are noise below 0.2 except one
+    label at 0.4-0.6, the true one with probability ``right``: the top label is right that
+    often, as on sparse data with weak features."""
+    rng = np.random.default_rng(seed)
+    truth = np.zeros((n, m), dtype=np.uint8)
+    truth[np.arange(n), rng.integers(m, size=n)] = 1
+    scores = rng.uniform(0.0, 0.2, size=(n, m))
+    top = np.where(rng.random(n) < right, truth.argmax(axis=1), rng.integers(m, size=n))
+    scores[np.arange(n), top] = rng.uniform(0.4, 0.6, size=n)
+    return scores, truth
+
+
+def tuned(scores, truth, target=bp.guarded_accuracy):
+    k = int(round(truth.sum(axis=1).mean()))
+    return bp.tune(scores, truth, bp.candidates("auto", None, k, with_top=True), target)
+
+
+def random_case(seed):
+    """Sparse truth and scores from useless to informative: noise plus a share of the truth, or
+    `sparse_rows` with its top label right anywhere from never to always."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(20, 400)), int(rng.integers(2, 60))
+    if seed % 2:
+        return sparse_rows(n, m, right=rng.uniform(0.0, 1.0), seed=seed)
+    truth = (rng.random((n, m)) < rng.uniform(0.02, 0.3)).astype(np.uint8)
+    signal = rng.uniform(0.0, 1.0)
+    return np.clip(signal * truth + rng.uniform(0.0, 1.0 - signal / 2, truth.shape), 0, 1), truth
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_chosen_cut_never_loses_to_the_empty_prediction(seed):
+    """The chosen cut's Hamming loss on the tuning rows is at most the label density, the empty
+    prediction's (`balanced` exceeds it in 2 of these 16 cases)."""
+    scores, truth = random_case(seed)
+    chosen = tuned(scores, truth)
+    assert hamming_loss(truth, bp.apply(scores, chosen)) <= truth.mean()
+
+
+def test_pure_noise_predicts_nothing_and_informative_scores_predict():
+    rng = np.random.default_rng(0)
+    truth = (rng.random((500, 20)) < 0.05).astype(np.uint8)
+    assert tuned(rng.random(truth.shape), truth) == bp.EMPTY
+    informative = np.clip(0.7 * truth + rng.uniform(0.0, 0.4, truth.shape), 0, 1)
+    chosen = tuned(informative, truth)
+    assert chosen != bp.EMPTY
+    assert hamming_loss(truth, bp.apply(informative, chosen)) < 0.5 * truth.mean()
+
+
+def test_sparse_labels_with_a_top_label_right_one_time_in_three():
+    """The issue's case: predicting the top label gains a third in accuracy and costs two wrong
+    bits in three rows. `balanced` takes it and ends above the empty prediction's Hamming loss;
+    the guarded target does not."""
+    scores, truth = sparse_rows(3000, 20, right=1 / 3, seed=1)
+    density = truth.mean()
+    old = tuned(scores, truth, bp.balanced)
+    assert hamming_loss(truth, bp.apply(scores, old)) > density
+    new = tuned(scores, truth)
+    assert hamming_loss(truth, bp.apply(scores, new)) <= density
+
+
+def test_a_top_label_right_most_of_the_time_is_predicted():
+    scores, truth = sparse_rows(3000, 20, right=0.8, seed=2)
+    chosen = tuned(scores, truth)
+    pred = bp.apply(scores, chosen)
+    assert pred.sum(axis=1).mean() >= 0.9
+    assert hamming_loss(truth, pred) < 0.5 * truth.mean()
+
+
+def test_a_win_smaller_than_its_noise_does_not_count():
+    """One error fewer than the empty prediction over 200 rows, with errors scattered: not a
+    win by one standard error. Twenty rows fixed and no error added: a win."""
+    truth = np.zeros((200, 5), dtype=np.uint8)
+    truth[:, 0] = 1
+    noisy = np.zeros_like(truth)
+    noisy[:41, 0] = 1  # 41 errors fewer
+    noisy[:40, 1] = 1  # 40 errors more, on the same rows
+    assert hamming_loss(truth, noisy) < truth.mean()
+    assert not bp.beats_empty(truth, noisy)
+    clean = np.zeros_like(truth)
+    clean[:20, 0] = 1
+    assert bp.beats_empty(truth, clean)
+    assert bp.beats_empty(truth, np.zeros_like(truth))
+
+
+def test_any_cut_that_beats_the_empty_prediction_outranks_any_that_does_not():
+    scores, truth = sparse_rows(1000, 10, right=0.6, seed=3)
+    options = bp.candidates("auto", None, 1, with_top=True)
+    values = {option: bp.guarded_accuracy(truth, bp.apply(scores, option)) for option in options}
+    passing = [v for o, v in values.items() if bp.beats_empty(truth, bp.apply(scores, o))]
+    failing = [v for o, v in values.items() if not bp.beats_empty(truth, bp.apply(scores, o))]
+    assert passing and failing and min(passing) > max(failing)
+
+
+def test_truth_without_labels_keeps_the_empty_prediction():
+    truth = np.zeros((50, 4), dtype=np.uint8)
+    scores = np.random.default_rng(4).random(truth.shape)
+    assert tuned(scores, truth) == bp.EMPTY
+
+
+def test_the_empty_prediction_is_a_json_pair_that_predicts_nothing():
+    assert bp.EMPTY in bp.candidates("auto", None, 2)
+    assert bp.EMPTY not in bp.candidates("threshold", None, 2)
+    loaded = bp.Bipartition(*json.loads(json.dumps(list(bp.EMPTY))))
+    assert loaded == bp.EMPTY and json.dumps(list(bp.EMPTY)) == '["rcut", 0]'
+    assert not bp.apply(np.ones((3, 4)), loaded).any()
