@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, state, ui, vote_text
+from dashboard import figures, frames, state, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 
@@ -49,9 +49,9 @@ def verdict(labels: list[str], truth: list[str]) -> str:
     return f"{text} :red[:material/cancel: {wrong}]"
 
 
-def voters(exp, index: int) -> None:
+def voters(session: state.Session, exp, index: int) -> None:
     """Each voter with its labelset and share of the vote; the chosen row's rule in full."""
-    table = vote_text.voters_table(exp)
+    table = frames.with_rule_texts(vote_text.voters_table(exp), session.snapshot().rules)
     st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]")
                 + " · select a row to read its rule in full")
     event = st.dataframe(
@@ -158,7 +158,7 @@ def explanation(session: state.Session, index: int) -> None:
                              else None, predicted, data.Y[index]),
         key="label_scores",
     )
-    voters(exp, index)
+    voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
         st.dataframe(pd.DataFrame({"feature": data.feature_names, "value": data.X[index]}),
                      hide_index=True)

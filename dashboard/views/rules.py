@@ -3,7 +3,7 @@ loadable JSON), audited (coverage, deciding rules, compaction) and reported (HTM
 
 import streamlit as st
 
-from dashboard import pages, rules_audit, state, ui
+from dashboard import frames, pages, rules_audit, state, ui
 from mlr_core.audit_report import coverage_figure, report_html
 
 
@@ -121,7 +121,9 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
                "vote needs.")
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")
     st.markdown("**The most decisive rules** (the training rows each one decides)")
-    st.dataframe(rules_audit.deciding_table(result), key="deciding_rules", column_config={
+    deciding = rules_audit.deciding_table(result)
+    deciding = frames.with_rule_texts(deciding, snap.rules, ids=deciding.index)
+    st.dataframe(deciding, key="deciding_rules", column_config={
         "decided_share": st.column_config.ProgressColumn("decides", format="percent",
                                                          min_value=0.0, max_value=1.0),
         "n_decided": st.column_config.NumberColumn("rows decided"),
