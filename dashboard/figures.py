@@ -147,6 +147,7 @@ def population_figure(
     labelset_names: Sequence[str],
     title: str,
     selected: pd.DataFrame | None = None,
+    binary: tuple[bool, bool] = (False, False),
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
@@ -157,6 +158,7 @@ def population_figure(
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets". ``selected`` (one
     row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
+    A ``binary`` axis (a 0/1 feature, points jittered) is ticked at 0 and 1 only.
     """
     fig = go.Figure()
     shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
@@ -209,8 +211,11 @@ def population_figure(
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
                           f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
         ))
-    fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
-    fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
+    values = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["0", "1"]}
+    fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False,
+                     **(values if binary[0] else {}))
+    fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False,
+                     **(values if binary[1] else {}))
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
     if color_by == "fitness":  # fitness bins in a row above the plot, labelsets at the side
         fig.update_layout(

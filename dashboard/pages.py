@@ -136,6 +136,7 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
         title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
               f"{snap.iteration:,}",
         selected=frames.point_of(points, X, of_instance, (fx, fy), session.selected),
+        binary=(frames.binary_axis(X[:, fx]), frames.binary_axis(X[:, fy])),
     )
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,
                           figures.population_histograms(snap.rules))

@@ -51,6 +51,8 @@ DEFAULT_TICK_CAP = 100
 RUN_HISTORY = 5
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
+#: Below this many micro rules per distinct labelset the Train page warns that N is small.
+RULES_PER_LABELSET = 5
 #: Labelsets that get their own colour; the others are drawn grey.
 PALETTE_SIZE = 8
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dashboard import state, ui
+from dashboard import state, tables, ui
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import (
     REPORTED,
@@ -46,7 +46,8 @@ def show_comparison(results: pd.DataFrame, key: str) -> None:
     lower = measure in LOWER_IS_BETTER
     st.caption(f"Fold means, rank in parentheses (1 = best; {'lower' if lower else 'higher'} "
                "is better), average rank last.")
-    st.dataframe(paper_layout(table, lower))
+    layout = paper_layout(table, lower)
+    st.dataframe(layout, column_config=tables.fit_columns(layout))
     if table.shape[1] >= 2 and table.shape[0] >= 3:
         st.markdown(statistics_text(table))
         st.plotly_chart(cd_figure(table, lower, title=f"{measure}: critical difference"),
@@ -122,8 +123,8 @@ def run_live(session: state.Session) -> None:
     results = st.session_state.get("experiment_results")
     if results is not None:
         show_comparison(results, "live")
-        st.dataframe(results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]]
-                     .mean())
+        seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].mean()
+        st.dataframe(seconds, column_config=tables.fit_columns(seconds))
 
 
 st.title("Experiments")

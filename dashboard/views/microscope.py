@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import figures, frames, microscope, ui
+from dashboard import figures, frames, microscope, tables, ui
 
 STEP = "micro_step"
 
@@ -58,6 +58,8 @@ else:
     st.plotly_chart(figure, key="microscope_figure")
     table = microscope.rules_table(traced, step)
     if table is not None:
-        st.dataframe(table, key="microscope_table", hide_index=True)
+        st.dataframe(table, key="microscope_table", hide_index=True,
+                     column_config=tables.fit_columns(table, index=False, config={
+                         "fitness": st.column_config.NumberColumn(format="%.3f")}))
     with st.expander("The whole iteration as text"):
         st.code(traced.trace.text(), language=None)

@@ -105,6 +105,16 @@ def test_iterations_per_tick_caps_a_tick(app):
     assert _session(app).snapshot().iteration == 300
 
 
+def test_train_page_warns_when_n_is_small_for_the_labelsets(app):
+    assert not any("is small for the" in w.value for w in app.warning)
+    session = _session(app)
+    session.reset({**session.params, "n_rules": 10})
+    app.run()
+    n_labelsets = len(session.labelsets.names)
+    assert any(f"N = 10 is small for the {n_labelsets} distinct labelsets" in w.value
+               for w in app.warning)
+
+
 def test_reset_and_parameter_form(app):
     app.button(key="reset").click().run()
     assert _metric(app, "Iteration") == "0"
