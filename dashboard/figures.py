@@ -59,9 +59,14 @@ MANY_BARS = 12
 
 
 def short(name: str, chars: int = NAME_CHARS) -> str:
-    """``name`` cut to ``chars`` characters with an ellipsis (the hover shows it whole)."""
+    """``name`` cut to ``chars`` characters, the ellipsis in the middle: names of one family
+    share their start (``Mean_Acc1298_Mean_Mem40_MFCC_1``, ``..._MFCC_11``) and differ at their
+    end. The hover shows the name whole."""
     name = str(name)
-    return name if len(name) <= chars else name[: chars - 1] + "…"
+    if len(name) <= chars:
+        return name
+    head = (chars - 1) // 3
+    return name[:head] + "…" + name[len(name) - (chars - 1 - head):]
 
 
 def legend_below(fig: go.Figure, rows: int = 1, axis_title: bool = True,
@@ -217,21 +222,24 @@ def population_figure(
     fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False,
                      **(values if binary[1] else {}))
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
-    if color_by == "fitness":  # fitness bins in a row above the plot, labelsets at the side
-        fig.update_layout(
+    if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
+        fig.update_layout(  # top of the figure; labelsets at the side
+            title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}},
             legend={"title": {"text": legends["legend"], "side": "left"}, "orientation": "h",
-                    "x": 0.0, "y": 1.01, "yanchor": "bottom"},
+                    "x": 0.0, "y": 1.02, "yanchor": "bottom"},
             legend2={"title": {"text": legends["legend2"]}, **side},
-            margin={"t": 100},
+            margin={"t": 110},
         )
     else:
         fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
     fig.update_layout(dragmode="pan", clickmode="event+select")
-    fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}<br>"
-                            f"fainter: rules over<br>{LARGE_AREA:.0%} of the plot", showarrow=False,
-                       xref="paper", yref="paper", x=1.02, y=0.0, xanchor="left",
-                       yanchor="bottom", align="left", font={"size": 12})
-    return _layout(fig, title, 560)
+    # the key sits under the side legend, in the bottom margin: a long legend cannot reach it
+    fig.add_annotation(text=f"Rule opacity: numerosity {numerosity_key()}<br>"
+                            f"fainter: rules over {LARGE_AREA:.0%} of the plot", showarrow=False,
+                       xref="paper", yref="paper", x=1.02, y=-0.06, xanchor="left",
+                       yanchor="top", align="left", font={"size": 12})
+    fig.update_layout(margin={"b": 75})
+    return _layout(fig, title, 600)
 
 
 def _area_share(rects: pd.DataFrame, ranges) -> np.ndarray:
@@ -450,7 +458,8 @@ def rule_feature_heatmap(
         go.Heatmap(
             z=z, x=names, y=rows, customdata=np.broadcast_to(np.array(names, dtype=object),
                                                              z.shape),
-            colorscale="Blues", colorbar={"title": {"text": "numerosity<br>(0 = wildcard)"}},
+            colorscale="Blues", colorbar={"title": {"text": "numerosity<br>(0 = wildcard)"},
+                                          **integer_ticks(max(z.max(initial=0), 1), target=4)},
             hovertemplate="%{y}, %{customdata}: %{z:.0f}<extra></extra>", xgap=1, ygap=1,
         )
     )
