@@ -456,7 +456,7 @@ def theory_section(out, link):
     import plotly.graph_objects as go
 
     t = pd.read_csv(path)
-    t["label"] = "m=" + t.m.astype(str) + ", DL=" + t.dl.astype(str)
+    t["label"] = "m=" + t.m.astype(str) + ", DL=" + t.dl.astype(str) + ", edges " + t.half_edges
     em_ok = np.abs(t.random_em - t.em_predicted) <= 0.15 * t.em_predicted
     hl_err = (t.random_hl - t.hl_predicted) / t.hl_predicted
     upper_ok = (t.random_hl <= t.hl_upper) | ~t.hl_upper_valid

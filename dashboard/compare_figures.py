@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from dashboard.figures import FONT
+from dashboard.figures import FONT, LEGEND_ROW_PX, legend_below
 from dashboard.theory_figures import log_ticks
 
 RUN_COLORS = qualitative.D3
@@ -36,10 +36,11 @@ def runs_figure(runs: Mapping[str, pd.DataFrame], measures: Mapping[str, str], t
                 row=1, col=col)
             fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
             fig.update_yaxes(range=[0, 1], row=1, col=col)
-    fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, height=380, font=FONT,
-                      legend={"orientation": "h", "y": -0.25, "x": 0.0},
-                      margin={"l": 60, "r": 20, "b": 55, "t": 70})
-    return fig
+    rows = max(1, (len(runs) + 1) // 2)
+    fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"},
+                      height=320 + LEGEND_ROW_PX * rows, font=FONT,
+                      margin={"l": 60, "r": 20, "t": 70})
+    return legend_below(fig, rows=rows)
 
 
 def theory_position_figure(table: pd.DataFrame) -> go.Figure:
@@ -71,7 +72,6 @@ def theory_position_figure(table: pd.DataFrame) -> go.Figure:
     fig.update_yaxes(type="log", title_text="fitness at ν = 1 (log)", tickvals=ticks,
                      ticktext=labels, range=[np.log10(low), np.log10(high)])
     fig.update_layout(title={"text": "Measured fitness against a random rule", "x": 0.0,
-                             "xanchor": "left"}, height=380, font=FONT,
-                      legend={"orientation": "h", "y": -0.15, "x": 0.0},
-                      margin={"l": 60, "r": 20, "b": 55, "t": 70})
-    return fig
+                             "xanchor": "left"}, height=400, font=FONT,
+                      margin={"l": 60, "r": 20, "t": 70})
+    return legend_below(fig, axis_title=False)

@@ -49,13 +49,56 @@ POPULATION_SERIES = {
 }
 
 
+#: Characters of a name a chart prints (legends, category axes); the full name is in the hover.
+NAME_CHARS = 30
+#: Height of one legend row below a chart, and of one bar in a horizontal bar chart (px).
+LEGEND_ROW_PX = 22
+BAR_PX = 18
+#: Beyond this many categories a bar chart turns horizontal: every name gets its own line.
+MANY_BARS = 12
+
+
+def short(name: str, chars: int = NAME_CHARS) -> str:
+    """``name`` cut to ``chars`` characters, the ellipsis in the middle: names of one family
+    share their start (``Mean_Acc1298_Mean_Mem40_MFCC_1``, ``..._MFCC_11``) and differ at their
+    end. The hover shows the name whole."""
+    name = str(name)
+    if len(name) <= chars:
+        return name
+    head = (chars - 1) // 3
+    return name[:head] + "…" + name[len(name) - (chars - 1 - head):]
+
+
+def legend_below(fig: go.Figure, rows: int = 1, axis_title: bool = True,
+                 vertical: bool = False) -> go.Figure:
+    """A legend in the figure's bottom margin, under the x axis title (a legend placed by plot
+    fraction sits on the axis title when the plot is short). ``rows``: the legend's lines
+    (``vertical``: one entry per line, however long the names)."""
+    bottom = (48 if axis_title else 28) + LEGEND_ROW_PX * rows
+    fig.update_layout(legend={"orientation": "v" if vertical else "h", "x": 0.0,
+                              "xanchor": "left", "y": 0.0, "yanchor": "bottom",
+                              "yref": "container"},
+                      margin={"b": bottom + 8})
+    return fig
+
+
+def integer_ticks(high: float, target: int = 5) -> dict:
+    """Axis settings that put ticks on whole numbers only (counts): 1, 2, 5 x 10^k steps."""
+    step = 1
+    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000):
+        step = candidate
+        if high / candidate <= target:
+            break
+    return {"tick0": 0, "dtick": step, "tickformat": ",d"}
+
+
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     """The layout every chart shares: a title, readable fonts, room for the legend."""
     fig.update_layout(
         title={"text": title, "x": 0.0, "xanchor": "left"},
         height=height,
         font=FONT,
-        margin={"l": 60, "r": 20, "b": 55, "t": fig.layout.margin.t or 70},
+        margin={"l": 60, "r": 20, "b": fig.layout.margin.b or 55, "t": fig.layout.margin.t or 70},
     )
     return fig
 
@@ -109,6 +152,7 @@ def population_figure(
     labelset_names: Sequence[str],
     title: str,
     selected: pd.DataFrame | None = None,
+    binary: tuple[bool, bool] = (False, False),
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
@@ -119,6 +163,7 @@ def population_figure(
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets". ``selected`` (one
     row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
+    A ``binary`` axis (a 0/1 feature, points jittered) is ticked at 0 and 1 only.
     """
     fig = go.Figure()
     shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
@@ -134,7 +179,7 @@ def population_figure(
         colors = list(FITNESS_COLORS)
         legends = {"legend": "Rule fitness:", "legend2": f"Instances ({shown})"}
     else:
-        names = [*(labelset_names[i] for i in palette), OTHER_LABELSETS]
+        names = [*(short(labelset_names[i]) for i in palette), OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
         lookup = {i: k for k, i in enumerate(palette)}
         groups = rects["labelset_id"].map(lambda i: lookup.get(i, len(palette))).to_numpy(int)
@@ -171,24 +216,30 @@ def population_figure(
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
                           f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
         ))
-    fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False)
-    fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False)
+    values = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["0", "1"]}
+    fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False,
+                     **(values if binary[0] else {}))
+    fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False,
+                     **(values if binary[1] else {}))
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
-    if color_by == "fitness":  # fitness bins in a row above the plot, labelsets at the side
-        fig.update_layout(
+    if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
+        fig.update_layout(  # top of the figure; labelsets at the side
+            title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}},
             legend={"title": {"text": legends["legend"], "side": "left"}, "orientation": "h",
-                    "x": 0.0, "y": 1.01, "yanchor": "bottom"},
+                    "x": 0.0, "y": 1.02, "yanchor": "bottom"},
             legend2={"title": {"text": legends["legend2"]}, **side},
-            margin={"t": 100},
+            margin={"t": 110},
         )
     else:
         fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
     fig.update_layout(dragmode="pan", clickmode="event+select")
-    fig.add_annotation(text=f"Rule opacity: numerosity<br>{numerosity_key()}<br>"
-                            f"fainter: rules over<br>{LARGE_AREA:.0%} of the plot", showarrow=False,
-                       xref="paper", yref="paper", x=1.02, y=0.0, xanchor="left",
-                       yanchor="bottom", align="left", font={"size": 12})
-    return _layout(fig, title, 560)
+    # the key sits under the side legend, in the bottom margin: a long legend cannot reach it
+    fig.add_annotation(text=f"Rule opacity: numerosity {numerosity_key()}<br>"
+                            f"fainter: rules over {LARGE_AREA:.0%} of the plot", showarrow=False,
+                       xref="paper", yref="paper", x=1.02, y=-0.06, xanchor="left",
+                       yanchor="top", align="left", font={"size": 12})
+    fig.update_layout(margin={"b": 75})
+    return _layout(fig, title, 600)
 
 
 def _area_share(rects: pd.DataFrame, ranges) -> np.ndarray:
@@ -214,7 +265,7 @@ def _add_points(
     """
     ids = points["labelset_id"]
     groups = [(OTHER_LABELSETS, points[~ids.isin(list(palette))], OTHER_COLOR, len(palette))]
-    groups += [(labelset_names[i], points[ids == i], color, rank)
+    groups += [(short(labelset_names[i]), points[ids == i], color, rank)
                for rank, (i, color) in enumerate(palette.items())]
     dense = len(points) > DENSE_POINTS
     hover = (
@@ -238,25 +289,39 @@ def _add_points(
 
 
 def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:
-    """Fitness, numerosity and generality of the macro rules, stacked to sit beside the projection.
+    """Fitness, numerosity and generality of the distinct (macro) rules, stacked to sit beside
+    the projection. Has the population converged? Many fit, numerous, general rules say yes.
 
-    Has the population converged? Many fit, numerous, general rules say yes.
+    Numerosity is a count: one bar per whole number (or per whole-number bin), integer ticks.
     """
     fig = make_subplots(rows=3, cols=1, vertical_spacing=0.16,
-                        subplot_titles=("Fitness", "Numerosity", "Generality"))
+                        subplot_titles=("Fitness", "Numerosity (copies)", "Generality"))
     for row, (column, color) in enumerate(
         [("fitness", "#440154"), ("numerosity", "#21918C"), ("generality", "#E08214")], start=1
     ):
+        values = rules[column].to_numpy(float)
+        if column == "numerosity":
+            top = int(values.max()) if len(values) else 1
+            width = max(1, int(np.ceil(top / 20)))
+            edges = np.arange(0.5, top + width + 0.5, width)
+        else:
+            low, high = (values.min(), values.max()) if len(values) else (0.0, 1.0)
+            edges = np.linspace(low, high + 1e-9 if high > low else low + 1.0, 21)
+        counts, edges = np.histogram(values, bins=edges)
+        centres = (edges[:-1] + edges[1:]) / 2
         fig.add_trace(
-            go.Histogram(
-                x=rules[column], marker_color=color, nbinsx=20, showlegend=False, name=column,
-                hovertemplate=f"{column} %{{x}}: %{{y}} rules<extra></extra>",
-            ),
+            go.Bar(x=centres, y=counts, width=np.diff(edges) * 0.95, marker_color=color,
+                   showlegend=False, name=column,
+                   customdata=np.column_stack([edges[:-1], edges[1:]]),
+                   hovertemplate=(f"{column} %{{customdata[0]:.3g}}–%{{customdata[1]:.3g}}: "
+                                  "%{y:,} rules<extra></extra>")),
             row=row, col=1,
         )
-        fig.update_yaxes(title_text="rules", row=row, col=1)
-    fig.update_layout(bargap=0.05)
-    return _layout(fig, f"The {len(rules):,} rules", height)
+        fig.update_yaxes(title_text="rules", rangemode="tozero", row=row, col=1,
+                         **integer_ticks(max(counts.max(initial=0), 1), target=3))
+        if column == "numerosity":
+            fig.update_xaxes(row=row, col=1, **integer_ticks(edges[-1], target=4))
+    return _layout(fig, f"All {len(rules):,} distinct rules", height)
 
 
 def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str]) -> go.Figure:
@@ -280,7 +345,7 @@ def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str]) -> go.Fig
             )
         fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
         fig.update_yaxes(range=[0, 1], row=1, col=col)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0.0})
+    legend_below(fig)
     if curves.empty:
         fig.add_annotation(text="Press Start or Step to train", showarrow=False,
                            xref="paper", yref="paper", x=0.5, y=0.5, font={"size": 16})
@@ -305,8 +370,29 @@ def population_curves(history: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(title_text="iteration", rangemode="tozero")
     fig.update_yaxes(title_text="rules", rangemode="tozero", row=1, col=1)
     fig.update_yaxes(title_text="fraction", range=[0, 1.02], row=1, col=2)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0.0})
-    return _layout(fig, "Population over iterations", 340)
+    legend_below(fig, rows=2)
+    return _layout(fig, "Population over iterations", 380)
+
+
+def _category_axis(fig: go.Figure, names: Sequence[str], title: str, value_axis: dict) -> int:
+    """Bars named by category: vertical for a few, horizontal beyond ``MANY_BARS`` so that
+    every name is printed (shortened) on its own line, in data order. Returns the height."""
+    ticks = {"tickmode": "array", "tickvals": list(names), "ticktext": [short(n) for n in names]}
+    if len(names) > MANY_BARS:
+        fig.update_yaxes(title_text=title, categoryorder="array", categoryarray=list(names),
+                         autorange="reversed", **ticks)
+        fig.update_xaxes(**value_axis)
+        return 170 + BAR_PX * len(names)
+    fig.update_xaxes(title_text=title, categoryorder="array", categoryarray=list(names),
+                     tickangle=-30 if max(map(len, map(str, names)), default=0) > 10 else 0,
+                     **ticks)
+    fig.update_yaxes(**value_axis)
+    return 400
+
+
+def _bar(names, values, horizontal: bool, **kwargs) -> go.Bar:
+    return (go.Bar(y=names, x=values, orientation="h", **kwargs) if horizontal
+            else go.Bar(x=names, y=values, **kwargs))
 
 
 def label_scores(
@@ -328,24 +414,28 @@ def label_scores(
     )
     fig = go.Figure()
     names = np.asarray(label_names, dtype=object)
+    many = len(names) > MANY_BARS
+    scores = np.asarray(scores, dtype=float)
     for kind, color in OUTCOME_COLORS.items():
         mask = outcome == kind
-        fig.add_trace(
-            go.Bar(
-                x=names[mask], y=np.asarray(scores, dtype=float)[mask], name=kind,
-                marker_color=color, hovertemplate="%{x}: score %{y:.3f}<extra></extra>",
-            )
-        )
+        fig.add_trace(_bar(names[mask], scores[mask], many, name=kind, marker_color=color,
+                           hovertemplate=("%{y}" if many else "%{x}")
+                           + ": score %{" + ("x" if many else "y") + ":.3f}<extra></extra>"))
     if threshold is not None:
-        fig.add_hline(y=threshold, line_dash="dash", line_color="black",
-                      annotation_text=f"threshold {threshold:.2f}",
-                      annotation_position="top left")
-    fig.update_xaxes(title_text="label", categoryorder="array", categoryarray=list(names))
-    fig.update_yaxes(title_text="score (fitted rule weights)" if fitted
-                     else "aggregated score (share of the vote)", range=[0, 1.05])
-    fig.update_layout(legend={"title": {"text": "Bipartition vs truth"}}, barmode="overlay")
+        line = {"line_dash": "dash", "line_color": "black",
+                "annotation_text": f"threshold {threshold:.2f}"}
+        if many:
+            fig.add_vline(x=threshold, annotation_position="top", **line)
+        else:
+            fig.add_hline(y=threshold, annotation_position="top left", **line)
+    value_title = ("score (fitted rule weights)" if fitted
+                   else "aggregated score (share of the vote)")
+    height = _category_axis(fig, list(names), "label",
+                            {"title_text": value_title, "range": [0, 1.05]})
+    fig.update_layout(barmode="overlay")
+    legend_below(fig, rows=2)
     return _layout(fig, "Label scores with fitted rule weights (MLR_agg)" if fitted
-                   else "Label scores of the match set (MLR_agg)", 380)
+                   else "Label scores of the match set (MLR_agg)", height + 40)
 
 
 def rule_feature_heatmap(
@@ -353,34 +443,50 @@ def rule_feature_heatmap(
     numerosity: np.ndarray,
     feature_names: Sequence[str],
     rule_ids: Sequence[int],
+    n_features: int | None = None,
 ) -> go.Figure:
     """Rules x features: a cell is the rule's numerosity where it specifies the feature, else 0.
 
     Rows are weighted by numerosity: the copies the population agrees on dominate the picture.
+    ``feature_names`` are the columns shown (the features these rules use), out of
+    ``n_features``; every row and column is named.
     """
     z = np.asarray(specified, dtype=float) * np.asarray(numerosity, dtype=float)[:, None]
+    names = list(feature_names)
+    rows = [f"rule {i}" for i in rule_ids]
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=list(feature_names), y=[f"rule {i}" for i in rule_ids],
-            colorscale="Blues", colorbar={"title": {"text": "numerosity<br>(0 = wildcard)"}},
-            hovertemplate="%{y}, %{x}: %{z:.0f}<extra></extra>", xgap=1, ygap=1,
+            z=z, x=names, y=rows, customdata=np.broadcast_to(np.array(names, dtype=object),
+                                                             z.shape),
+            colorscale="Blues", colorbar={"title": {"text": "numerosity<br>(0 = wildcard)"},
+                                          **integer_ticks(max(z.max(initial=0), 1), target=4)},
+            hovertemplate="%{y}, %{customdata}: %{z:.0f}<extra></extra>", xgap=1, ygap=1,
         )
     )
-    fig.update_xaxes(title_text="feature", tickangle=-45 if len(feature_names) > 8 else 0)
-    fig.update_yaxes(title_text="rule (most numerous at top)", autorange="reversed")
-    height = int(np.clip(140 + 14 * len(rule_ids), 320, 900))
+    shown = (f"the {len(names)} features these rules use most, of {n_features:,}"
+             if n_features and n_features > len(names) else "feature")
+    fig.update_xaxes(title_text=shown, tickmode="array", tickvals=names,
+                     ticktext=[short(n, 18) for n in names],
+                     tickangle=-60 if len(names) > 8 else 0)
+    fig.update_yaxes(title_text="rule (most numerous at top)", autorange="reversed",
+                     tickmode="array", tickvals=rows, ticktext=rows)
+    longest = max((len(short(n, 18)) for n in names), default=4)
+    bottom = 40 + 6 * longest
+    fig.update_layout(margin={"b": bottom})
+    height = int(np.clip(110 + bottom + 15 * len(rule_ids), 320, 1400))
     return _layout(fig, "Which features each rule specifies (weighted by numerosity)", height)
 
 
 def label_frequencies(label_names: Sequence[str], counts: np.ndarray, n: int,
-                      title: str = "Label frequencies", height: int = 340) -> go.Figure:
+                      title: str = "Label frequencies", height: int | None = None) -> go.Figure:
     """How often each label is relevant: rare labels are what a rule set most often misses."""
     counts = np.asarray(counts, dtype=float)
-    fig = go.Figure(
-        go.Bar(x=list(label_names), y=counts / max(n, 1), marker_color="#1F77B4",
-               customdata=counts, hovertemplate="%{x}: %{customdata:.0f} instances "
-               "(%{y:.1%})<extra></extra>")
-    )
-    fig.update_xaxes(title_text="label", tickangle=-45 if len(label_names) > 10 else 0)
-    fig.update_yaxes(title_text="fraction of instances", tickformat=".0%", rangemode="tozero")
-    return _layout(fig, title, height)
+    names = list(label_names)
+    many = len(names) > MANY_BARS
+    fig = go.Figure(_bar(names, counts / max(n, 1), many, marker_color="#1F77B4",
+                         customdata=counts,
+                         hovertemplate=("%{y}" if many else "%{x}") + ": %{customdata:,.0f} "
+                         "instances (%{" + ("x" if many else "y") + ":.1%})<extra></extra>"))
+    natural = _category_axis(fig, names, "label", {"title_text": "fraction of instances",
+                                                   "tickformat": ".0%", "rangemode": "tozero"})
+    return _layout(fig, title, max(natural, height or 0) if many else (height or 340))

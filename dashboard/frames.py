@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dashboard.bounds import RuleBounds
 from mlr_core.rules import labelset_text
 
 #: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
@@ -53,12 +54,25 @@ class Labelsets:
         return order[:top]
 
 
+def binary_axis(values: np.ndarray) -> bool:
+    """Whether a feature only takes the values 0 and 1 (a word present or not)."""
+    values = np.asarray(values)
+    return bool(values.size) and bool(np.isin(values, (0.0, 1.0)).all())
+
+
+#: How far around 0 and 1 a binary axis shows its (jittered) points and the rules' cells.
+BINARY_HALF = 0.4
+
+
 def axis_range(values: np.ndarray, pad: float = 0.03) -> tuple[float, float]:
-    """Min/max of a feature with a small margin; fixed ranges keep live redraws from jumping."""
+    """Min/max of a feature with a small margin; fixed ranges keep live redraws from jumping.
+    A 0/1 feature gets room for its two jittered clouds."""
     values = np.asarray(values, dtype=float)
     values = values[np.isfinite(values)]
     if values.size == 0:
         return (0.0, 1.0)
+    if binary_axis(values):
+        return (-BINARY_HALF - pad, 1.0 + BINARY_HALF + pad)
     low, high = float(values.min()), float(values.max())
     span = high - low if high > low else max(abs(high), 1.0)
     return (low - pad * span, high + pad * span)
@@ -67,14 +81,20 @@ def axis_range(values: np.ndarray, pad: float = 0.03) -> tuple[float, float]:
 def project_rules(
     lower: np.ndarray,
     upper: np.ndarray,
-    features: tuple[int, int],
     ranges: tuple[tuple[float, float], tuple[float, float]],
+    binary: tuple[bool, bool] = (False, False),
 ) -> pd.DataFrame:
-    """Each rule's rectangle on two features; a wildcard (NaN) spans the whole axis range."""
+    """Each rule's rectangle on two features, given their bounds (rules x 2, NaN = wildcard); a
+    wildcard spans the whole axis range. On a 0/1 axis a rule covers the cell of each value it
+    accepts (0, 1 or both), where that value's jittered points are."""
     out = {}
-    for axis, feature, (low, high) in zip("xy", features, ranges, strict=True):
-        lo = np.asarray(lower, dtype=float)[:, feature]
-        hi = np.asarray(upper, dtype=float)[:, feature]
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    for k, (axis, (low, high)) in enumerate(zip("xy", ranges, strict=True)):
+        lo, hi = lower[:, k], upper[:, k]
+        if binary[k]:
+            takes_0, takes_1 = ~(lo > 0.0), ~(hi < 1.0)  # NaN (wildcard) takes both
+            lo = np.where(takes_0, -BINARY_HALF, np.where(takes_1, 1 - BINARY_HALF, np.nan))
+            hi = np.where(takes_1, 1 + BINARY_HALF, np.where(takes_0, BINARY_HALF, np.nan))
         out[f"{axis}0"] = np.clip(np.where(np.isnan(lo), low, lo), low, high)
         out[f"{axis}1"] = np.clip(np.where(np.isnan(hi), high, hi), low, high)
     return pd.DataFrame(out)
@@ -111,8 +131,7 @@ def select_rules(
 
 def projection(
     rules: pd.DataFrame,
-    lower: np.ndarray,
-    upper: np.ndarray,
+    bounds: RuleBounds,
     X: np.ndarray,
     features: tuple[int, int],
     *,
@@ -127,43 +146,83 @@ def projection(
     data's, so live redraws do not jump).
     """
     ranges = (axis_range(X[:, features[0]]), axis_range(X[:, features[1]]))
-    rects = project_rules(lower, upper, features, ranges).set_index(rules.index)
+    binary = (binary_axis(X[:, features[0]]), binary_axis(X[:, features[1]]))
+    lower, upper = bounds.columns(features)
+    rects = project_rules(lower, upper, ranges, binary).set_index(rules.index)
     joined = rules.join(rects)
     if only_specified:
-        joined = joined[specified_matrix(lower)[:, list(features)].all(axis=1)]
+        joined = joined[~np.isnan(lower).any(axis=1)]
     chosen, n_passed = select_rules(joined, **filters)
     return chosen, n_passed, ranges
+
+
+#: Spread of the jitter that separates the points piled on a 0/1 value.
+JITTER = 0.3
 
 
 def instance_points(
     X: np.ndarray, labelset_ids: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS
 ) -> pd.DataFrame:
-    """The instances on a feature pair (a fixed random sample when there are very many)."""
+    """The instances on a feature pair (a fixed random sample when there are very many); on a
+    0/1 feature the points are jittered around their value, or they would all sit on 4 corners."""
     index = np.arange(len(X))
     if len(X) > limit:
         index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
-    return pd.DataFrame({"x": X[index, features[0]], "y": X[index, features[1]],
-                         "labelset_id": labelset_ids[index], "index": index})
+    rng = np.random.default_rng(1)
+    xy = {}
+    for axis, feature in zip("xy", features, strict=True):
+        values = X[index, feature].astype(float)
+        if binary_axis(X[:, feature]):
+            values = values + rng.uniform(-JITTER, JITTER, len(values))
+        xy[axis] = values
+    return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})
 
 
-def feature_usage(lower: np.ndarray, numerosity: np.ndarray) -> np.ndarray:
-    """How many rules (numerosity-weighted: micro rules) specify each feature."""
-    return (specified_matrix(lower).T.astype(np.int64)
-            @ np.asarray(numerosity, dtype=np.int64).reshape(-1))
+def point_of(points: pd.DataFrame, X: np.ndarray, labelset_ids: np.ndarray,
+              features: tuple[int, int], index: int) -> pd.DataFrame:
+    """The row of ``points`` of instance ``index`` (where its jittered point is drawn); the
+    instance itself when the drawing's sample left it out."""
+    row = points[points["index"] == index]
+    if len(row):
+        return row
+    return pd.DataFrame({"x": [X[index, features[0]]], "y": [X[index, features[1]]],
+                         "labelset_id": [labelset_ids[index]], "index": [index]})
 
 
-def features_by_usage(lower: np.ndarray, numerosity: np.ndarray) -> list[int]:
+def features_by_usage(usage: np.ndarray) -> list[int]:
     """Every feature, the ones the rules specify most first (ties: data order)."""
-    return [int(j) for j in np.argsort(-feature_usage(lower, numerosity), kind="stable")]
+    return [int(j) for j in np.argsort(-np.asarray(usage), kind="stable")]
 
 
-def most_specified(lower: np.ndarray, numerosity: np.ndarray, k: int = 2) -> list[int]:
-    """The ``k`` features the population specifies most (numerosity-weighted), else the first.
+#: Features among which the default pair is sought (the most used ones): pairs of all the
+#: features of wide data would take a d x d matrix.
+PAIR_CANDIDATES = 60
 
-    In high dimension most rules leave most features as wildcards; projecting on the features
-    they do specify is what shows their shape.
-    """
-    return features_by_usage(lower, numerosity)[:k]
+
+def shared_pair(bounds: RuleBounds, numerosity) -> tuple[tuple[int, int], int]:
+    """The two features that the most rules specify together (numerosity-weighted), in data
+    order, and how many rules that is. On wide data the two features used most are rarely
+    specified by the same rule; this pair shows rectangles. When no rule specifies two
+    features, the two used most and 0; a single feature is paired with itself."""
+    usage = bounds.usage(numerosity)
+    ranked = features_by_usage(usage)[:PAIR_CANDIDATES]
+    if len(ranked) == 1:
+        return (ranked[0], ranked[0]), int(usage[ranked[0]])
+    shared = bounds.shared_usage(ranked, numerosity)
+    np.fill_diagonal(shared, -1)
+    a, b = np.unravel_index(int(np.argmax(shared)), shared.shape)
+    if shared[a, b] <= 0:
+        a, b = 0, 1
+    pair = sorted((ranked[a], ranked[b]))
+    return (pair[0], pair[1]), max(int(shared[a, b]), 0)
+
+
+def with_rule_texts(table: pd.DataFrame, rules: pd.DataFrame, ids=None) -> pd.DataFrame:
+    """``table`` with its ``rule`` column taken from the snapshot's ``rules`` (where 0/1
+    features read ``word = 1``), matched by rule id (``ids``; default: ``table["rule_id"]``)."""
+    ids = table["rule_id"] if ids is None else ids
+    texts = rules["rule"].reindex(np.asarray(ids)).to_numpy()
+    return table.assign(rule=np.where(pd.isna(texts), table["rule"].to_numpy(), texts))
 
 
 def specified_matrix(lower: np.ndarray) -> np.ndarray:

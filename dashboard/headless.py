@@ -26,14 +26,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(log_path: Path, app: Path = APP) -> tuple[subprocess.Popen, str]:
+def start_server(log_path: Path, app: Path = APP,
+                 app_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
     """``streamlit run`` the dashboard (or ``app``) headless, from the repository root (its
-    ``.streamlit/config.toml`` applies); output goes to a file (a PIPE could fill up)."""
+    ``.streamlit/config.toml`` applies), with ``app_args`` after ``--`` (e.g. ``--data-dir``);
+    output goes to a file (a PIPE could fill up)."""
     port = free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1",
         "--server.fileWatcherType=none", "--browser.gatherUsageStats=false",
+        *(["--", *app_args] if app_args else []),
     ]
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import figures, frames
+from dashboard.bounds import RuleBounds
 from mlr_core.iteration_trace import IterationTrace
 
 #: Rectangles of the population drawn under the marks (the fittest ones).
@@ -27,8 +28,7 @@ class Traced:
     ``trace.rules_before``), the drawn instance's row in the dataset, and the rules after it."""
 
     trace: IterationTrace
-    lower: np.ndarray
-    upper: np.ndarray
+    bounds: RuleBounds
     index: int
     n_rules_after: int
 
@@ -93,7 +93,7 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
     M, C = t.match_set, t.correct_set
 
     def by_ids(name, ids, color, **style):
-        return Mark(name, traced.lower[ids], traced.upper[ids], color, **style)
+        return Mark(name, *traced.bounds.rows(ids), color, **style)
 
     def by_text(name, texts, color, **style):
         return Mark(name, *text_bounds(texts, feature_names), color, **style)
@@ -191,11 +191,11 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     outlined on top and the drawn instance ringed."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
-    chosen, _, ranges = frames.projection(rules, traced.lower, traced.upper, X, features,
+    chosen, _, ranges = frames.projection(rules, traced.bounds, X, features,
                                           cap=BACKGROUND_RULES)
     points = frames.instance_points(X, instance_labelsets, features)
-    selected = frames.instance_points(X[[traced.index]], instance_labelsets[[traced.index]],
-                                      features).assign(index=traced.index)
+    selected = frames.point_of(points, X, instance_labelsets, features, traced.index)
+    binary = tuple(frames.binary_axis(X[:, j]) for j in features)
     fig = figures.population_figure(
         chosen, points, feature_names=(feature_names[features[0]], feature_names[features[1]]),
         ranges=ranges, color_by="fitness", palette=palette, labelset_names=labelset_names,
@@ -207,7 +207,9 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     for mark in step.marks:
         if not len(mark.lower):
             continue
-        rects = frames.project_rules(mark.lower, mark.upper, features, ranges)
+        columns = list(features)
+        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], ranges,
+                                     binary)
         xs, ys = figures.rectangle_path(rects)
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",
@@ -231,7 +233,8 @@ def story_features(traced: Traced, story: list[Step]) -> tuple[int, int] | None:
     lower = np.vstack([mark.lower for mark in marks])
     if np.isnan(lower).all():
         return None
-    ranked = frames.features_by_usage(lower, np.ones(len(lower), dtype=np.int64))
+    usage = frames.specified_matrix(lower).sum(axis=0)
+    ranked = [j for j in frames.features_by_usage(usage) if usage[j]]
     return tuple(sorted(ranked[:2])) if len(ranked) > 1 else (ranked[0], ranked[0])
 
 

@@ -14,7 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import compare_figures, figures, frames
-from dashboard.state import MEASURES, RACE_LANES, Race, Session, Snapshot, run_name
+from dashboard.curves import MEASURES, run_name
+from dashboard.snapshots import Snapshot
+from dashboard.state import RACE_LANES, Race, Session
 
 #: Rules in the Rules page's heatmap (the most numerous ones).
 HEATMAP_RULES = 60
@@ -87,15 +89,8 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
 
 
 def default_features(snap: Snapshot) -> tuple[int, int]:
-    """The two features the rules specify most (one feature: projected on itself)."""
-    return feature_pair(snap.lower, snap.rules["numerosity"])
-
-
-def feature_pair(lower: np.ndarray, numerosity) -> tuple[int, int]:
-    """The two features these rules specify most, in data order."""
-    chosen = sorted(frames.most_specified(lower, numerosity))
-    chosen += chosen[-1:] * (2 - len(chosen))
-    return chosen[0], chosen[1]
+    """The two features the most rules specify together (see ``frames.shared_pair``)."""
+    return frames.shared_pair(snap.bounds, snap.rules["numerosity"])[0]
 
 
 @dataclass(frozen=True)
@@ -128,30 +123,41 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
     X, names = session.dataset.X, session.dataset.feature_names
     fx, fy = opts.features
     chosen, n_passed, ranges = frames.projection(
-        snap.rules, snap.lower, snap.upper, X, (fx, fy), labelset_ids=list(opts.labelset_ids),
+        snap.rules, snap.bounds, X, (fx, fy), labelset_ids=list(opts.labelset_ids),
         min_fitness=opts.min_fitness, min_numerosity=opts.min_numerosity,
         min_experience=opts.min_experience, cap=opts.cap, only_specified=opts.only_specified,
     )
     of_instance = session.labelsets.of_instance
-    selected = frames.instance_points(X[[session.selected]], of_instance[[session.selected]],
-                                      (fx, fy)).assign(index=session.selected)
+    points = frames.instance_points(X, of_instance, (fx, fy))
     projection = figures.population_figure(
-        chosen, frames.instance_points(X, of_instance, (fx, fy)),
-        feature_names=(names[fx], names[fy]), ranges=ranges, color_by=opts.color_by,
-        palette=figures.labelset_palette(session.palette_ids),
+        chosen, points, feature_names=(names[fx], names[fy]), ranges=ranges,
+        color_by=opts.color_by, palette=figures.labelset_palette(session.palette_ids),
         labelset_names=session.labelsets.names,
-        title=f"{len(chosen):,} rules at iteration {snap.iteration:,}", selected=selected,
+        title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
+              f"{snap.iteration:,}",
+        selected=frames.point_of(points, X, of_instance, (fx, fy), session.selected),
+        binary=(frames.binary_axis(X[:, fx]), frames.binary_axis(X[:, fy])),
     )
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,
                           figures.population_histograms(snap.rules))
 
 
+#: Features (columns) in the Rules page's heatmap at most: those the shown rules use most.
+HEATMAP_FEATURES = 40
+
+
 def rules_heatmap(snap: Snapshot, feature_names: list[str]) -> go.Figure | None:
-    """Which features the most numerous rules specify (``None`` while there are no rules)."""
+    """Which features the most numerous rules specify, on the features those rules use
+    (``None`` while there are no rules)."""
     rules = snap.rules
     if rules.empty:
         return None
     top = np.argsort(-rules["numerosity"].to_numpy(), kind="stable")[:HEATMAP_RULES]
-    return figures.rule_feature_heatmap(frames.specified_matrix(snap.lower[top]),
-                                        rules["numerosity"].to_numpy()[top], feature_names,
-                                        rules.index[top])
+    lower, _ = snap.bounds.rows(top)
+    specified = frames.specified_matrix(lower)
+    used = specified.sum(axis=0)
+    columns = [j for j in np.argsort(-used, kind="stable")[:HEATMAP_FEATURES] if used[j]]
+    columns.sort()
+    return figures.rule_feature_heatmap(specified[:, columns], rules["numerosity"].to_numpy()[top],
+                                        [feature_names[j] for j in columns], rules.index[top],
+                                        n_features=len(feature_names))

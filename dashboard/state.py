@@ -16,15 +16,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 import pandas as pd
 
 from dashboard import frames
+from dashboard.bounds import RuleBounds
+from dashboard.curves import MEASURES, CurveLog, PastRun, run_name
+from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import DatasetError, MLRError
+from mlr_core.rules import binary_features, rule_texts
 
 T = TypeVar("T")
 
@@ -43,19 +47,14 @@ TICK_EVERY_S = 0.6
 #: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
 #: at full speed it converges before the first curve point is drawn).
 DEFAULT_TICK_CAP = 100
-#: Population snapshots kept for time travel (thinned like the curves: they span the whole run).
-SNAPSHOTS = 40
 #: Earlier runs whose curves the Train page keeps when the parameters change.
 RUN_HISTORY = 5
-#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
-CURVE_EVERY_S = 1.0
-CURVE_POINTS = 200
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
+#: Below this many micro rules per distinct labelset the Train page warns that N is small.
+RULES_PER_LABELSET = 5
 #: Labelsets that get their own colour; the others are drawn grey.
 PALETTE_SIZE = 8
-#: The learning curves' measures (those a live tick can afford), with their display names.
-MEASURES = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
 
 
 def _measures():
@@ -88,92 +87,6 @@ RULE_COLUMNS = {
 }
 
 
-class ThinnedLog:
-    """Records over iterations in a bounded deque that always spans the whole run.
-
-    When the deque is full every other point is dropped and the spacing between points doubles,
-    so memory stays bounded. Live ticks add a point at most every ``min_seconds``: scoring costs
-    more than drawing, and curves need not be redrawn twice a second.
-    """
-
-    def __init__(self, max_points: int = CURVE_POINTS, min_seconds: float = CURVE_EVERY_S):
-        self.points: deque[dict] = deque(maxlen=max_points)
-        self.min_seconds = min_seconds
-        self.every = 1
-        self.next_at = 1
-        self.last_time = -math.inf
-
-    def due(self, iteration: int, now: float, force: bool = False) -> bool:
-        return iteration >= self.next_at and (force or now - self.last_time >= self.min_seconds)
-
-    def add(self, iteration: int, now: float, record: dict) -> None:
-        self.points.append({"iteration": iteration, **record})
-        self.last_time = now
-        if len(self.points) == self.points.maxlen:
-            kept = list(self.points)[::2]
-            self.points.clear()
-            self.points.extend(kept)
-            span = kept[-1]["iteration"] - kept[0]["iteration"]
-            self.every = max(1, span // max(len(kept) - 1, 1))
-        self.next_at = iteration + self.every
-
-
-class CurveLog(ThinnedLog):
-    """Training / held-out measures over iterations."""
-
-    COLUMNS = ("iteration", "split", *MEASURES)
-
-    def frame(self) -> pd.DataFrame:
-        """Long format (one row per iteration and split), as ``figures.learning_curves`` takes."""
-        rows = [
-            {"iteration": p["iteration"], "split": split, **p[split]}
-            for p in self.points
-            for split in ("training", "held-out")
-        ]
-        return pd.DataFrame(rows, columns=list(self.COLUMNS))
-
-
-@dataclass(frozen=True)
-class PastRun:
-    """The curves of an earlier run of this session, named by what set it apart."""
-
-    name: str
-    params: dict
-    curves: pd.DataFrame
-
-
-def run_name(number: int, params: dict) -> str:
-    """``run 2: HL, ν 10, N 1000, P# 0.33, seed 0``: the parameters a teacher changes."""
-    return (f"run {number}: {params['fitness'].upper()}, ν {params['nu']:g}, "
-            f"N {params['n_rules']}, P# {params['p_hash']:g}, θ_GA {params['theta_ga']}, "
-            f"seed {params['random_state']}")
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What every page shows of the model at one iteration, taken once under the session's lock.
-
-    ``rules`` is the engine's ``rules_frame`` plus ``labelset_id`` (the session's labelset ids,
-    -1 for a labelset absent from the data); ``lower``/``upper`` are its bounds, row for row.
-    """
-
-    iteration: int
-    summary: dict
-    rules: pd.DataFrame
-    lower: np.ndarray
-    upper: np.ndarray
-    history: pd.DataFrame
-    curves: pd.DataFrame
-
-
-def _for_time_travel(snap: Snapshot) -> Snapshot:
-    """What drawing the population needs of a snapshot kept for later: without the rule text
-    and the history, bounds in float32 (a third of the memory: 40 snapshots of emotions' 1,000
-    rules on 72 features would take 50 MB in full)."""
-    return replace(snap, rules=snap.rules.drop(columns="rule"), history=pd.DataFrame(),
-                   lower=snap.lower.astype(np.float32), upper=snap.upper.astype(np.float32))
-
-
 def _split(n: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Shuffled train / held-out indices, at least one row on each side.
 
@@ -182,6 +95,18 @@ def _split(n: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     order = np.random.default_rng(seed).permutation(n)
     n_test = int(np.clip(round(n * holdout), 1, n - 1)) if n > 1 else 0
     return order[n_test:], np.sort(order[:n_test])
+
+
+def binary_rule_texts(model, lower: np.ndarray, upper: np.ndarray,
+                      binary: np.ndarray) -> list[str]:
+    """The model's rule texts with ``word = 1`` for 0/1 features (``binary``): the estimator's
+    own texts print their intervals (``word <= 0.29``)."""
+    span = model.data_max_ - model.data_min_
+    span = np.where(span > 0, span, 1.0)
+    labelsets = model.labelsets_[model.population_.ls[: len(lower)]]
+    return rule_texts(lower, upper, (lower - model.data_min_) / span,
+                      (upper - model.data_min_) / span, labelsets, model.feature_names_,
+                      model.label_names_, binary=binary)
 
 
 def check_trainable(dataset: Dataset) -> None:
@@ -221,11 +146,13 @@ class Session:
     test_idx: np.ndarray = field(init=False)
     curves: CurveLog = field(init=False)
     #: Snapshots for time travel, one at most per curve point, thinned over the run.
-    snapshots: ThinnedLog = field(init=False)
+    snapshots: SnapshotStore = field(init=False)
     #: Curves of earlier runs on this dataset (newest last), kept when the model is replaced.
     runs: deque = field(init=False, default_factory=lambda: deque(maxlen=RUN_HISTORY))
     run_number: int = field(init=False, default=0)
     labelsets: frames.Labelsets = field(init=False)
+    #: Features that only take 0 and 1: their conditions read ``word = 1``.
+    binary: np.ndarray = field(init=False)
     palette_ids: list[int] = field(init=False)
     speed: float = field(init=False, default=0.0)
     #: The last iteration run through the tracer (the Microscope page), None after a reset.
@@ -271,6 +198,7 @@ class Session:
         with self._lock:
             if not hasattr(self, "labelsets") or dataset is not self.dataset:
                 self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
+                self.binary = binary_features(dataset.X)
                 self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
                 self._selected = 0
                 self.runs.clear()  # curves on other data do not compare
@@ -282,7 +210,7 @@ class Session:
                 dataset, model, params, holdout)
             self.train_idx, self.test_idx = train_idx, test_idx
             self.curves = CurveLog()
-            self.snapshots = ThinnedLog(max_points=self.keep_snapshots)
+            self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
             self.running = False
             self.pending_steps = 0
             self.speed = 0.0
@@ -366,7 +294,8 @@ class Session:
             lower, upper = model.rule_bounds()
             trace = model.step_traced()
             self._changed()
-            self.traced = Traced(trace, lower, upper, int(self.train_idx[trace.row]),
+            self.traced = Traced(trace, RuleBounds.of(lower, upper),
+                                 int(self.train_idx[trace.row]),
                                  int(model.summary()["macro_size"]))
         return self.traced
 
@@ -400,13 +329,12 @@ class Session:
             }
             self.curves.add(iteration, now, scores)
             self._changed()
-            if self.keep_snapshots and self.snapshots.due(iteration, now, force=True):
-                self.snapshots.add(iteration, now, {"snap": _for_time_travel(self.snapshot())})
+            self.snapshots.keep(self.snapshot())
 
     def past_snapshots(self) -> list[Snapshot]:
         """The snapshots kept for time travel, oldest first, ending with the model as it is."""
         with self._lock:
-            past = [point["snap"] for point in self.snapshots.points]
+            past = self.snapshots.snapshots()
             now = self.snapshot()
             return past + [now] if not past or past[-1].iteration < now.iteration else past
 
@@ -432,8 +360,7 @@ class Session:
                                   for name, kind in RULE_COLUMNS.items()})
             return Snapshot(
                 iteration=0, summary=dict(FRESH_SUMMARY), rules=rules.rename_axis("rule_id"),
-                lower=np.empty((0, d)), upper=np.empty((0, d)), history=pd.DataFrame(),
-                curves=self.curves.frame(),
+                bounds=RuleBounds.empty(d), history=pd.DataFrame(), curves=self.curves.frame(),
             )
         model = self._model
         summary = model.summary()
@@ -442,9 +369,12 @@ class Session:
         pop = model.population_
         model_ids = self.labelsets.ids_of(model.labelsets_)
         rules["labelset_id"] = model_ids[pop.ls[: len(rules)]]
+        if self.binary.any():
+            rules["rule"] = binary_rule_texts(model, lower, upper, self.binary)
         return Snapshot(
             iteration=summary["iteration"], summary=summary, rules=rules,
-            lower=lower, upper=upper, history=model.history(), curves=self.curves.frame(),
+            bounds=RuleBounds.of(lower, upper), history=model.history(),
+            curves=self.curves.frame(),
         )
 
     def explain(self, index: int):

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.figures import FONT
+from dashboard.figures import FONT, LEGEND_ROW_PX, legend_below
 
 #: Decades over which a log axis is ticked 1, 2, 5, 10, 20, 50, ... (beyond: powers of ten).
 STEPS_125_DECADES = 2.5
@@ -122,12 +122,11 @@ def theory_figure(
     fig.update_yaxes(title_text="fitness (log scale)", type="log",
                      range=[math.log10(y_low), math.log10(y_high)], tickvals=vals,
                      ticktext=texts)
-    fig.update_layout(
-        title={"text": title, "x": 0.0, "xanchor": "left"}, height=520, font=FONT,
-        legend={"orientation": "h", "x": 0.0, "y": -0.18, "yanchor": "top"},
-        margin={"l": 70, "r": 20, "t": 60, "b": 40},
-    )
-    return fig
+    entries = sum(1 for trace in fig.data if trace.showlegend is not False)
+    fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"},
+                      height=400 + LEGEND_ROW_PX * entries, font=FONT,
+                      margin={"l": 70, "r": 20, "t": 60})
+    return legend_below(fig, rows=entries, vertical=True)
 
 
 def population_specificity(rules, d: int, p_hash: float) -> float:

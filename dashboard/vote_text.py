@@ -38,6 +38,11 @@ def rule_lines(rule: str) -> str:
                       f"THEN {labels}"])
 
 
+def share_text(share: float) -> str:
+    """``25%``; below 1%, one decimal (``0.4%``), so a real share never reads ``0%``."""
+    return f"{share:.0%}" if share >= 0.01 or share == 0 else f"{share:.1%}"
+
+
 def _braces(labels: Sequence[str]) -> str:
     return "{" + ", ".join(labels) + "}"
 
@@ -72,11 +77,11 @@ def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
     parts = [
         who,
         "Each voter backs its whole labelset with a weight of fitness × numerosity.",
-        f"The strongest, rule {top.rule_id}, backs {top.labelset} with {top.vote_share:.0%} of "
-        "the vote.",
+        f"The strongest, rule {top.rule_id}, backs {top.labelset} with "
+        f"{share_text(top.vote_share)} of the vote.",
     ]
     scores = exp.scores[exp.scores > 0].sort_values(ascending=False, kind="stable")
-    listed = ", ".join(f"{label} {share:.0%}" for label, share in
+    listed = ", ".join(f"{label} {share_text(share)}" for label, share in
                        scores.head(LISTED_LABELS).items())
     more = len(scores) - LISTED_LABELS
     parts.append(f"Added up per label, the labels get {listed}"

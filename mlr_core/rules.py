@@ -2,6 +2,8 @@
 
 Bounds are shown in the data's original units; wildcards are left out; a bound at the edge of the
 training range is dropped (values beyond it are clipped at match time), so it reads ``x3 <= 0.40``.
+A feature that only takes the values 0 and 1 (a word present or absent) reads ``word = 1``,
+``word = 0``, or ``word = 0 or 1``: what the interval accepts of the values it can take.
 """
 
 import numpy as np
@@ -13,11 +15,35 @@ def labelset_text(bits, label_names) -> str:
     return "{" + ", ".join(name for bit, name in zip(bits, label_names, strict=True) if bit) + "}"
 
 
-def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names) -> str:
-    """The conjunction of a rule's specified features (``TRUE`` when all are wildcards)."""
+def binary_features(X) -> np.ndarray:
+    """Which columns of ``X`` take no value but 0 and 1 (``False`` for an empty ``X``)."""
+    X = np.asarray(X, dtype=float)
+    if X.shape[0] == 0:
+        return np.zeros(X.shape[1], dtype=bool)
+    return ((X == 0.0) | (X == 1.0)).all(axis=0)
+
+
+def _binary_term(name: str, low: float, high: float) -> str | None:
+    """``name = 1`` / ``= 0`` / ``= 0 or 1`` for an interval on a 0/1 feature, or None when it
+    accepts neither value (then the interval itself is printed)."""
+    values = [v for v in (0, 1) if low <= v <= high]
+    if not values:
+        return None
+    return f"{name} = {' or '.join(map(str, values))}"
+
+
+def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
+                   binary=None) -> str:
+    """The conjunction of a rule's specified features (``TRUE`` when all are wildcards).
+    ``binary[j]``: feature ``j`` takes only the values 0 and 1 (see `binary_features`)."""
     terms = []
     for j in np.flatnonzero(~np.isnan(lower)):
         name = feature_names[j]
+        if binary is not None and binary[j]:
+            term = _binary_term(name, lower[j], upper[j])
+            if term is not None:
+                terms.append(term)
+                continue
         low_open, high_open = scaled_lower[j] <= 0.0, scaled_upper[j] >= 1.0
         if low_open:
             terms.append(f"{name} <= {upper[j]:.4g}")
@@ -28,10 +54,12 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names) -> s
     return " AND ".join(terms) if terms else "TRUE"
 
 
-def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
-    """One readable line per rule (rows of the bound matrices, NaN = wildcard)."""
+def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
+               binary=None):
+    """One readable line per rule (rows of the bound matrices, NaN = wildcard); ``binary`` as in
+    `condition_text`."""
     return [
-        f"IF {condition_text(lo, hi, slo, shi, feature_names)} "
+        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary)} "
         f"THEN {labelset_text(bits, label_names)}"
         for lo, hi, slo, shi, bits in zip(
             lower, upper, scaled_lower, scaled_upper, labelsets, strict=True

@@ -1,16 +1,19 @@
-"""Experiments: browse a results folder (tables with ranks, statistics, CD diagrams, EM vs HL
+"""Experiments: browse the results (tables with ranks, statistics, CD diagrams, EM vs HL
 curves) and run a small cross-validated comparison live, with a progress bar.
 
-The folder is what ``benchmarks/reproduce_paper.py`` writes (``docs/results`` by default) or
-what ``python -m mlr_core.evaluation.experiments --out ...`` writes (its ``folds.csv`` directly).
+Results are read only under one root: the project's ``docs/results`` (what
+``benchmarks/reproduce_paper.py`` writes) or the folder set at launch with ``--results-dir``; a
+folder the visitor names is looked up under it, and a missing and a forbidden one get the same
+answer (nothing about the server's other folders leaks).
 """
 
+import json
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from dashboard import state, ui
+from dashboard import state, tables, ui
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import (
     REPORTED,
@@ -24,9 +27,66 @@ from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.report import emhl_figure, emhl_summary
 
 REPO = Path(__file__).resolve().parents[2]  # the repository (dashboard/views/..)
-DEFAULT_FOLDER = REPO / "docs" / "results"
+DEFAULT_ROOT = REPO / "docs" / "results"
 QUICK_LEARNERS = ["BR-LR", "LP-DT", "MLkNN", "MLR_agg", "MLR"]  # MLR: the library's defaults
 MAX_RUN_ROWS = 5000  # a live run on more rows than this is a job for the command line
+#: What each learner's name stands for (their settings: mlr_core/evaluation/learners.py).
+LEARNER_NAMES = {
+    "MLR": "this library's defaults, `MLRClassifier()`: the evolved rules with a fitted weight "
+           "per rule and label, at most 3 features per rule, the cut tuned for accuracy and "
+           "Hamming loss together",
+    "MLR_agg": "the paper's MLR: each label's score is the share of the matching rules' vote "
+               "(fitness × numerosity), then a threshold",
+    "MLR_max": "the paper's MLR answering one labelset: the one its matching rules back most",
+    "BR-LR": "binary relevance: one logistic regression per label",
+    "LP-DT": "label powerset: every distinct labelset one class of a decision tree (J48-like)",
+    "RAkELo-DT": "RAkEL: overlapping random 3-labelsets, a label powerset tree each, vote ≥ 0.5",
+    "RAkELd-DT": "RAkEL with disjoint 3-labelsets",
+    "MLkNN": "ML-kNN, the 10 nearest neighbours",
+    "ECC-LR": "an ensemble of 10 classifier chains in random orders, logistic regression",
+    "ECC-DT": "the same ensemble of chains with the J48-like tree",
+    "BOOMER": "gradient-boosted multi-label rules (mlrl-boomer's defaults)",
+}
+#: What the figures in a results folder show (a caption, not a file name).
+FIGURE_CAPTIONS = {
+    "theory_random_rules": "Random rules on generated data: their measured fitness against the "
+                           "paper's expected fitness and its bounds",
+    "theory_engine": "The evolved population's mean fitness against a random rule's, per "
+                     "generated dataset",
+}
+
+
+def results_root() -> Path:
+    return (ui.launch_options().results_dir or DEFAULT_ROOT).resolve()
+
+
+def folder_under(root: Path, name: str) -> Path | None:
+    """The folder ``name`` names under ``root``, or None: whether it is missing or outside the
+    root (``..``, an absolute path, a link out) the answer is the same."""
+    folder = (root / name.strip()).resolve()
+    return folder if folder.is_relative_to(root) and folder.is_dir() else None
+
+
+def learner_names(learners) -> None:
+    """Each learner's name explained, in the order of the table."""
+    with st.expander("What the learners' names mean", icon=":material/help:"):
+        st.markdown("\n".join(f"- **{name}**: {LEARNER_NAMES.get(name, 'see learners.py')}"
+                              for name in learners))
+
+
+def provenance(folder: Path) -> None:
+    """The commit, date and settings the results come from (the runner's ``run.json``)."""
+    path = folder / "run.json"
+    if not path.is_file():
+        return
+    runs = json.loads(path.read_text()).get("runs", [])
+    lines = [f"{', '.join(run.get('learners', []))}: commit {run.get('commit', '?')}, "
+             f"{run.get('date', '?')}, {run.get('seconds', 0) / 60:.1f} min on "
+             f"{run.get('n_jobs', '?')} workers" for run in runs]
+    if lines:
+        st.caption("Made by `benchmarks/reproduce_paper.py` with every learner's defaults "
+                   "(seed 0) on the fixed folds of `../shared/field/folds`; later runs replace "
+                   "the rows of the learners they name.  \n" + "  \n".join(lines))
 
 
 def comparison_file(folder: Path) -> Path | None:
@@ -43,10 +103,12 @@ def show_comparison(results: pd.DataFrame, key: str) -> None:
     measures = [m for m in REPORTED if m in results.columns]
     measure = st.selectbox("Measure", measures, key=f"{key}_measure")
     table = mean_table(results, measure)
+    learner_names(table.index)
     lower = measure in LOWER_IS_BETTER
     st.caption(f"Fold means, rank in parentheses (1 = best; {'lower' if lower else 'higher'} "
                "is better), average rank last.")
-    st.dataframe(paper_layout(table, lower))
+    layout = paper_layout(table, lower)
+    st.dataframe(layout, column_config=tables.fit_columns(layout))
     if table.shape[1] >= 2 and table.shape[0] >= 3:
         st.markdown(statistics_text(table))
         st.plotly_chart(cd_figure(table, lower, title=f"{measure}: critical difference"),
@@ -63,8 +125,9 @@ def browse(folder: Path) -> None:
         found = True
         st.subheader("Comparison")
         results = pd.read_csv(path)
-        st.caption(f"{path}: {results.learner.nunique()} learners, "
-                   f"{results.dataset.nunique()} datasets, {results.fold.nunique()} folds.")
+        st.caption(f"{results.learner.nunique()} learners on {results.dataset.nunique()} "
+                   f"datasets, {results.fold.nunique()} folds each.")
+        provenance(path.parent)
         show_comparison(results, "folder")
     emhl = folder / "emhl_synthetic.csv"
     if emhl.is_file():
@@ -73,9 +136,9 @@ def browse(folder: Path) -> None:
         st.plotly_chart(emhl_figure(emhl_summary(pd.read_csv(emhl))), key="emhl")
     for image in sorted(folder.glob("theory_*.png")):
         found = True
-        st.image(str(image), caption=image.stem.replace("_", " "))
+        st.image(str(image), caption=FIGURE_CAPTIONS.get(image.stem, "The theory checked"))
     if not found:
-        st.info(f"No results in {folder}: run `python benchmarks/reproduce_paper.py` or "
+        st.info("No results in this folder: run `python benchmarks/reproduce_paper.py` or "
                 "`python -m mlr_core.evaluation.experiments --out FOLDER`.")
 
 
@@ -122,17 +185,21 @@ def run_live(session: state.Session) -> None:
     results = st.session_state.get("experiment_results")
     if results is not None:
         show_comparison(results, "live")
-        st.dataframe(results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]]
-                     .mean())
+        seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].mean()
+        st.dataframe(seconds, column_config=tables.fit_columns(seconds))
 
 
 st.title("Experiments")
 browse_tab, run_tab = st.tabs(["Results folder", "Run a comparison"])
 with browse_tab:
-    folder = Path(st.text_input("Results folder", str(DEFAULT_FOLDER), key="results_dir"))
-    if folder.is_dir():
-        browse(folder)
+    root = results_root()
+    name = st.text_input("Results folder", "", key="results_dir", placeholder="(the root)",
+                         help="A folder under the results root set at launch (`-- --results-dir "
+                              "PATH`, by default the project's docs/results).")
+    folder = folder_under(root, name)
+    if folder is None:
+        st.warning(f"No results folder {name.strip()!r} under the results root.")
     else:
-        st.warning(f"{folder} is not a folder.")
+        browse(folder)
 with run_tab:
     run_live(ui.session())

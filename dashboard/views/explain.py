@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, state, ui, vote_text
+from dashboard import figures, frames, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 
@@ -36,7 +36,8 @@ def picker(session: state.Session) -> int:
         table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.test_idx),
                                           "held-out", "training"))
         st.dataframe(table, key="instance_table", on_select=_picked_in_table,
-                     selection_mode="single-row", height=260)
+                     selection_mode="single-row", height=260,
+                     column_config=tables.fit_columns(table))
     return session.selected
 
 
@@ -49,33 +50,33 @@ def verdict(labels: list[str], truth: list[str]) -> str:
     return f"{text} :red[:material/cancel: {wrong}]"
 
 
-def voters(exp, index: int) -> None:
+def voters(session: state.Session, exp, index: int) -> None:
     """Each voter with its labelset and share of the vote; the chosen row's rule in full."""
-    table = vote_text.voters_table(exp)
+    table = frames.with_rule_texts(vote_text.voters_table(exp), session.snapshot().rules)
     st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]")
                 + " · select a row to read its rule in full")
     event = st.dataframe(
         table, hide_index=True, key=f"voters-{index}", on_select="rerun",
         selection_mode="single-row",
         height=min(420, 38 + 35 * max(len(table), 1)),
-        column_config={
+        column_config=tables.fit_columns(table, index=False, config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
-            "labelset": st.column_config.TextColumn("labelset (its vote)", width=260),
+            "labelset": st.column_config.TextColumn("labelset (its vote)"),
             "vote_share": st.column_config.ProgressColumn(
                 "share of the vote", format="percent", min_value=0.0, max_value=1.0,
                 help="fitness × numerosity over the whole vote"),
             "fitness": st.column_config.NumberColumn(format="%.3f"),
             "accuracy": st.column_config.NumberColumn(format="%.3f"),
-            "rule": st.column_config.TextColumn("rule (select the row for all of it)",
-                                                width="large"),
-        })
+            "rule": st.column_config.TextColumn("rule (select the row for all of it)"),
+        }))
     if table.empty:
         return
     rows = event.selection.rows
     chosen = table.iloc[rows[0] if rows else 0]
     st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if rows else 'the strongest'}"
-                f" voter: {chosen.vote_share:.0%} of the vote, fitness {chosen.fitness:.3f}, "
-                f"numerosity {chosen.numerosity}, experience {chosen.experience})")
+                f" voter: {vote_text.share_text(chosen.vote_share)} of the vote, fitness "
+                f"{chosen.fitness:.3f}, numerosity {chosen.numerosity}, "
+                f"experience {chosen.experience})")
     st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
     with st.expander("The engine's own report (explain().text())", icon=":material/notes:"):
         st.code(exp.text(), language=None, wrap_lines=True)
@@ -122,15 +123,16 @@ def fitted_weights(session: state.Session, index: int) -> None:
         st.info("No rule matches this instance: the baseline (each label's intercept) "
                 "answered.", icon=":material/info:")
         return
-    st.dataframe(contributions_table(exp, data.label_names), hide_index=True,
+    contributions = frames.with_rule_texts(contributions_table(exp, data.label_names),
+                                           session.snapshot().rules)
+    st.dataframe(contributions, hide_index=True,
                  key=f"fitted-{index}", height=min(320, 38 + 35 * len(exp.rule_ids)),
-                 column_config={
+                 column_config=tables.fit_columns(contributions, index=False, config={
                      "rule_id": st.column_config.NumberColumn("rule", format="%d"),
                      "towards the answer": st.column_config.NumberColumn(
                          format="%+.3f", help="its weights for the predicted labels minus "
                          "its weights for the others"),
-                     "rule": st.column_config.TextColumn(width="large"),
-                 })
+                 }))
 
 
 def explanation(session: state.Session, index: int) -> None:
@@ -158,10 +160,10 @@ def explanation(session: state.Session, index: int) -> None:
                              else None, predicted, data.Y[index]),
         key="label_scores",
     )
-    voters(exp, index)
+    voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
-        st.dataframe(pd.DataFrame({"feature": data.feature_names, "value": data.X[index]}),
-                     hide_index=True)
+        values = pd.DataFrame({"feature": data.feature_names, "value": data.X[index]})
+        st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 
 

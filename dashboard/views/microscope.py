@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import figures, microscope, pages, ui
+from dashboard import figures, frames, microscope, tables, ui
 
 STEP = "micro_step"
 
@@ -46,7 +46,7 @@ else:
     st.subheader(step.title)
     st.markdown(step.sentence)
     features = (microscope.story_features(traced, story)
-                or pages.feature_pair(traced.lower, traced.trace.rules_before["numerosity"]))
+                or frames.shared_pair(traced.bounds, traced.trace.rules_before["numerosity"])[0])
     names = session.dataset.feature_names
     st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
                "features this iteration's rules specify most. A rule is drawn as its intervals "
@@ -58,6 +58,8 @@ else:
     st.plotly_chart(figure, key="microscope_figure")
     table = microscope.rules_table(traced, step)
     if table is not None:
-        st.dataframe(table, key="microscope_table", hide_index=True)
+        st.dataframe(table, key="microscope_table", hide_index=True,
+                     column_config=tables.fit_columns(table, index=False, config={
+                         "fitness": st.column_config.NumberColumn(format="%.3f")}))
     with st.expander("The whole iteration as text"):
         st.code(traced.trace.text(), language=None)

@@ -9,9 +9,9 @@ def options(session: state.Session) -> pages.PopulationOptions:
     """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
     names = session.dataset.feature_names
     snap = session.snapshot()
-    usage = frames.feature_usage(snap.lower, snap.rules["numerosity"])
-    ranked = frames.features_by_usage(snap.lower, snap.rules["numerosity"])
-    default = pages.default_features(snap)
+    usage = snap.bounds.usage(snap.rules["numerosity"])
+    ranked = frames.features_by_usage(usage)
+    default, shared = frames.shared_pair(snap.bounds, snap.rules["numerosity"])
 
     def feature(j: int) -> str:
         return f"{names[j]} · {usage[j]:,} rules" if len(snap.rules) else names[j]
@@ -19,15 +19,21 @@ def options(session: state.Session) -> pages.PopulationOptions:
     cols = st.columns([3, 3, 2, 1])
     fx = cols[0].selectbox("x feature", ranked, ranked.index(default[0]), format_func=feature,
                            key="pop_x",
-                           help="Features the rules specify most come first; the default pair "
-                                "is the two most used.")
+                           help="Features the rules specify most come first (with how many "
+                                "rules, counting copies, specify each); the default pair is the "
+                                "two features the most rules specify together.")
     fy = cols[1].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
                            key="pop_y")
     color_by = cols[2].segmented_control("Colour rules by", ["fitness", "labelset"],
                                          default="fitness", required=True, key="pop_color")
     cap = cols[3].number_input("Max rectangles", 10, 5000, 300, step=50, key="pop_cap")
+    if len(snap.rules) and not shared and len(names) > 1:
+        st.info("No rule specifies two features together yet (each rule conditions on one "
+                "feature here): the two features used most are shown, and the rules on either "
+                "one are drawn as bands across the plot.", icon=":material/info:")
     only_specified = st.toggle(
-        "Only rules that specify both features", value=len(names) > 2, key="pop_both",
+        "Only rules that specify both features", value=len(names) > 2 and bool(shared),
+        key="pop_both",
         help="A rule with a wildcard on one of the two features is a band across the whole "
              "plot; on real data most rules leave most features as wildcards.")
     labelsets = session.labelsets
@@ -66,8 +72,10 @@ def projection(session: state.Session, snap: state.Snapshot,
                    f"that{both} pass the filters (cap {opts.cap:,}).",
                    icon=":material/content_cut:")
     else:
-        st.caption(f"Showing all {page.n_passed:,} rules that{both} pass the filters "
-                   f"(population: {page.n_rules:,} rules).")
+        st.caption(f"Showing all {page.n_passed:,} rules that{both} pass the filters.")
+    st.caption(f"The population holds {page.n_rules:,} distinct rules (its *macro* size) "
+               f"standing for {snap.summary['micro_size']:,} copies (its *micro* size: each rule "
+               "counts as many times as its numerosity; N caps this one).")
     if page.n_passed == 0 and page.n_rules and opts.only_specified:
         st.info("No rule specifies both of these features: pick features from the top of the "
                 "lists (the ones rules use most), or switch off 'Only rules that specify both "

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from dashboard import compare_figures, pages, state, ui
+from dashboard import compare_figures, pages, state, tables, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -83,9 +83,12 @@ def lanes() -> None:
                     f"rows, {len(current.lanes['em'].test_idx):,} held out)")
         st.plotly_chart(pages.race_chart(current), key="race_curves")
         table = pages.race_table(current, match_counts)
-        small = ["measured F (ν = 1)", "random rule E[F] ≥", "random rule E[F] ≤"]
-        st.dataframe(table.style.format(precision=3, thousands=",")
-                     .format("{:.3g}", subset=small, na_rep="—"), key="race_table")
+        small = ["τ (specificity)", "measured F (ν = 1)", "random rule E[F] ≥",
+                 "random rule E[F] ≤"]
+        formats = {name: st.column_config.NumberColumn(format="%.3g" if name in small
+                                                       else "%.3f")
+                   for name in table.columns if name not in ("iteration", "rules")}
+        st.dataframe(table, key="race_table", column_config=tables.fit_columns(table, formats))
         left, right = st.columns([1, 1], vertical_alignment="center")
         if table["measured F (ν = 1)"].notna().all():
             left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")

@@ -3,7 +3,7 @@ loadable JSON), audited (coverage, deciding rules, compaction) and reported (HTM
 
 import streamlit as st
 
-from dashboard import pages, rules_audit, state, ui
+from dashboard import frames, pages, rules_audit, state, tables, ui
 from mlr_core.audit_report import coverage_figure, report_html
 
 
@@ -61,11 +61,10 @@ def table_view(table, n_rules: int) -> None:
     st.caption(f"{len(table):,} of {n_rules:,} rules, most trustworthy first "
                "(trusted accuracy: the 95% lower bound on accuracy given the rule's experience)"
                " · click a column header to sort the view.")
+    shown = table.drop(columns="labelset_id")
     st.dataframe(
-        table.drop(columns="labelset_id"), height=420, key="rules_table",
-        column_config={
-            "rule": st.column_config.TextColumn("rule", width="large"),
-            "labelset": st.column_config.TextColumn("labelset", width="medium"),
+        shown, height=420, key="rules_table",
+        column_config=tables.fit_columns(shown, {
             "trusted_accuracy": st.column_config.NumberColumn(
                 "trusted accuracy", format="%.3f",
                 help="Wilson 95% lower bound on the accuracy over the rule's experience"),
@@ -73,7 +72,7 @@ def table_view(table, n_rules: int) -> None:
             "accuracy": st.column_config.NumberColumn(format="%.3f"),
             "generality": st.column_config.NumberColumn(format="%.3f"),
             "correct_set_size": st.column_config.NumberColumn(format="%.1f"),
-        },
+        }),
     )
 
 
@@ -111,9 +110,11 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
         col.metric(label, value, help=help_text)
     measures = rules_audit.measures_table(result)
     st.markdown("**All rules, the compacted set and the deciding rules alone**, measured")
-    st.dataframe(measures.reset_index(), key="audit_measures", hide_index=True,
-                 column_config={"measure": st.column_config.TextColumn(width=200)} | {
-                     c: st.column_config.NumberColumn(format="%.3f") for c in measures.columns})
+    measures = measures.reset_index()
+    st.dataframe(measures, key="audit_measures", hide_index=True,
+                 column_config=tables.fit_columns(measures, index=False, config={
+                     c: st.column_config.NumberColumn(format="%.3f")
+                     for c in measures.columns if c != "measure"}))
     st.caption("train: the rows the model trained on (and was audited on); held-out: rows it "
                "never saw. The compacted set predicts exactly as all rules on the training rows "
                "(by construction); the held-out columns show whether that holds on unseen rows. "
@@ -121,15 +122,16 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
                "vote needs.")
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")
     st.markdown("**The most decisive rules** (the training rows each one decides)")
-    st.dataframe(rules_audit.deciding_table(result), key="deciding_rules", column_config={
+    deciding = rules_audit.deciding_table(result)
+    deciding = frames.with_rule_texts(deciding, snap.rules, ids=deciding.index)
+    st.dataframe(deciding, key="deciding_rules", column_config=tables.fit_columns(deciding, {
         "decided_share": st.column_config.ProgressColumn("decides", format="percent",
                                                          min_value=0.0, max_value=1.0),
         "n_decided": st.column_config.NumberColumn("rows decided"),
         "n_matched": st.column_config.NumberColumn("rows matched"),
         "fitness": st.column_config.NumberColumn(format="%.3f"),
         "kept": st.column_config.CheckboxColumn("in the compacted set"),
-        "rule": st.column_config.TextColumn("rule", width="large"),
-    })
+    }))
     name = session.dataset.name
     cols = st.columns(2)
     cols[0].download_button(

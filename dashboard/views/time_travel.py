@@ -2,20 +2,21 @@
 
 import streamlit as st
 
-from dashboard import pages, state, ui
+from dashboard import frames, pages, state, ui
 
 AT = "tt_at"
 PLAYING = "tt_playing"
 END = "tt_end"
+FIRST_FRAME = "tt_first_frame"
 #: Seconds between two snapshots of a replay.
 REPLAY_EVERY_S = 0.8
 
 
 def _play() -> None:
-    past = ui.session().past_snapshots()
-    if st.session_state.get(AT) == past[-1].iteration:
-        st.session_state[AT] = past[0].iteration  # replay from the start
+    """From the first snapshot, which the first draw shows before the timer moves on."""
+    st.session_state[AT] = ui.session().past_snapshots()[0].iteration
     st.session_state[PLAYING] = True
+    st.session_state[FIRST_FRAME] = True
 
 
 def _stop() -> None:
@@ -25,8 +26,8 @@ def _stop() -> None:
 st.title("Time travel")
 st.caption(f"The population is kept at up to {state.SNAPSHOTS} moments of this run (closer "
            "together early on, spread out as the run grows, like the curves). Drag the slider "
-           "to see the rules at an earlier iteration, or replay the run. Features are the two "
-           "the rules use most now, so the axes stay put while you scrub.")
+           "to see the rules at an earlier iteration, or replay the run. The axes stay put while "
+           "you scrub: by default the two features the most rules specify together now.")
 session = ui.session()
 past = session.past_snapshots()
 if len(past) < 2:
@@ -46,11 +47,21 @@ else:
             st.session_state[AT] not in iterations):  # at the end (follow it), new, thinned away
         st.session_state[AT] = iterations[-1]
     st.session_state[END] = iterations[-1]
-    features = pages.default_features(past[-1])
+    latest = past[-1]
+    usage = latest.bounds.usage(latest.rules["numerosity"])
+    ranked = frames.features_by_usage(usage)
+    default, shared = frames.shared_pair(latest.bounds, latest.rules["numerosity"])
+    names = session.dataset.feature_names
+    pick = st.columns(2)
+    features = tuple(
+        pick[k].selectbox(f"{axis} feature", ranked, ranked.index(default[k]), key=f"tt_{axis}",
+                          format_func=lambda j: f"{names[j]} · {usage[j]:,} rules now")
+        for k, axis in enumerate("xy"))
+    only_specified = session.dataset.X.shape[1] > 2 and bool(shared)
 
     @st.fragment(run_every=REPLAY_EVERY_S if playing else None)
     def scrub() -> None:
-        if st.session_state.get(PLAYING):
+        if st.session_state.get(PLAYING) and not st.session_state.pop(FIRST_FRAME, False):
             shown = iterations.index(st.session_state[AT])
             if shown == len(past) - 1:
                 st.session_state[PLAYING] = False
@@ -67,7 +78,10 @@ else:
                     f"{snap.summary['mean_fitness']:.3f} · mean generality "
                     f"{snap.summary['mean_generality']:.3f}")
         page = pages.population_page(session, snap, pages.PopulationOptions(
-            features=features, only_specified=session.dataset.X.shape[1] > 2))
+            features=features, only_specified=only_specified))
+        if page.n_passed == 0 and len(snap.rules):
+            st.info("No rule of this snapshot specifies both features: pick others above, or "
+                    "scrub to a later iteration.", icon=":material/info:")
         left, right = st.columns([3, 1])
         left.plotly_chart(page.projection, key="tt_projection")
         right.plotly_chart(page.histograms, key="tt_histograms")

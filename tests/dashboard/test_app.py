@@ -105,6 +105,16 @@ def test_iterations_per_tick_caps_a_tick(app):
     assert _session(app).snapshot().iteration == 300
 
 
+def test_train_page_warns_when_n_is_small_for_the_labelsets(app):
+    assert not any("is small for the" in w.value for w in app.warning)
+    session = _session(app)
+    session.reset({**session.params, "n_rules": 10})
+    app.run()
+    n_labelsets = len(session.labelsets.names)
+    assert any(f"N = 10 is small for the {n_labelsets} distinct labelsets" in w.value
+               for w in app.warning)
+
+
 def test_reset_and_parameter_form(app):
     app.button(key="reset").click().run()
     assert _metric(app, "Iteration") == "0"
@@ -138,7 +148,7 @@ def test_population_chart_spec_and_cap(app):
     points = [t for t in projection["data"] if "customdata" in t]
     assert points and all(t["mode"] == "markers" for t in points)
     assert [a["text"] for a in histograms["layout"]["annotations"]] == [
-        "Fitness", "Numerosity", "Generality"
+        "Fitness", "Numerosity (copies)", "Generality"
     ]
     at.number_input(key="pop_cap").set_value(10).run()
     n_rules = len(session.snapshot().rules)
@@ -162,7 +172,7 @@ def test_population_ranks_features_and_rings_the_selected_instance(app):
     at = _page(app, "population")
     session = _session(at)
     snap = session.snapshot()
-    ranked = frames.features_by_usage(snap.lower, snap.rules["numerosity"])
+    ranked = frames.features_by_usage(snap.bounds.usage(snap.rules["numerosity"]))
     assert at.selectbox(key="pop_x").options == [
         at.selectbox(key="pop_x").format_func(j) for j in ranked]
     assert (at.selectbox(key="pop_x").value, at.selectbox(key="pop_y").value) == \
@@ -180,7 +190,7 @@ def test_population_only_rules_specifying_both_features(app):
     at.toggle(key="pop_both").set_value(True).run()
     _no_exception(at)
     snap = _session(at).snapshot()
-    both = int(frames.specified_matrix(snap.lower)[:, [0, 1]].all(axis=1).sum())
+    both = int(snap.bounds.specified([0, 1]).all(axis=1).sum())
     assert both < len(snap.rules)
     assert any(f"Showing all {both:,} rules that specify both features" in c.value
                for c in at.caption)
@@ -195,8 +205,8 @@ def test_population_says_when_no_rule_specifies_the_pair(app):
                                                random_state=0))
     session.step(5)  # a handful of rules over 22 features: many pairs nobody specifies
     at = _page(app, "population")
-    specified = frames.specified_matrix(session.snapshot().lower)
-    unused = np.flatnonzero(~specified.any(axis=0))
+    snap = session.snapshot()
+    unused = np.flatnonzero(snap.bounds.usage(snap.rules["numerosity"]) == 0)
     assert len(unused) and 0 < len(session.snapshot().rules)
     assert at.toggle(key="pop_both").value is True
     at.selectbox(key="pop_x").set_value(int(unused[0])).run()
@@ -218,10 +228,10 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
     assert at.toggle(key="pop_both").value is True
     snap = _session(at).snapshot()
     fx, fy = pages.default_features(snap)
-    both = frames.specified_matrix(snap.lower)[:, [fx, fy]].all(axis=1)
+    both = snap.bounds.specified([fx, fy]).all(axis=1)
     assert 0 < both.sum() < 0.5 * len(snap.rules)  # most rules leave most features wild
     drawn = min(both.sum(), at.number_input(key="pop_cap").value)
-    assert any(f"{drawn:,} rules at iteration" in s["layout"]["title"]["text"]
+    assert any(s["layout"]["title"]["text"].startswith(f"{drawn:,} of the ")
                for s in _specs(at)[:1])
 
 

@@ -19,6 +19,20 @@ def _page() -> AppTest:
     return at.switch_page("views/experiments.py").run()
 
 
+@pytest.fixture
+def results_root(monkeypatch):
+    """Set the results root as ``--results-dir`` would at launch."""
+    from dashboard import ui
+
+    def set_root(path: Path) -> None:
+        monkeypatch.setenv("MLR_RESULTS_DIR", str(path))
+        ui.launch_options.cache_clear()
+
+    yield set_root
+    monkeypatch.delenv("MLR_RESULTS_DIR", raising=False)
+    ui.launch_options.cache_clear()
+
+
 def _table(at: AppTest, learners: set[str]) -> pd.DataFrame:
     """The paper-layout table of these learners (both tabs render, so there may be several)."""
     return next(df.value for df in at.dataframe
@@ -44,10 +58,9 @@ def folder(tmp_path_factory) -> Path:
     return root
 
 
-def test_shows_a_results_folder(folder):
+def test_shows_a_results_folder(folder, results_root):
+    results_root(folder)
     at = _page()
-    _no_exception(at)
-    at.text_input(key="results_dir").set_value(str(folder)).run()
     _no_exception(at)
     table = _table(at, {"BR-LR", "LP-DT", "RAkELd-DT"})
     assert list(table.columns) == ["c3", "c4", "avg rank"]
@@ -62,11 +75,41 @@ def test_shows_a_results_folder(folder):
     _no_exception(at)
 
 
-def test_an_empty_folder_says_how_to_fill_it(tmp_path):
+def test_an_empty_folder_says_how_to_fill_it(tmp_path, results_root):
+    (tmp_path / "empty").mkdir()
+    results_root(tmp_path)
     at = _page()
-    at.text_input(key="results_dir").set_value(str(tmp_path)).run()
+    at.text_input(key="results_dir").set_value("empty").run()
     _no_exception(at)
     assert any("reproduce_paper.py" in info.value for info in at.info)
+
+
+def test_a_missing_and_a_forbidden_folder_get_the_same_answer(folder, results_root, tmp_path):
+    results_root(folder)
+    (tmp_path / "secret").mkdir()
+    at = _page()
+    answers = []
+    for name in ("no-such-folder", str(tmp_path / "secret"), "../" * 8 + "etc", "/etc"):
+        at.text_input(key="results_dir").set_value(name).run()
+        _no_exception(at)
+        assert not at.dataframe and not at.info
+        answers.append([w.value.replace(repr(name), "NAME") for w in at.warning])
+    assert answers[0] == ["No results folder NAME under the results root."]
+    assert all(answer == answers[0] for answer in answers)
+    at.text_input(key="results_dir").set_value("comparison").run()  # inside: shown
+    assert _table(at, {"BR-LR", "LP-DT", "RAkELd-DT"}) is not None
+
+
+def test_the_bundled_results_say_where_they_come_from_and_name_every_learner():
+    at = _page()
+    _no_exception(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "commit" in captions and "reproduce_paper.py" in captions
+    assert "folds.csv" not in captions and str(Path(APP).parents[1]) not in captions
+    names = next(m.value for m in at.markdown if "**MLR_agg**" in m.value)
+    learners = {"MLR", "MLR_agg", "MLR_max", "BR-LR", "MLkNN"}
+    assert all(f"**{name}**:" in names for name in learners)
+    assert "fitted weight" in names and "vote" in names
 
 
 def test_runs_a_small_comparison_live():

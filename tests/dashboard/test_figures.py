@@ -8,7 +8,7 @@ import pytest
 from plotly_spec import values
 
 from dashboard import figures
-from dashboard.state import MEASURES
+from dashboard.curves import MEASURES
 
 NAMES = ("{a}", "{b}", "{a, b}", "{}")
 
@@ -119,12 +119,23 @@ def test_population_traces_do_not_grow_with_the_rules():
 
 def test_histograms_have_three_titled_panels():
     rules = _rects(30).assign(generality=np.linspace(0, 1, 30))
-    fig = figures.population_histograms(rules).to_dict()
-    assert [t["type"] for t in fig["data"]] == ["histogram"] * 3
+    figure = figures.population_histograms(rules)
+    assert [int(sum(t.y)) for t in figure.data] == [30] * 3  # every rule in some bin
+    fig = figure.to_dict()
+    assert [t["type"] for t in fig["data"]] == ["bar"] * 3
     titles = [a["text"] for a in fig["layout"]["annotations"]]
-    assert titles == ["Fitness", "Numerosity", "Generality"]
+    assert titles == ["Fitness", "Numerosity (copies)", "Generality"]
     assert fig["layout"]["yaxis2"]["title"]["text"] == "rules"
-    assert "30 rules" in fig["layout"]["title"]["text"]
+    assert "30 distinct rules" in fig["layout"]["title"]["text"]
+
+
+def test_counts_are_on_whole_number_ticks():
+    rules = _rects(40).assign(generality=0.5, numerosity=[1, 2] * 20)
+    fig = figures.population_histograms(rules).to_dict()["layout"]
+    for axis in ("xaxis2", "yaxis", "yaxis2", "yaxis3"):  # numerosity, and every count
+        assert fig[axis]["dtick"] >= 1 and float(fig[axis]["dtick"]).is_integer()
+        assert fig[axis]["tickformat"] == ",d"
+    assert figures.integer_ticks(3)["dtick"] == 1 and figures.integer_ticks(900)["dtick"] == 200
 
 
 def test_learning_curves_split_training_and_held_out():

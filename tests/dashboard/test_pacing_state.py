@@ -4,6 +4,7 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 import pytest
 
 from dashboard import state
+from dashboard.snapshots import SnapshotStore
 from mlr_core import make_hypercube_dataset
 
 
@@ -27,7 +28,7 @@ def test_training_pauses_by_itself_at_the_target(session):
 
 
 def test_snapshots_are_bounded_thinned_and_frozen(session):
-    session.snapshots = state.ThinnedLog(max_points=6, min_seconds=0.0)
+    session.snapshots = SnapshotStore(max_points=6)
     for _ in range(20):
         session.step(10)
     past = session.past_snapshots()
@@ -35,7 +36,7 @@ def test_snapshots_are_bounded_thinned_and_frozen(session):
     assert len(past) <= 7 and iterations == sorted(iterations)  # 6 kept, then the model now
     assert iterations[0] <= 30 and iterations[-1] == 200
     assert past[0].summary["iteration"] == iterations[0]
-    assert len(past[0].rules) == len(past[0].lower)  # each one as it was, not the current model
+    assert len(past[0].rules) == past[0].bounds.n_rules  # each one as it was, not the current model
     assert past[-1] is session.snapshot()
 
 

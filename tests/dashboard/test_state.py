@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dashboard import state
+from dashboard.curves import MEASURES, CurveLog
 from mlr_core import Dataset, MLRClassifier, make_hypercube_dataset
 from mlr_core.errors import DatasetError, InputError, MLRError
 
@@ -36,7 +37,7 @@ def test_advance_trains_within_budget_and_respects_the_cap(session):
 
 
 def test_step_always_records_and_curves_stay_bounded(session):
-    log = state.CurveLog(max_points=8, min_seconds=0.0)
+    log = CurveLog(max_points=8, min_seconds=0.0)
     session.curves = log
     for _ in range(30):
         session.step(5)
@@ -45,12 +46,12 @@ def test_step_always_records_and_curves_stay_bounded(session):
     assert iterations == sorted(iterations) and iterations[0] <= 20 and iterations[-1] > 100
     frame = session.snapshot().curves
     assert set(frame["split"]) == {"training", "held-out"}
-    assert list(frame.columns[2:]) == list(state.MEASURES)
-    assert frame[list(state.MEASURES)].stack().between(0, 1).all()
+    assert list(frame.columns[2:]) == list(MEASURES)
+    assert frame[list(MEASURES)].stack().between(0, 1).all()
 
 
 def test_live_ticks_record_at_most_every_min_seconds(session):
-    session.curves = state.CurveLog(min_seconds=3600)
+    session.curves = CurveLog(min_seconds=3600)
     session.advance(0.01)
     session.advance(0.01)
     assert len(session.curves.points) == 1
@@ -71,7 +72,8 @@ def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
     numbers = after.rules.columns.drop(["rule", "labelset"])  # text: float64 when empty
     assert before.rules[numbers].dtypes.to_dict() == after.rules[numbers].dtypes.to_dict()
     assert before.rules.index.name == after.rules.index.name
-    assert before.lower.shape == after.lower.shape and before.history.empty == after.history.empty
+    assert before.bounds.n_features == after.bounds.n_features
+    assert before.history.empty == after.history.empty
 
 
 def test_one_snapshot_per_iteration_shared_by_every_read(session):
@@ -79,7 +81,7 @@ def test_one_snapshot_per_iteration_shared_by_every_read(session):
     first = session.snapshot()
     assert session.snapshot() is first  # no training in between: the same object
     rules = first.rules
-    assert len(rules) == len(first.lower) == len(first.upper) == first.summary["macro_size"]
+    assert len(rules) == first.bounds.n_rules == first.summary["macro_size"]
     named = [session.labelsets.name(i) for i in rules["labelset_id"]]
     assert named == rules["labelset"].tolist()  # ids join the rules to the data's labelsets
     session.step(1)
@@ -106,7 +108,7 @@ def test_reads_while_another_thread_trains_are_always_consistent(data):
         while len(seen) < 50 and trainer.is_alive():
             snap = session.snapshot()
             rules = snap.rules
-            assert len(rules) == len(snap.lower) == snap.summary["macro_size"]
+            assert len(rules) == snap.bounds.n_rules == snap.summary["macro_size"]
             assert rules["numerosity"].sum() == snap.summary["micro_size"]
             assert (rules["labelset_id"] >= 0).all()
             session.explain(len(seen) % len(data.X))

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard import theory_figures
+from dashboard import figures, theory_figures
 
 
 @pytest.mark.parametrize("low, high", [(1, 8), (1, 64), (1, 16_384), (1, 2.0**40),
@@ -48,7 +48,9 @@ def test_theory_figure_names_every_mark_in_the_legend_and_writes_none_over_curve
     assert (rect["x0"], rect["x1"]) == (4.0, 64.0)
     line = fig["data"][3]
     assert list(line["x"]) == [27.0, 27.0]
-    assert fig["layout"]["legend"]["orientation"] == "h"
+    legend = fig["layout"]["legend"]  # one entry per line, in the margin under the axis title
+    assert legend["orientation"] == "v" and legend["yref"] == "container"
+    assert fig["layout"]["margin"]["b"] >= 48 + figures.LEGEND_ROW_PX * len(fig["data"])
 
 
 def test_theory_figure_axes_have_explicit_ticks_and_show_the_measurement():

@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from wide_data import write_text_like
 
 from dashboard.headless import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
 
@@ -102,6 +103,10 @@ class App:
             [str(arff), str(xml)])
         self.page.get_by_text(xml.name).first.wait_for()
         self.press("Load upload")
+        self.idle()
+        discard = self.page.get_by_role("button", name=re.compile("^Discard the model"))
+        if discard.count():  # a trained model is not thrown away without asking
+            discard.click()
         self.page.get_by_text(f"Loaded {name}").wait_for(timeout=60_000)
         self.idle()
 
@@ -198,6 +203,48 @@ def app(browser, app_url, tmp_path):
     page.goto(app_url)
     tab = App(page, tmp_path)
     tab.blocked = blocked
+    page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
+    tab.idle()
+    yield tab
+    context.close()
+    assert blocked == [], f"requests left the machine: {blocked}"
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    """A data folder as a person would set at launch: emotions and yeast (links to the paper's
+    MULAN files) and a generated 1,000-word text dataset (``wide_data.py``)."""
+    folder = tmp_path_factory.mktemp("data")
+    for name in ("emotions", "yeast"):
+        for suffix in (".arff", ".xml"):
+            source = DATASETS / f"{name}{suffix}"
+            assert source.is_file(), f"the real datasets are missing: {DATASETS}"
+            (folder / source.name).symlink_to(source)
+    write_text_like(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def folder_server(data_dir, tmp_path_factory):
+    """The app launched as the README says, on that data folder: (process, url)."""
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    process, url = start_server(log_path, app_args=("--data-dir", str(data_dir)))
+    try:
+        wait_healthy(process, url, log_path)
+        yield process, url
+    finally:
+        stop(process)
+
+
+@pytest.fixture
+def folder_tab(browser, folder_server, tmp_path):
+    """A fresh offline tab on the app launched with the data folder."""
+    blocked: list[str] = []
+    context = offline_context(browser, blocked)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(folder_server[1])
+    tab = App(page, tmp_path)
     page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
     tab.idle()
     yield tab

@@ -1,0 +1,89 @@
+"""Rule bounds kept sparsely: only the features each rule specifies.
+
+On wide data a rule specifies a few of its features (a 1,000-word text rule about ten), so the
+dense rules x features matrices the engine returns (NaN = wildcard) are mostly NaN: 40 time-travel
+snapshots of them took 320 MB for one tab. The pages need a few columns (a projection), a few
+rows (a heatmap) or per-feature counts, which the (rule, feature) pairs answer directly.
+scipy.sparse cannot stand in: a bound of 0 is a value here, and a wildcard is no entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RuleBounds:
+    """The specified (rule, feature) pairs of a population, rule-major, with their bounds."""
+
+    n_rules: int
+    n_features: int
+    rule: np.ndarray  # int32, sorted
+    feature: np.ndarray  # int32
+    lower: np.ndarray  # float32 for kept snapshots, float64 for the current one
+    upper: np.ndarray
+
+    @classmethod
+    def of(cls, lower: np.ndarray, upper: np.ndarray, dtype=np.float64) -> RuleBounds:
+        """From the engine's dense bounds (rules x features, NaN = wildcard)."""
+        lower = np.asarray(lower)
+        rule, feature = np.nonzero(~np.isnan(lower))
+        return cls(lower.shape[0], lower.shape[1], rule.astype(np.int32),
+                   feature.astype(np.int32), lower[rule, feature].astype(dtype),
+                   np.asarray(upper)[rule, feature].astype(dtype))
+
+    @classmethod
+    def empty(cls, n_features: int) -> RuleBounds:
+        none = np.empty(0, dtype=np.int32)
+        return cls(0, n_features, none, none, np.empty(0), np.empty(0))
+
+    def compact(self) -> RuleBounds:
+        """The same bounds in float32 (what a kept snapshot needs to draw)."""
+        return RuleBounds(self.n_rules, self.n_features, self.rule, self.feature,
+                          self.lower.astype(np.float32), self.upper.astype(np.float32))
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.rule, self.feature, self.lower, self.upper))
+
+    def columns(self, features) -> tuple[np.ndarray, np.ndarray]:
+        """Dense (lower, upper) of these features: rules x len(features), NaN = wildcard."""
+        features = list(features)
+        lower = np.full((self.n_rules, len(features)), np.nan)
+        upper = lower.copy()
+        for k, j in enumerate(features):
+            on = self.feature == j
+            lower[self.rule[on], k] = self.lower[on]
+            upper[self.rule[on], k] = self.upper[on]
+        return lower, upper
+
+    def specified(self, features) -> np.ndarray:
+        """Which rules specify each of these features (rules x len(features))."""
+        return ~np.isnan(self.columns(features)[0])
+
+    def rows(self, rules) -> tuple[np.ndarray, np.ndarray]:
+        """Dense (lower, upper) of these rules over every feature."""
+        rules = np.asarray(rules, dtype=np.int64)
+        where = np.full(self.n_rules, -1)
+        where[rules] = np.arange(len(rules))
+        on = where[self.rule] >= 0
+        lower = np.full((len(rules), self.n_features), np.nan)
+        upper = lower.copy()
+        lower[where[self.rule[on]], self.feature[on]] = self.lower[on]
+        upper[where[self.rule[on]], self.feature[on]] = self.upper[on]
+        return lower, upper
+
+    def usage(self, numerosity) -> np.ndarray:
+        """Per feature, how many rules specify it, numerosity-weighted (micro rules)."""
+        weights = np.asarray(numerosity, dtype=np.int64).reshape(-1)[self.rule]
+        return np.bincount(self.feature, weights=weights, minlength=self.n_features).astype(
+            np.int64)
+
+    def shared_usage(self, features, numerosity) -> np.ndarray:
+        """For each pair of these features, how many rules (numerosity-weighted) specify both:
+        a len(features) x len(features) matrix, the diagonal each feature's own usage."""
+        on = self.specified(features).astype(np.int64)
+        weights = np.asarray(numerosity, dtype=np.int64).reshape(-1, 1)
+        return on.T @ (on * weights)

@@ -1,0 +1,81 @@
+"""Learning curves over a run: bounded logs that always span the whole run, and the curves of
+earlier runs kept for comparison."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import pandas as pd
+
+#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
+CURVE_EVERY_S = 1.0
+CURVE_POINTS = 200
+#: The learning curves' measures (those a live tick can afford), with their display names.
+MEASURES = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
+
+
+class ThinnedLog:
+    """Records over iterations in a bounded deque that always spans the whole run.
+
+    When the deque is full every other point is dropped and the spacing between points doubles,
+    so memory stays bounded. Live ticks add a point at most every ``min_seconds``: scoring costs
+    more than drawing, and curves need not be redrawn twice a second.
+    """
+
+    def __init__(self, max_points: int = CURVE_POINTS, min_seconds: float = CURVE_EVERY_S):
+        self.points: deque[dict] = deque(maxlen=max_points)
+        self.min_seconds = min_seconds
+        self.every = 1
+        self.next_at = 1
+        self.last_time = -math.inf
+
+    def due(self, iteration: int, now: float, force: bool = False) -> bool:
+        return iteration >= self.next_at and (force or now - self.last_time >= self.min_seconds)
+
+    def add(self, iteration: int, now: float, record: dict) -> None:
+        self.points.append({"iteration": iteration, **record})
+        self.last_time = now
+        if len(self.points) == self.points.maxlen:
+            self.thin()
+        self.next_at = iteration + self.every
+
+    def thin(self) -> None:
+        """Drop every other point (the first and the spacing-doubling rule keep the span)."""
+        kept = list(self.points)[::2]
+        self.points.clear()
+        self.points.extend(kept)
+        span = kept[-1]["iteration"] - kept[0]["iteration"]
+        self.every = max(1, span // max(len(kept) - 1, 1))
+
+
+class CurveLog(ThinnedLog):
+    """Training / held-out measures over iterations."""
+
+    COLUMNS = ("iteration", "split", *MEASURES)
+
+    def frame(self) -> pd.DataFrame:
+        """Long format (one row per iteration and split), as ``figures.learning_curves`` takes."""
+        rows = [
+            {"iteration": p["iteration"], "split": split, **p[split]}
+            for p in self.points
+            for split in ("training", "held-out")
+        ]
+        return pd.DataFrame(rows, columns=list(self.COLUMNS))
+
+
+@dataclass(frozen=True)
+class PastRun:
+    """The curves of an earlier run of this session, named by what set it apart."""
+
+    name: str
+    params: dict
+    curves: pd.DataFrame
+
+
+def run_name(number: int, params: dict) -> str:
+    """``run 2: HL, ν 10, N 1000, P# 0.33, seed 0``: the parameters a teacher changes."""
+    return (f"run {number}: {params['fitness'].upper()}, ν {params['nu']:g}, "
+            f"N {params['n_rules']}, P# {params['p_hash']:g}, θ_GA {params['theta_ga']}, "
+            f"seed {params['random_state']}")

@@ -1,0 +1,66 @@
+"""What the pages draw of the model at one iteration, and the snapshots kept for time travel
+within a memory budget per tab."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from dashboard.bounds import RuleBounds
+from dashboard.curves import ThinnedLog
+
+#: Population snapshots kept for time travel at most (thinned like the curves: they span the run).
+SNAPSHOTS = 40
+#: Memory the kept snapshots of one tab may take; beyond it they are thinned like the count.
+SNAPSHOT_BUDGET_BYTES = 48_000_000
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What every page shows of the model at one iteration, taken once under the session's lock.
+
+    ``rules`` is the engine's ``rules_frame`` plus ``labelset_id`` (the session's labelset ids,
+    -1 for a labelset absent from the data); ``bounds`` are its specified bounds, row for row.
+    """
+
+    iteration: int
+    summary: dict
+    rules: pd.DataFrame
+    bounds: RuleBounds
+    history: pd.DataFrame
+    curves: pd.DataFrame
+
+    @property
+    def nbytes(self) -> int:
+        return self.bounds.nbytes + int(self.rules.memory_usage(index=True, deep=True).sum())
+
+
+def for_time_travel(snap: Snapshot) -> Snapshot:
+    """What drawing the population needs of a snapshot kept for later: without the rule text
+    and the history, the bounds in float32."""
+    return replace(snap, rules=snap.rules.drop(columns=["rule", "labelset"]),
+                   history=pd.DataFrame(), curves=pd.DataFrame(), bounds=snap.bounds.compact())
+
+
+class SnapshotStore(ThinnedLog):
+    """Snapshots spanning the run: at most ``max_points`` and ``budget_bytes`` of them."""
+
+    def __init__(self, max_points: int = SNAPSHOTS, budget_bytes: int = SNAPSHOT_BUDGET_BYTES):
+        super().__init__(max_points=max_points, min_seconds=0.0)
+        self.budget_bytes = budget_bytes
+
+    def keep(self, snap: Snapshot) -> None:
+        """Keep ``snap`` if one is due at its iteration, then thin until within the budget."""
+        if not self.points.maxlen or not self.due(snap.iteration, 0.0, force=True):
+            return
+        self.add(snap.iteration, 0.0, {"snap": for_time_travel(snap)})
+        while len(self.points) > 2 and self.nbytes > self.budget_bytes:
+            self.thin()
+
+    @property
+    def nbytes(self) -> int:
+        return sum(point["snap"].nbytes for point in self.points)
+
+    def snapshots(self) -> list[Snapshot]:
+        return [point["snap"] for point in self.points]

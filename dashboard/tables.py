@@ -1,0 +1,60 @@
+"""Column widths for ``st.dataframe``: each column as wide as its longest text.
+
+Streamlit sizes columns from a sample and clips the rest, and its grid offers no per-cell
+tooltip (streamlit/streamlit#7564); so the pages size every column to its content (the grid then
+scrolls sideways), and a text column that would outgrow ``MAX_PX`` says in its header's help
+that a double-click shows a cell whole (the grid's own cell overlay).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: Mean width of a character in the grid's 14 px font, and the cell's padding (px).
+CHAR_PX = 7.6
+PAD_PX = 30
+MIN_PX = 60
+#: Beyond this a column is capped (a rule of many conditions) and its cells open on double-click.
+MAX_PX = 1200
+#: Progress bars and checkboxes need no more than this.
+BAR_PX = 150
+CAPPED_HELP = "Double-click a cell to read it whole."
+
+
+def _texts(values: pd.Series, config: dict) -> pd.Series:
+    """The column as displayed: printf-style number formats applied, the rest as str."""
+    fmt = config.get("type_config", {}).get("format")
+    if fmt and isinstance(fmt, str) and fmt.startswith("%") and pd.api.types.is_numeric_dtype(
+            values):
+        return values.map(lambda v: "" if pd.isna(v) else fmt % v)
+    if pd.api.types.is_float_dtype(values):
+        return values.map(lambda v: "" if pd.isna(v) else f"{v:.4g}")
+    return values.astype(str)
+
+
+def _px(chars: int) -> int:
+    return int(np.clip(PAD_PX + CHAR_PX * chars, MIN_PX, MAX_PX))
+
+
+def fit_columns(frame: pd.DataFrame, config: dict | None = None,
+                index: bool = True) -> dict:
+    """``column_config`` for ``st.dataframe(frame)``: ``config`` with a width in pixels for every
+    column (and the index unless hidden) from its longest header or cell text."""
+    config = {key: dict(value) for key, value in (config or {}).items() if value is not None}
+    columns = {name: frame[name] for name in frame.columns}
+    if index:
+        columns["_index"] = frame.index.to_series()
+    for name, values in columns.items():
+        column = config.setdefault(name, {})
+        kind = column.get("type_config", {}).get("type")
+        if kind in ("progress", "checkbox"):
+            column["width"] = BAR_PX
+            continue
+        header = column.get("label") or (frame.index.name if name == "_index" else name)
+        longest = int(_texts(values, column).str.len().max()) if len(values) else 0
+        chars = max(len(str(header or "")) + 3, longest)  # + room for the sort arrow
+        column["width"] = _px(chars)
+        if PAD_PX + CHAR_PX * chars > MAX_PX:
+            column["help"] = (f"{column['help']} " if column.get("help") else "") + CAPPED_HELP
+    return config

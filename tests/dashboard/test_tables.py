@@ -1,0 +1,29 @@
+"""Table columns as wide as their content: nothing clipped, a long rule says how to read it."""
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import tables
+
+
+def test_every_column_is_as_wide_as_its_longest_text_or_header():
+    frame = pd.DataFrame({"labelset": ["{a}", "{relaxing-calm, quiet-still, sad-lonely}"],
+                          "fitness": [0.123456, 0.5], "n": [3, 12345]},
+                         index=pd.Index([7, 12], name="rule_id"))
+    config = tables.fit_columns(frame, {"fitness": st.column_config.NumberColumn(format="%.3f")})
+    width = {name: column["width"] for name, column in config.items()}
+    assert width["labelset"] >= tables.CHAR_PX * 40  # the longest labelset, whole
+    assert width["fitness"] >= tables.CHAR_PX * len("fitness") and width["fitness"] < 120
+    assert width["_index"] >= tables.CHAR_PX * len("rule_id")
+    assert config["fitness"]["type_config"]["format"] == "%.3f"  # the page's config is kept
+    assert not any(column.get("help") for column in config.values())
+
+
+def test_a_text_too_long_for_any_column_is_capped_and_says_how_to_read_it():
+    rule = "IF " + " AND ".join(f"w{j:04d} = 1" for j in range(60)) + " THEN {a}"
+    frame = pd.DataFrame({"rule": [rule], "kept": [True]})
+    config = tables.fit_columns(frame, {"kept": st.column_config.CheckboxColumn("kept")},
+                                index=False)
+    assert config["rule"]["width"] == tables.MAX_PX
+    assert tables.CAPPED_HELP in config["rule"]["help"]
+    assert config["kept"]["width"] == tables.BAR_PX and "_index" not in config
