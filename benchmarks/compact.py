@@ -159,7 +159,7 @@ def plot(tables, path):
             browser = p.chromium.launch(executable_path="/usr/bin/chromium",
                                         args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1000, "height": 420})
-            page.goto(html.as_uri())
+            page.goto(html.resolve().as_uri())
             page.wait_for_selector(".main-svg")
             page.screenshot(path=str(path))
             browser.close()

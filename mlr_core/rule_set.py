@@ -441,13 +441,13 @@ def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_n
 
 def checked_bipartition(value, n_labels: int) -> bp.Bipartition:
     """A saved bipartition, refused unless it can cut scores: a threshold in [0, 1] or RCut at
-    1..n_labels labels."""
+    0..n_labels labels (0: no label, ``bipartition.EMPTY``)."""
     require(isinstance(value, list) and len(value) == 2 and value[0] in bp.METHODS,
             f"bipartition must be [method, value] with method one of {', '.join(bp.METHODS)}.")
     method, cut = value
     if method == "rcut":
-        require(isinstance(cut, int) and 1 <= cut <= n_labels,
-                f"an rcut bipartition keeps 1..{n_labels} labels, got {cut!r}.")
+        require(isinstance(cut, int) and 0 <= cut <= n_labels,
+                f"an rcut bipartition keeps 0..{n_labels} labels, got {cut!r}.")
         return bp.Bipartition(method, int(cut))
     require(isinstance(cut, (int, float)) and 0.0 <= float(cut) <= 1.0,
             f"a threshold must lie in [0, 1], got {cut!r}.")
