@@ -8,9 +8,10 @@ A file holds three parts, each written and read by its owner:
   for a wildcard), the scaling back to the data's units, the scorer and the bipartition;
 - ``training``: the run's own state (`TrainingRun.to_dict`): counters, random state, history.
 
-Floats are written exactly, so a loaded model predicts exactly as the saved one did. Sizes are
-checked against `MAX_RULES` and the machine's memory before anything is allocated, and every
-failure to parse becomes a `ModelFormatError`.
+Floats are written exactly, so a loaded model predicts exactly as the saved one did. The
+population a file declares is checked against the memory budget for what is read from a user's
+file (``validation.MEMORY_BUDGET``) before anything is allocated, and every failure to parse
+becomes a `ModelFormatError`.
 """
 
 from __future__ import annotations
@@ -20,17 +21,14 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mlr_core._engine.population import population_bytes
 from mlr_core.errors import MLRError, ModelFormatError, require
 from mlr_core.rule_set import RuleSet
-from mlr_core.training_run import TrainingRun, check_population_size, make_config
+from mlr_core.training_run import EXTRA_SLOTS, TrainingRun, make_config
+from mlr_core.validation import MEMORY_BUDGET, check_memory
 
 FORMAT = "mlr-studio-model"
 VERSION = 2
-
-MAX_RULES = 1_000_000
-"""The largest ``n_rules`` a model file may declare: a thousand times the default's scale, and a
-population of about 150 MB at three features per rule."""
-
 
 def to_json(params: dict, label_dtype, rule_set: RuleSet, run: TrainingRun) -> str:
     """The model as JSON text."""
@@ -84,14 +82,17 @@ def _read(data, checked_params):
     training = data["training"]
     require(isinstance(training, dict), "\"training\" must be an object.")
     n_rules, max_specified = training["n_rules"], training["max_specified"]
-    require(isinstance(n_rules, int) and 1 <= n_rules <= MAX_RULES,
-            f"n_rules must be an integer in 1..{MAX_RULES:,}, got {n_rules!r}.")
+    require(isinstance(n_rules, int) and n_rules >= 1, "n_rules must be a positive integer.")
     require(isinstance(max_specified, int) and max_specified >= 1,
             "max_specified must be a positive integer.")
+    features = data["rule_set"]["feature_names"]
+    require(isinstance(features, list), "\"feature_names\" must be a list.")
+    max_specified = min(max_specified, max(len(features), 1))  # never more than the features
+    check_memory(population_bytes(n_rules + EXTRA_SLOTS, max_specified),
+                 f"The population of n_rules={n_rules:,} the model file declares",
+                 ModelFormatError, MEMORY_BUDGET)
     rule_set = RuleSet.from_dict(data["rule_set"], n_rules, max_specified)
-    d = len(rule_set.feature_names)
-    config = make_config(params, d, n_rules, min(max_specified, d))
-    check_population_size(config, ModelFormatError)
+    config = make_config(params, len(rule_set.feature_names), n_rules, max_specified)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
     return params, label_dtype, rule_set, run

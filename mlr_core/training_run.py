@@ -46,7 +46,7 @@ SUMMARY_KEYS = ("iteration", "epoch", "macro_size", "micro_size", "mean_fitness"
 """The keys of `TrainingRun.summary`, in order: the columns of the history."""
 HISTORY_KEYS = {*SUMMARY_KEYS, "_matched"}
 
-_EXTRA_SLOTS = 3  # one iteration inserts at most 3 rules (covering, two offspring) before deletion
+EXTRA_SLOTS = 3  # one iteration inserts at most 3 rules (covering, two offspring) before deletion
 
 def _physical_memory() -> int | None:
     try:
@@ -77,22 +77,17 @@ def make_config(params: dict, n_features: int, n_rules: int, max_specified: int)
     )
 
 
-def check_population_size(config: Config, error=InputError) -> None:
-    """Refuse (``error``, naming the memory) a population this machine cannot hold, before
-    allocating it."""
-    need = popmod.population_bytes(config.n_rules + _EXTRA_SLOTS, config.max_specified)
-    have = _physical_memory()
-    if have is not None and need > have:
-        raise error(f"n_rules={config.n_rules:,} needs {_gib(need)} for the rule population, "
-                    f"more than the {_gib(have)} of this machine: choose a smaller n_rules.")
-
-
 def allocate_population(config: Config) -> popmod.Population:
     """An empty population sized by ``config`` (``n_rules`` + 3 slots of ``max_specified``
     features), refused with an InputError, naming the memory, when the machine cannot hold it."""
-    check_population_size(config)
+    need = popmod.population_bytes(config.n_rules + EXTRA_SLOTS, config.max_specified)
+    have = _physical_memory()
+    if have is not None and need > have:
+        raise InputError(f"n_rules={config.n_rules:,} needs {_gib(need)} for the rule "
+                         f"population, more than the {_gib(have)} of this machine: choose a "
+                         "smaller n_rules.")
     try:
-        return popmod.new_population(config.n_rules + _EXTRA_SLOTS, config.max_specified)
+        return popmod.new_population(config.n_rules + EXTRA_SLOTS, config.max_specified)
     except MemoryError as err:
         raise InputError(f"n_rules={config.n_rules:,} does not fit in memory: choose a smaller "
                          "n_rules.") from err
@@ -197,7 +192,7 @@ class TrainingRun:
         if not self.bound:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         pop, cfg = self.population, self.config
-        if pop.nspec.shape[0] != cfg.n_rules + _EXTRA_SLOTS or pop.feat.shape[1] < max(
+        if pop.nspec.shape[0] != cfg.n_rules + EXTRA_SLOTS or pop.feat.shape[1] < max(
             cfg.max_specified, 1
         ):  # the kernels do not check bounds: never run them on arrays of another size
             raise MLRError("The population's arrays do not match the configuration.")
