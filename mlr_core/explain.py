@@ -56,11 +56,21 @@ class Explanation:
         return pd.DataFrame(running, index=index, columns=self.scores.index)
 
     def text(self) -> str:
-        """A plain-text report, for notebooks and logs."""
+        """A plain-text report, for notebooks and logs: the baseline, then each rule (20 at
+        most) with what it adds to each label's score, then the scores and the answers."""
         head = (f"{len(self.rule_ids)} rules matched." if not self.fallback
                 else "No rule matched: the baseline or the nearest rules answered.")
-        lines = [head, *self.match_set["rule"].head(20), ""]
-        lines += [f"{label}: {score:.3f}" for label, score in self.scores.items()]
+        parts = self.match_set.filter(like="contribution: ").to_numpy()
+        labels = list(self.scores.index)
+
+        def signed(values):
+            return ", ".join(f"{v:+.3f} {label}" for v, label in zip(values, labels, strict=True)
+                             if v != 0.0) or "nothing"
+
+        lines = [head, f"baseline: {signed(self.baseline.to_numpy())}"]
+        lines += [f"{rule}\n    adds {signed(row)}"
+                  for rule, row in zip(self.match_set["rule"].head(20), parts, strict=False)]
+        lines += [""] + [f"{label}: {score:.3f}" for label, score in self.scores.items()]
         lines += [f"agg ({self.bipartition[0]} {self.bipartition[1]}): {self.agg_labels}",
                   f"max: {self.max_labels}"]
         return "\n".join(lines)
