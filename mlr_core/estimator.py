@@ -537,7 +537,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                              "weighting='fitted'.")
         if not run.bound:
             raise InputError("Compacting refits the weights on the training data: call "
-                             "start(X, Y) or fit(X, Y) first (a loaded or compacted model has "
+                             "start(X, Y) or fit(X, Y) first (a loaded model has "
                              "none bound).")
         sizes = [int(k) for k in sizes]
         if any(k < 1 for k in sizes):
@@ -562,7 +562,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def subset(self, rule_ids):
         """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
         ``rules_frame()``), each keeping its weights, the bipartition as it is; its training
-        state is this one's, without bound data. The audit's compactions and rule exports."""
+        state and bound training rows are this one's. The audit's compactions and rule
+        exports."""
         return self._with_rule_set(self.current_rule_set().subset(rule_ids))
 
     def to_json(self):
@@ -606,14 +607,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _with_rule_set(self, rule_set):
-        """A new fitted model (same parameters) whose rules and predictions are ``rule_set``."""
+        """A new fitted model (same parameters) whose rules and predictions are ``rule_set``,
+        with this model's training rows still bound, if any."""
         run = self._run()
         model = clone(self)
         if hasattr(self, "feature_names_in_"):
             model.feature_names_in_ = self.feature_names_in_
-        return model._become(TrainingRun.from_dict(run.to_dict(), run.config, self.fitness,
-                                                   rule_set, self.history_every),
-                             rule_set, self.label_dtype_)
+        new_run = TrainingRun.from_dict(run.to_dict(), run.config, self.fitness, rule_set,
+                                        self.history_every)
+        if run.bound:
+            new_run.bind_scaled(run.X, run.truth())
+        return model._become(new_run, rule_set, self.label_dtype_)
 
     def _rows(self, X):
         """X on the rules' axes, or the bound training rows when X is None."""

@@ -149,7 +149,10 @@ class TrainingRun:
     def bind(self, X: np.ndarray, Y: np.ndarray) -> None:
         """Bind training data (a checked float matrix in the data's units, 0/1 labels) and start
         a new epoch order; labelsets not seen before are added."""
-        X_scaled = self.scaling.transform(X)
+        self.bind_scaled(self.scaling.transform(X), Y)
+
+    def bind_scaled(self, X_scaled: np.ndarray, Y: np.ndarray) -> None:
+        """`bind` for rows already on the rules' axes (another run's bound rows)."""
         known = {row.tobytes(): i for i, row in enumerate(self.labelsets)}
         ids = np.empty(len(Y), dtype=np.int32)
         new = []

@@ -29,3 +29,24 @@ def test_readme_audit_example_runs_after_the_first(tmp_path, monkeypatch):
     exec(compile(audit_block, "README.md", "exec"), namespace)
     assert (tmp_path / "audit.html").read_text().startswith("<!DOCTYPE html>")
     assert namespace["json_text"].startswith("{") and "rule_id" in namespace["csv_text"]
+
+
+def test_readme_compact_example_runs_after_the_first(tmp_path, monkeypatch):
+    """The scorecard example: its exported Python predicts the compact model's labels."""
+    import numpy as np
+
+    from mlr_core.export import python_labels
+
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.S)
+    compact_block = next(block for block in blocks if ".compact(" in block)
+    (tmp_path / "sample_data").symlink_to(REPO / "sample_data")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(blocks[0], "README.md", "exec"), namespace)
+    exec(compile(compact_block, "README.md", "exec"), namespace)
+    small, data = namespace["small"], namespace["data"]
+    assert small.rule_set_.n_rules <= 19 and set(namespace["sizes"]) == {10, 20, 50, 100, 200}
+    source = (tmp_path / "scorecard.py").read_text()
+    assert np.array_equal(python_labels(source, data.X[480:], data.feature_names),
+                          small.predict(data.X[480:]))
+    assert "CASE WHEN" in (tmp_path / "scorecard.sql").read_text()
