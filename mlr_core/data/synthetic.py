@@ -27,6 +27,7 @@ import numpy as np
 from mlr_core.data.loaders import Dataset
 from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import InputError
+from mlr_core.validation import MEMORY_BUDGET, check_memory
 
 _SIZING_DRAWS = 20_000  # Monte Carlo points that measure the union's volume while sizing boxes
 _BISECTION_STEPS = 40
@@ -226,6 +227,10 @@ def make_hypercube_dataset(
             raise InputError(f"{key} must be an integer >= {low}, got {value!r}")
     if not 0.0 <= label_noise <= 1.0:
         raise InputError(f"label_noise must lie in [0, 1], got {label_noise}")
+    n_features = n_relevant + n_irrelevant + n_redundant
+    check_memory(8 * n_samples * (n_features + n_labels),
+                 f"{n_samples:,} samples x {n_features + n_labels:,} columns", InputError,
+                 MEMORY_BUDGET)
     by_half_edge = min_half_edge is not None or max_half_edge is not None
     if by_half_edge:
         if cardinality is not None or label_frequency is not None:

@@ -108,3 +108,11 @@ def test_csv_cells_that_load(text, labels):
 def test_csv_cells_that_are_refused(text, message):
     with pytest.raises(DatasetError, match=message):
         load_dataset_bytes(text.encode(), "c.csv")
+
+
+def test_generator_refuses_a_dataset_over_the_budget_before_drawing_it():
+    from mlr_core import make_hypercube_dataset
+    from mlr_core.errors import InputError
+
+    with pytest.raises(InputError, match=r"1,000,000,000 samples x 8 columns would take 64\.0 GB"):
+        make_hypercube_dataset(n_samples=10**9, n_relevant=2, n_labels=6)
