@@ -1,7 +1,7 @@
 """MLR against the field: our configurations on the shared fixed folds, ranked with nine peers.
 
     python benchmarks/field.py                       # defaults + ablation, 5 datasets x 5 folds
-    python benchmarks/field.py --configs defaults --datasets yeast flags --n-jobs 2
+    python benchmarks/field.py --configs "MLR defaults" --datasets yeast flags --n-jobs 2
     python benchmarks/field.py --out docs/field.md   # the committed report (notes kept)
 
 Runs each MLR configuration below through the experiment runner
@@ -11,6 +11,13 @@ a time, among the nine learners measured on the same folds (``../shared/field/pe
 learners per table, as ``../shared/field/README.md`` prescribes. Prints, per measure, the peers'
 and the MLR defaults' values with ranks and the average rank; the ablation (what each step did on
 each dataset); Hamming loss, accuracy and F1 against the best peer; and fit seconds per fold.
+
+Then the sparse stand-ins (`SPARSE`): data made by
+:func:`mlr_core.data.synthetic.make_sparse_label_dataset` with label density 0.03-0.09 and weak
+features, on which predicting no label is a strong baseline. No peer results exist for them, so
+the peers that run here (`SPARSE_PEERS`, BOOMER when ``mlrl-boomer`` is importable) run on the
+same 5 stratified folds beside `SPARSE_CONFIGS`; the table gives the empty prediction's Hamming
+loss (the label density of the test folds) with them.
 """
 
 import argparse
@@ -20,7 +27,14 @@ from pathlib import Path
 import pandas as pd
 
 from mlr_core import MLRClassifier, load_dataset
-from mlr_core.evaluation.experiments import markdown, read_fold_file, run_experiment
+from mlr_core.data.synthetic import make_sparse_label_dataset
+from mlr_core.evaluation.experiments import (
+    markdown,
+    read_fold_file,
+    run_experiment,
+    stratified_folds,
+)
+from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
 
@@ -38,6 +52,7 @@ CONFIGS = {
     "+ tuned for accuracy": dict(weighting="vote", target="accuracy"),
     "+ fitted rule weights": dict(max_specified=11, target="accuracy"),
     "+ 3 features per rule": dict(target="accuracy"),
+    "+ balanced cut": dict(target="balanced"),
     "MLR defaults": dict(),
     "option: target=hamming_loss": dict(target="hamming_loss"),
 }
@@ -48,8 +63,21 @@ and 150,000 iterations; ``+ tuned for accuracy``: the bipartition tuned for accu
 (``target="accuracy"``); ``+ fitted rule weights``: also ``weighting="fitted"`` (bipartition
 tuned on leave-one-out scores) with the vote's specificity limit (ceil(log2 n_train) is 8 to 11
 on these sets: 11); ``+ 3 features per rule``: ``max_specified="auto"``, 3 with fitted
-weights; ``MLR defaults``: also ``target="balanced"`` (accuracy minus 3 x Hamming loss); the
-option tunes the bipartition for Hamming loss instead."""
+weights; ``+ balanced cut``: ``target="balanced"`` (accuracy minus 3 x Hamming loss, the
+default before); ``MLR defaults``: ``target="guarded"`` instead (accuracy minus Hamming loss over
+the label density, among cuts that beat predicting no label); the option tunes the bipartition
+for Hamming loss instead."""
+
+SPARSE = {
+    "sparse-12": dict(n_labels=12, cardinality=1.1, random_state=1),
+    "sparse-30": dict(n_labels=30, cardinality=1.8, random_state=2),
+    "sparse-100": dict(n_labels=100, cardinality=3.0, random_state=3),
+}
+"""Stand-ins for protein-function and text collections: 1,500 rows, 300 features of which each
+label shifts 10 by 0.2-0.8 noise standard deviations (the generator's defaults); label density
+0.09, 0.06 and 0.03. Never used to choose a default."""
+SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "option: target=hamming_loss")
+SPARSE_PEERS = ("BR-LR", "MLkNN", "ECC-LR", "ECC-DT", "RAkELo-DT", "BOOMER")
 
 
 def run(configs, datasets, n_jobs, seed=0):
@@ -58,6 +86,68 @@ def run(configs, datasets, n_jobs, seed=0):
              for name, d in data.items()}
     learners = {name: MLRClassifier(random_state=seed, **CONFIGS[name]) for name in configs}
     return run_experiment(learners, data, folds, n_jobs=n_jobs)
+
+
+def run_sparse(configs, datasets, n_jobs, seed=0):
+    """The peers that run here and ``configs`` on the sparse stand-ins (5 stratified folds)."""
+    data = {name: make_sparse_label_dataset(name=name, **SPARSE[name]) for name in datasets}
+    folds = {name: stratified_folds(d.Y, 5, random_state=0) for name, d in data.items()}
+    learners = {name: make_learner(name, seed) for name in SPARSE_PEERS
+                if name in available_learners()}
+    learners.update({name: MLRClassifier(random_state=seed, **CONFIGS[name])
+                     for name in configs})
+    results = run_experiment(learners, data, folds, n_jobs=n_jobs)
+    density = {(name, k): data[name].Y[test].mean() for name in data
+               for k, (_, test) in enumerate(folds[name])}
+    keys = zip(results.dataset, results.fold, strict=True)
+    return results.assign(density=[density[key] for key in keys])
+
+
+def sparse_report(results: pd.DataFrame) -> list[str]:
+    """The sparse stand-ins: every learner's Hamming loss, accuracy and F1 with the empty
+    prediction's Hamming loss, and the MLR defaults against it and the best peer."""
+    means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
+    learners = list(dict.fromkeys(results.learner))
+    datasets = list(dict.fromkeys(results.dataset))
+    peer_names = [name for name in learners if name in SPARSE_PEERS]
+    density = means.density.groupby("dataset", sort=False).first()
+    parts = ["## Sparse stand-ins: predicting nothing as the baseline",
+             "`make_sparse_label_dataset` with " + "; ".join(
+                 f"`{name}`: {SPARSE[name]['n_labels']} labels, cardinality "
+                 f"{SPARSE[name]['cardinality']}" for name in datasets)
+             + " (1,500 rows, 300 weak features; 5 stratified folds). Peers run here: "
+             + ", ".join(peer_names) + ". Rank among the peers and that row's learner."]
+    for measure in ("hamming_loss", "accuracy", "f1"):
+        values = means[measure].unstack()[datasets].reindex(learners)
+        lower = measure in LOWER_IS_BETTER
+        cells = pd.DataFrame(index=learners, columns=datasets, dtype=object)
+        for name in learners:
+            mates = list(dict.fromkeys([*peer_names, name]))
+            ranks = rank_table(values.loc[mates], lower)
+            cells.loc[name] = [f"{values.loc[name, d]:.4f} ({ranks.loc[name, d]:g})"
+                               for d in datasets]
+        if measure == "hamming_loss":
+            cells.loc["empty prediction (= density)"] = [f"{density[d]:.4f}" for d in datasets]
+        direction = "lower" if lower else "higher"
+        parts += [f"### {measure} ({direction} is better)", markdown(cells)]
+    shown, rows = "MLR defaults", []
+    for d in datasets:
+        peer = means.loc[peer_names].xs(d, level="dataset")
+        best = peer.hamming_loss.idxmin()
+        row = {"dataset": d, "density": f"{density[d]:.4f}"}
+        for config in (c for c in SPARSE_CONFIGS if (c, d) in means.index):
+            row[f"HL {config}"] = f"{means.loc[(config, d), 'hamming_loss']:.4f}"
+        row["HL best peer"] = f"{peer.hamming_loss.min():.4f} {best}"
+        if (shown, d) in means.index:
+            mine = means.loc[(shown, d)]
+            row["defaults - density"] = f"{mine.hamming_loss - density[d]:+.4f}"
+            row["defaults - best peer"] = f"{mine.hamming_loss - peer.hamming_loss.min():+.4f}"
+            row["accuracy defaults / best peer"] = (f"{mine.accuracy:.4f} / "
+                                                    f"{peer.accuracy.max():.4f}")
+        rows.append(row)
+    parts += ["### Hamming loss against predicting nothing and the best peer",
+              markdown(pd.DataFrame(rows).set_index("dataset"))]
+    return parts
 
 
 def peers() -> pd.DataFrame:
@@ -79,7 +169,7 @@ def ranks_among_peers(means, measure, config, peer_names):
                       measure in LOWER_IS_BETTER)
 
 
-def report(results: pd.DataFrame, seconds: float) -> str:
+def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float) -> str:
     field = peers()
     peer_names = list(dict.fromkeys(field.learner))
     configs = list(dict.fromkeys(results.learner))
@@ -88,10 +178,12 @@ def report(results: pd.DataFrame, seconds: float) -> str:
     means = pd.concat([field[field.dataset.isin(datasets)],
                        mine.reset_index()], ignore_index=True)
     shown = "MLR defaults" if "MLR defaults" in configs else configs[-1]
+    fits = len(results) + (0 if sparse is None else len(sparse))
     parts = [
         "# MLR in the field",
         f"Command: `python benchmarks/field.py` ({results.fold.nunique()} folds per dataset, "
-        f"the fixed folds of `../shared/field/folds`, {len(results)} fits in {seconds:.0f} s). "
+        f"the fixed folds of `../shared/field/folds`, {fits} fits in {seconds:.0f} s, "
+        "the sparse stand-ins included). "
         "Peers: `../shared/field/peers.csv` (same folds). Each MLR configuration is ranked "
         "among the nine peers on its own (ten learners); 1 = best, ties share the mean rank.",
         "## Average rank among the 10 learners",
@@ -131,6 +223,8 @@ def report(results: pd.DataFrame, seconds: float) -> str:
     fit = fit.apply(lambda r: f"{r['mean']:.1f} (max {r['max']:.1f})", axis=1).unstack()
     parts += ["## Fit seconds per fold: mean (max)",
               markdown(fit.reindex(index=configs, columns=datasets))]
+    if sparse is not None:
+        parts += sparse_report(sparse)
     return "\n\n".join(parts) + "\n"
 
 
@@ -139,6 +233,8 @@ def main(argv=None) -> int:
     parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS),
                         metavar="NAME", help=f"any of: {', '.join(CONFIGS)}")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
+    parser.add_argument("--sparse", nargs="*", default=list(SPARSE), choices=list(SPARSE),
+                        help="sparse stand-ins to run (none with a bare --sparse)")
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="MLR's random_state")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
@@ -146,13 +242,17 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     results = run(args.configs, args.datasets, args.n_jobs, args.seed)
-    text = report(results, time.perf_counter() - start)
+    sparse = None
+    if args.sparse:
+        configs = [name for name in SPARSE_CONFIGS if name in args.configs]
+        sparse = run_sparse(configs, args.sparse, args.n_jobs, args.seed)
+    text = report(results, sparse, time.perf_counter() - start)
     print(text)
     if args.out:  # keep the hand-written notes below NOTES in an existing report
         old = args.out.read_text() if args.out.is_file() else ""
         args.out.write_text(text + (NOTES + old.split(NOTES, 1)[1] if NOTES in old else ""))
     if args.csv:
-        results.to_csv(args.csv, index=False)
+        pd.concat([results, sparse], ignore_index=True).to_csv(args.csv, index=False)
     return 0
 
 
