@@ -15,7 +15,6 @@ import sys
 
 import psutil
 import pytest
-
 from mlr_dashboard.headless import APP, ROOT, free_port, stop, wait_healthy
 
 pytestmark = pytest.mark.e2e
