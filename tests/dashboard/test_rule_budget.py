@@ -16,7 +16,9 @@ from mlr_core.evaluation import measures
 
 @pytest.fixture(scope="module")
 def session():
-    data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=1, n_labels=4,
+    """Six features: ``max_specified="auto"`` resolves to 6 with the vote, to 3 with fitted
+    weights, so the fitted copy must keep the vote's limit to keep its rules."""
+    data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=4, n_labels=4,
                                   random_state=0)
     current = state.Session(data)
     current.step(3000)
@@ -45,6 +47,9 @@ def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget
     for k, model in budget.models.items():
         assert model.weighting == "fitted" and budget.n_rules(k) <= k
     assert budget.full is session.fitted_model()
+    live = session.read_model(session.snapshot(), lambda m: m)
+    assert budget.full.max_specified_ == live.max_specified_ == 6
+    assert len(budget.full.rules_frame()) == n
     store = {rule_budget.KEY: budget}
     assert rule_budget.kept_or_built(store, session, session.snapshot()) is budget
     assert rule_budget.kept(store, object()) is None  # another snapshot: not this budget
