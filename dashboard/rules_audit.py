@@ -1,5 +1,6 @@
 """The Rules page's content: the rules in a trustworthy order, the filters whose result is exactly
-what gets exported, and the audit (coverage, deciding rules, compaction) laid out for the page.
+what gets exported, and the audit of a compact model (coverage, deciding rules, pruning) laid out
+for the page.
 
 Pure (no Streamlit): the page and its tests call the same functions. The audit itself and the
 exports are the engine's (``mlr_core.audit``, ``mlr_core.audit_report``).
@@ -21,9 +22,7 @@ COLUMNS = ["labelset", "trusted_accuracy", "accuracy", "experience", "fitness", 
 HIDDEN = ["labelset_id"]
 #: Short column names for the measures table (six columns side by side).
 DATA_NAMES = {"audited": "train", "held-out": "held-out"}
-MODEL_NAMES = {"full": "all", "compact": "compacted", "deciding": "deciding"}
-#: Deciding rules listed on the page (the HTML report lists its own top 25).
-TOP_DECIDING = 15
+MODEL_NAMES = {"full": "this model", "compact": "pruned", "deciding": "deciding only"}
 
 
 @dataclass(frozen=True)
@@ -77,22 +76,16 @@ def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:
         ("Rules deciding 50 / 80 / 90%",
          " / ".join(count(s[f"rules_for_{p}"]) for p in (50, 80, 90)),
          "the fewest most decisive rules that decide that share of the rows"),
-        ("Compacted rule set", f"{s['n_compact']:,} rules",
-         f"same predictions on the training rows; {s['n_restored']:,} of them decide nothing "
-         "but are needed to keep the predictions"),
+        ("Pruned", f"{s['n_compact']:,} rules",
+         "the rules left when those deciding no training row go, except the "
+         f"{s['n_restored']:,} needed to keep every training prediction"),
     ]
 
 
 def measures_table(result: engine_audit.Audit) -> pd.DataFrame:
-    """Measures of all rules, the compacted set and the deciding rules alone, side by side, on
-    the training and held-out rows (one row per measure)."""
+    """Measures of the audited model, its pruned set and its deciding rules alone, side by side,
+    on the training and held-out rows (one row per measure)."""
     frame = result.measures.rename(index=_MEASURE_NAMES)
     frame.columns = [f"{DATA_NAMES[data]} · {MODEL_NAMES[model]}" for data, model in frame.columns]
     return frame.rename_axis("measure")
 
-
-def deciding_table(result: engine_audit.Audit, top: int = TOP_DECIDING) -> pd.DataFrame:
-    """The most decisive rules: how many training rows each decides and matches."""
-    rules = result.rules[result.rules["n_decided"] > 0].head(top)
-    return rules[["labelset", "decided_share", "n_decided", "n_matched", "fitness",
-                  "numerosity", "experience", "kept", "rule"]]

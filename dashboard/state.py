@@ -391,7 +391,8 @@ class Session:
         with self._lock:
             if self._fitted is None:
                 model = _estimator().from_json(self._started().to_json())
-                model.set_params(weighting="fitted").start(
+                # the rules keep the vote's specificity limit ("auto" resolves per weighting)
+                model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
                     self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
                     warm_start=True)
                 self._fitted = model

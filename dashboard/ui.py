@@ -201,6 +201,8 @@ def sidebar(current: state.Session) -> None:
         st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
         st.markdown("**Training:** " + ("running" if current.running else "paused"))
+        st.caption("Model trained: all rules, scored by the paper's vote. A page that shows "
+                   "fitted weights or a compact model says so.")
         left, right = st.columns(2)
         left.button("Start", key="start", on_click=_start, disabled=current.running,
                     type="primary", icon=":material/play_arrow:", width="stretch")

@@ -645,9 +645,10 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         training has gone on, the rules as they are now where they need no fitting (the vote,
         MLR_max); fitted weights older than the rules are refused (InputError)."""
         prediction = prediction or self.prediction
+        run = self._run()
         self._bipartition()
         rule_set = self.rule_set_
-        if rule_set.iteration == self.run_.iteration:
+        if rule_set.iteration == run.iteration:
             return rule_set
         if prediction == "agg" and self.weighting == "fitted":
             raise InputError(

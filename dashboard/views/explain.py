@@ -1,10 +1,12 @@
-"""Explain an instance: which rules matched it, how they voted, and whether the answer was right."""
+"""Explain an instance: which rules matched it, how they voted, and whether the answer was right;
+then, on request, the same instance under fitted weights (all rules or a compact model), its
+score built up as the baseline plus each matching rule's contribution."""
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, frames, state, tables, ui, vote_text
+from dashboard import figures, frames, rule_budget, scorecard_figures, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 
@@ -96,21 +98,51 @@ def contributions_table(exp, label_names) -> pd.DataFrame:
     return table.sort_values("towards the answer", ascending=False, kind="stable")
 
 
+FULL = "all"
+
+
+def scored_by(session: state.Session, snap: state.Snapshot, choice):
+    """(model, what it is in words) for the choice: all rules with fitted weights, or the
+    compact model of a budget (the tab's rule budget, shared with the Rules page)."""
+    n = len(snap.rules)
+    if choice == FULL:
+        with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
+            return session.fitted_model(), f"all {n:,} rules with fitted weights"
+    sizes = rule_budget.budgets(n)
+    with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
+        budget = rule_budget.kept_or_built(st.session_state, session, snap)
+    shown = budget.n_rules(choice)
+    return budget.models[choice], (f"a compact model of {shown} rules ({shown - 1} of the "
+                                   f"{n:,} rules and the baseline, weights refitted)")
+
+
 def fitted_weights(session: state.Session, index: int) -> None:
-    """The same instance scored as the library scores it by default: fitted rule weights."""
-    st.markdown("#### With fitted rule weights (the library's default scoring)")
-    st.caption("The dashboard scores MLR_agg by the rules' vote, as the paper does, so it can "
+    """The same instance scored as the library scores it: fitted rule weights, on all rules or a
+    compact model, the answer built up as the baseline plus each matching rule's weight."""
+    st.markdown("#### With fitted rule weights (the library's scoring)")
+    st.caption("The model above scores MLR_agg by the rules' vote, as the paper does, so it can "
                "follow every tick. `MLRClassifier()` in Python keeps the same rules but gives "
                "each a weight per label, fitted on the training split by ridge regression: a "
-               "label's score is the baseline plus the weights of the matching rules.")
+               "label's score is the baseline plus the weights of the matching rules. A "
+               "compact model keeps k of the rules (the baseline counted) and refits them, as "
+               "the Rules page's rule budget does.")
     if not st.toggle("Fit the rule weights to these rules", key="fitted_weights"):
         return
-    with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
-        model = session.fitted_model()
+    snap = session.snapshot()
+    if snap.rules.empty:
+        st.caption("No rules yet: train the model first.")
+        return
+    choice = st.segmented_control(
+        "Scored by", [FULL, *rule_budget.budgets(len(snap.rules))], key="explain_model",
+        default=FULL, format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
+        help="A compact model of at most that many rules (the baseline counted).")
+    model, which = scored_by(session, snap, FULL if choice is None else choice)
     data = session.dataset
     exp = model.explain(data.X[index])
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
     method, value = exp.bipartition
+    st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",
+            icon=":material/model_training:")
     st.markdown(f"**MLR_agg with fitted weights**  \n{verdict(exp.agg_labels, truth)}")
     st.plotly_chart(
         figures.label_scores(data.label_names, exp.scores.to_numpy(),
@@ -122,6 +154,12 @@ def fitted_weights(session: state.Session, index: int) -> None:
     if exp.fallback:
         st.info("No rule matches this instance: the baseline (each label's intercept) "
                 "answered.", icon=":material/info:")
+    names = list(data.label_names)
+    strongest = names[int(np.argmax(exp.scores.to_numpy()))]
+    label = st.selectbox("Build up the score of", names, index=names.index(strongest),
+                         key="waterfall_label")
+    st.plotly_chart(scorecard_figures.waterfall(exp, label), key="waterfall")
+    if exp.fallback:
         return
     contributions = frames.with_rule_texts(contributions_table(exp, data.label_names),
                                            session.snapshot().rules)
@@ -143,6 +181,10 @@ def explanation(session: state.Session, index: int) -> None:
     truth = [name for name, bit in zip(names, data.Y[index], strict=True) if bit]
     split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
     st.subheader(f"Instance #{index} · {split}")
+    snap = session.snapshot()
+    st.caption(f"Shown first: the model being trained, all {len(snap.rules):,} rules at "
+               f"iteration {snap.iteration:,}, scored by the paper's vote;"
+               " below, on request, the same rules with fitted weights or a compact model.")
     if exp.fallback:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")

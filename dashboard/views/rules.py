@@ -1,9 +1,11 @@
 """Rules: the population as a table in a trustworthy order, filtered, exported as shown (CSV and
-loadable JSON), audited (coverage, deciding rules, compaction) and reported (HTML)."""
+loadable JSON); below, a compact model of them at a rule budget: its held-out curve, scorecard,
+audit and downloads (JSON, CSV, HTML report, Python, SQL)."""
 
+import numpy as np
 import streamlit as st
 
-from dashboard import frames, pages, rules_audit, state, tables, ui
+from dashboard import pages, rule_budget, rules_audit, scorecard_figures, state, tables, ui
 from mlr_core.audit_report import coverage_figure, report_html
 
 
@@ -76,76 +78,134 @@ def table_view(table, n_rules: int) -> None:
     )
 
 
-def audit_result(session: state.Session, snap: state.Snapshot):
-    """The audit of this snapshot if it was run (kept until the model changes), else None."""
-    kept = st.session_state.get("rules_audit")
-    return kept[1] if kept and kept[0] is snap else None
-
-
-def audit_section(session: state.Session, snap: state.Snapshot) -> None:
-    """Which rules decide the predictions, how few cover the data, and the compacted set."""
-    st.subheader("Audit on the training rows")
+def budget_section(session: state.Session, snap: state.Snapshot) -> None:
+    """The rule budget: compact models of these rules, their held-out curve, the chosen one's
+    scorecard, its audit and its downloads."""
+    st.subheader("Audit a compact model: the rule budget")
     if snap.rules.empty:
-        st.caption("No rules yet: train the model (Step or Start), then audit its rules.")
+        st.caption("No rules yet: train the model (Step or Start), then audit a compact model "
+                   "of its rules.")
         return
-    st.caption(f"Of all {len(snap.rules):,} rules (the filters above do not apply): which rules "
-               "decide the predictions on the rows the model trained on, how few of them cover "
-               "how much of the data, and a compacted rule set (rules that decide nothing "
-               "removed, the predictions kept) measured beside the full one, on the training "
-               "and the held-out rows.")
-    result = audit_result(session, snap)
-    if result is None:
+    n = len(snap.rules)
+    st.caption(f"The table above is the model being trained: all {n:,} rules, scored by the "
+               "paper's vote. An auditor reads a compact model instead: at most k of these rules "
+               "(the baseline, the score when no rule matches, counted as one) with a weight "
+               "per rule and label fitted on the training rows, as `MLRClassifier.compact(k)` "
+               "makes it.")
+    budget = rule_budget.kept(st.session_state, snap)
+    if budget is None:
         slot = st.empty()
-        if not slot.button("Audit the rules", key="run_audit", icon=":material/fact_check:",
-                           type="primary",
-                           help="A few seconds on real data; kept until the model changes."):
+        if not slot.button("Compact and audit", key="run_audit", icon=":material/fact_check:",
+                           type="primary", help="Seconds on real data; kept until the model "
+                                                "changes."):
             return
         slot.empty()
-        with st.spinner("Auditing the rules…"):
-            result = session.read_model(snap, lambda m: rules_audit.run_audit(
-                m, session.dataset, session.train_idx, session.test_idx))
-        st.session_state["rules_audit"] = (snap, result)
+        sizes = rule_budget.budgets(n)
+        with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
+            budget = rule_budget.kept_or_built(st.session_state, session, snap)
+    sizes = budget.sizes
+    k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
+                         value=st.session_state.get("rule_budget", 20 if 20 in sizes
+                                                    else sizes[-1]),
+                         help="The curve below shows how well each size predicts rows the "
+                              "model never saw.")
+    model = budget.models[k]
+    shown = budget.n_rules(k)
+    st.info(f"**Shown: a compact model of {shown} rules** ({shown - 1} evolved rules and the "
+            f"baseline), fitted weights, made from the {n:,} rules at iteration "
+            f"{snap.iteration:,}.", icon=":material/model_training:")
+    st.plotly_chart(scorecard_figures.budget_curve(budget.curve, k), key="budget_curve")
+    card = scorecard(session, model)
+    with ui.shielded("auditing the compact model"):
+        audit_of(session, snap, budget, k, card)
+
+
+def scorecard(session: state.Session, model) -> str:
+    """The compact model's weights as a heatmap and a sortable table, in the order chosen;
+    returns the table as shown, the baseline first, as CSV."""
+    data = session.dataset
+    X = data.X[session.train_idx]
+    order = st.selectbox("Read the rules in this order", rule_budget.orders(data.label_names),
+                         key="scorecard_order")
+    table = rule_budget.scorecard(model, X, order)
+    base = rule_budget.baseline(model)
+    per_row = model.rules_per_row(X)
+    st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** A label's score is its "
+                "baseline plus the weights of the rules matching the row; the labels whose "
+                "score reaches the cut are predicted. A training row matches "
+                f"{np.median(per_row):g} rules (median; at most {per_row.max()}).")
+    st.plotly_chart(scorecard_figures.scorecard_heatmap(table, base), key="scorecard_heatmap")
+    labels = list(base.index)
+    width = min(900, 7 * int(table["condition"].str.len().max()))
+    event = st.dataframe(
+        table.reset_index(), key="scorecard_table", hide_index=True, on_select="rerun",
+        selection_mode="single-row", height=min(420, 38 + 35 * len(table)),
+        column_config={
+            "rule_id": st.column_config.NumberColumn("rule", format="%d", width=60),
+            "condition": st.column_config.TextColumn(
+                "condition (select the row to read it line by line)", width=width),
+            "support": st.column_config.NumberColumn("rows matched", width=90),
+            "coverage": st.column_config.ProgressColumn("coverage", format="percent",
+                                                        min_value=0.0, max_value=1.0, width=90),
+        } | {label: st.column_config.NumberColumn(label, format="%+.3f",
+                                                  width=max(70, 8 * len(label)))
+             for label in labels})
+    rows = event.selection.rows
+    chosen = table.iloc[rows[0] if rows else 0]
+    st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
+                f"{chosen.support:,} training rows)")
+    st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
+    return rule_budget.with_baseline(table, base).to_csv()
+
+
+def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card: str) -> None:
+    """The audit of the compact model of budget k (decisions, coverage, measures) and the files
+    an auditor takes away."""
+    with st.spinner(f"Auditing the compact model of {budget.n_rules(k)} rules…"):
+        result = rule_budget.audit(budget, k, session.dataset, session.train_idx,
+                                   session.test_idx)
+    st.markdown(f"**Audit of the compact model of {budget.n_rules(k)} rules** on the training "
+                "rows")
     for col, (label, value, help_text) in zip(st.columns(4), rules_audit.headline(result),
                                               strict=True):
         col.metric(label, value, help=help_text)
     measures = rules_audit.measures_table(result)
-    st.markdown("**All rules, the compacted set and the deciding rules alone**, measured")
     measures = measures.reset_index()
     st.dataframe(measures, key="audit_measures", hide_index=True,
                  column_config=tables.fit_columns(measures, index=False, config={
                      c: st.column_config.NumberColumn(format="%.3f")
                      for c in measures.columns if c != "measure"}))
-    st.caption("train: the rows the model trained on (and was audited on); held-out: rows it "
-               "never saw. The compacted set predicts exactly as all rules on the training rows "
-               "(by construction); the held-out columns show whether that holds on unseen rows. "
-               "The deciding rules alone drop every rule that decides no row, even those the "
-               "vote needs.")
+    st.caption("train: the rows the model was fitted on; held-out: rows it never saw. Pruned: "
+               "this model without the rules that decide no training row, except those needed "
+               "to keep every training prediction; deciding only: without all of them.")
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")
-    st.markdown("**The most decisive rules** (the training rows each one decides)")
-    deciding = rules_audit.deciding_table(result)
-    deciding = frames.with_rule_texts(deciding, snap.rules, ids=deciding.index)
-    st.dataframe(deciding, key="deciding_rules", column_config=tables.fit_columns(deciding, {
-        "decided_share": st.column_config.ProgressColumn("decides", format="percent",
-                                                         min_value=0.0, max_value=1.0),
-        "n_decided": st.column_config.NumberColumn("rows decided"),
-        "n_matched": st.column_config.NumberColumn("rows matched"),
-        "fitness": st.column_config.NumberColumn(format="%.3f"),
-        "kept": st.column_config.CheckboxColumn("in the compacted set"),
-    }))
-    name = session.dataset.name
-    cols = st.columns(2)
+    model = budget.models[k]
+    name, size = session.dataset.name, budget.n_rules(k)
+    title = f"MLR rule audit: {name}, compact model of {size} rules (iteration {snap.iteration:,})"
+    cols = st.columns(5)
     cols[0].download_button(
-        f"Download the compacted rule set ({result.summary['n_compact']:,} rules, JSON)",
-        result.compaction.model.to_json(), f"{name}-compacted-model.json", "application/json",
-        key="download_compacted", icon=":material/download:")
-    title = f"MLR rule audit: {name} at iteration {snap.iteration:,}"
+        "Compact model (JSON)", model.to_json(), f"{name}-{size}-rules.json", "application/json",
+        key="download_compact", icon=":material/download:",
+        help="Loads with MLRClassifier.from_json and predicts as shown here.")
     cols[1].download_button(
-        "Download the audit report (HTML)",
+        "Scorecard (CSV)", card,
+        f"{name}-{size}-rules-scorecard.csv", "text/csv", key="download_scorecard",
+        icon=":material/download:", help="The table as shown, the baseline first.")
+    cols[2].download_button(
+        "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(
             f"{len(session.train_idx):,} training rows audited, {len(session.test_idx):,} "
             "held out; made by MLR Studio."), include_plotlyjs=True),
-        f"{name}-audit.html", "text/html", key="download_report", icon=":material/download:",
-        help="One self-contained page that opens offline.")
+        f"{name}-{size}-rules-audit.html", "text/html", key="download_report",
+        icon=":material/download:", help="One self-contained page that opens offline.")
+    cols[3].download_button(
+        "Python function", model.export_python(), f"{name}-{size}-rules.py", "text/x-python",
+        key="download_python", icon=":material/download:",
+        help="predict(row) in plain Python, no package needed: the same labels as here.")
+    cols[4].download_button(
+        "SQL query", model.export_sql("data"), f"{name}-{size}-rules.sql", "application/sql",
+        key="download_sql", icon=":material/download:",
+        help="A SELECT over a table `data` with one CASE WHEN column per label.")
 
 
 st.title("Rules")
@@ -157,8 +217,8 @@ table = rules_audit.rules_table(rules, filters(session, rules))
 with ui.shielded("preparing the downloads"):
     downloads(session, snap, table, len(rules))
 table_view(table, len(rules))
-with ui.shielded("auditing the rules"):
-    audit_section(session, snap)
+with ui.shielded("compacting the rules"):
+    budget_section(session, snap)
 heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
 if heatmap is not None:
     st.subheader("Features the rules use")

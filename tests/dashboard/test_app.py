@@ -283,6 +283,16 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     assert table["towards the answer"].is_monotonic_decreasing
+    waterfall = next(s for s in _specs(at) if "contribution" in s["layout"]["title"]["text"])
+    assert waterfall["data"][0]["x"][0] == "baseline"
+    assert any(i.value.startswith("**Shown: all") for i in at.info)
+    at.get("segmented_control")[0].set_value(10).run()  # a compact model of at most 10 rules
+    _no_exception(at)
+    assert any(i.value.startswith("**Shown: a compact model of") for i in at.info)
+    compact = at.session_state["rules_audit"].models[10]
+    exp = compact.explain(session.dataset.X[3])
+    table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
+    assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     at.button(key="step").click().run()  # the rules move on: the weights are fitted again
     _no_exception(at)
     assert _session(at).fitted_model() is not model
@@ -329,30 +339,37 @@ def test_rules_page_of_a_fresh_model_offers_no_export_or_audit():
     assert any("No rules yet" in c.value for c in at.caption)
 
 
-def test_rules_audit_behind_a_button_kept_until_the_model_changes(app):
+def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     at = _page(app, "rules")
     assert not at.metric
     at.button(key="run_audit").click().run()
     _no_exception(at)
     session = _session(at)
-    kept_for, result = at.session_state["rules_audit"]
-    assert kept_for is session.snapshot()
-    summary = result.summary
+    budget = at.session_state["rules_audit"]
+    assert budget.snap is session.snapshot()
+    slider = at.select_slider(key="rule_budget")
+    assert [int(k) for k in slider.options] == budget.sizes and int(slider.value) in budget.sizes
+    k = int(slider.value)
+    assert any(i.value.startswith(f"**Shown: a compact model of {budget.n_rules(k)} rules**")
+               for i in at.info)
+    curve = next(s for s in _specs(at) if "against the number" in s["layout"]["title"]["text"])
+    assert curve["data"][-1]["name"] == f"budget {k}"
+    card = next(d.value for d in at.dataframe if "condition" in d.value.columns)
+    assert len(card) == budget.n_rules(k) - 1 and len(card) <= k - 1
+    summary = budget.audits[k].summary
+    assert summary["n_rules"] == len(card) and summary["weighting"] == "fitted"
     assert _metric(at, "Deciding rules") == (f"{summary['n_deciding']:,} of "
                                              f"{summary['n_rules']:,}")
-    assert summary["n_rows"] == len(session.train_idx)
-    measures = next(d.value for d in at.dataframe if "measure" in d.value.columns)
-    assert "held-out · compacted" in measures.columns
-    coverage = next(s for s in _specs(at) if "cover" in s["layout"]["title"]["text"])
-    assert coverage["layout"]["yaxis"]["range"] == [0, 1.02]
-    assert _downloads(at)[2:] == [
-        f"Download the compacted rule set ({summary['n_compact']:,} rules, JSON)",
-        "Download the audit report (HTML)"]
+    assert _downloads(at)[2:] == ["Compact model (JSON)", "Scorecard (CSV)",
+                                  "Audit report (HTML)", "Python function", "SQL query"]
+    at.select_slider(key="rule_budget").set_value(budget.sizes[0]).run()
+    _no_exception(at)
+    card = next(d.value for d in at.dataframe if "condition" in d.value.columns)
+    assert len(card) <= budget.sizes[0] - 1
+    assert at.session_state["rules_audit"] is budget  # one path serves every size
     assert not [b for b in at.button if b.key == "run_audit"]  # gone once it has run
-    at.run()  # the same model: the audit is shown again, without its button
-    assert _metric(at, "Deciding rules") and not [b for b in at.button if b.key == "run_audit"]
-    at.button(key="step").click().run()  # the model moved on: the old audit is not shown
-    assert not at.metric and at.button(key="run_audit").label == "Audit the rules"
+    at.button(key="step").click().run()  # the model moved on: the old budget is not shown
+    assert not at.metric and at.button(key="run_audit").label == "Compact and audit"
 
 
 def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):

@@ -1,5 +1,6 @@
 """The Rules and Explain pages' pure parts on a trained model: the table's order and filters,
-exports that hold exactly the rules shown, the audit laid out, and the vote told in words."""
+exports that hold exactly the rules shown, the audit laid out, and the vote told in words (the
+rule budget's parts: test_rule_budget.py)."""
 
 import io
 import json
@@ -82,20 +83,18 @@ def audited(model, data):
 def test_audit_headline_and_tables(audited):
     labels = [label for label, _, _ in rules_audit.headline(audited)]
     assert labels == ["Rows some rule matches", "Deciding rules", "Rules deciding 50 / 80 / 90%",
-                      "Compacted rule set"]
+                      "Pruned"]
     values = dict((label, value) for label, value, _ in rules_audit.headline(audited))
     s = audited.summary
     assert values["Deciding rules"] == f"{s['n_deciding']:,} of {s['n_rules']:,}"
+    assert values["Pruned"] == f"{s['n_compact']:,} rules"
     assert s["n_rows"] == 240  # the training rows
     measures = rules_audit.measures_table(audited)
     assert list(measures.columns) == [
         f"{data} · {which}" for data in ("train", "held-out")
-        for which in ("all", "compacted", "deciding")]
-    # the compacted set predicts as the full one on the rows it was compacted on
-    assert (measures["train · compacted"] == measures["train · all"]).all()
-    deciding = rules_audit.deciding_table(audited)
-    assert (np.diff(deciding["n_decided"].to_numpy()) <= 0).all()
-    assert deciding["kept"].all() and (deciding["n_decided"] > 0).all()
+        for which in ("this model", "pruned", "deciding only")]
+    # the pruned set predicts as the audited model on the rows it was pruned on
+    assert (measures["train · pruned"] == measures["train · this model"]).all()
 
 
 def test_voters_table_shares_and_labelsets(model, data):

@@ -30,7 +30,7 @@ DATASETS = ROOT.parent / "shared" / "datasets"
 #: Screenshots the README shows, by the name a test gives them.
 README_SHOTS = {name: ROOT / "docs" / "screenshots" / f"{name}.png" for name in (
     "population", "train_emotions", "microscope", "race", "time_travel", "rules-audit",
-    "explain-fitted")}
+    "explain-fitted", "explain-waterfall")}
 #: Records, in the page, every exception element and every "unexpected error" message that
 #: appears, however briefly (a rerun may replace it before a test looks).
 WATCH_ERRORS = """

@@ -1,9 +1,11 @@
 """Real data in a real browser (emotions): an auditor filters the rules, downloads exactly those,
-audits them and downloads the report; a teacher reads the population, a whole rule and the vote.
-Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshot of the Rules page's audit
-(docs/screenshots/rules-audit.png)."""
+audits a compact model at a rule budget (moved from 20 to 10), downloads its scorecard, model
+and report, and reads one answer as a waterfall; a teacher reads the population, a whole rule
+and the vote. Set ``MLR_UPDATE_SCREENSHOTS=1`` to refresh the README's screenshots of the
+audit (docs/screenshots/rules-audit.png) and the waterfall (explain-waterfall.png)."""
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -32,7 +34,7 @@ def _train(app, iterations: int) -> None:
     app.idle()
 
 
-def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
+def test_an_auditor_filters_exports_and_audits_a_compact_model_at_a_budget(app):
     app.load_real_dataset("emotions")
     _train(app, 3000)
     app.open("Rules")
@@ -55,20 +57,85 @@ def test_an_auditor_filters_exports_audits_and_downloads_the_report(app):
     assert len(csv) == shown and (csv["experience"] >= 20).all()
     assert csv["trusted_accuracy"].is_monotonic_decreasing
 
-    app.press("Audit the rules")
+    app.press("Compact and audit")
+    shown_info = app.page.get_by_text(re.compile(r"^Shown: a compact model of \d+ rules"))
+    shown_info.wait_for(timeout=180_000)
+    app.idle()
     app.page.get_by_test_id("stMetricLabel").get_by_text("Deciding rules").wait_for(
         timeout=120_000)
     app.idle()
-    app.page.get_by_text("How many rules cover and decide").wait_for()
+    assert _budget(app) == 20  # the default budget
+    _scorecard_within(app, 20)
     app.no_exception()
-    report = _download(app, "Download the audit report (HTML)")
-    assert "<h1>MLR rule audit: emotions at iteration 3,000</h1>" in report
-    assert "Full and compacted rule sets" in report and "plotly" in report
+    report = _download(app, "Audit report (HTML)")
+    assert "<h1>MLR rule audit: emotions, compact model of" in report and "plotly" in report
+    card = pd.read_csv(io.StringIO(_download(app, "Scorecard (CSV)")))
+    assert card["rule_id"].iloc[0] == "baseline" and len(card) <= 20
+    model = json.loads(_download(app, "Compact model (JSON)"))
+    assert len(model["rule_set"]["rules"]) == len(card) - 1
 
-    app.page.set_viewport_size({"width": 1400, "height": 2000})
-    app.page.get_by_role("heading", name="Audit on the training rows").scroll_into_view_if_needed()
+    app.page.set_viewport_size({"width": 1400, "height": 2300})
+    app.page.get_by_role("heading", name="Audit a compact model: the rule budget"
+                         ).evaluate("e => e.scrollIntoView()")
     app.idle()
     app.shot("rules-audit")
+
+    slider = app.page.get_by_test_id("stSlider").filter(has_text="Rule budget").get_by_role(
+        "slider")
+    slider.focus()
+    slider.press("ArrowLeft")  # 20 -> 10
+    app.wait_until(lambda: _budget(app) == 10 and _shown(app) <= 10, timeout=90)
+    app.idle()
+    _scorecard_within(app, 10)
+    app.no_exception()
+
+    app.page.set_viewport_size({"width": 1500, "height": 1050})
+    app.open("Explain an instance")
+    app.page.get_by_text("Fit the rule weights to these rules").click()
+    app.page.get_by_text(re.compile(r"^Shown: all [\d,]+ rules with fitted weights")).wait_for(
+        timeout=120_000)
+    app.idle()
+    app.page.get_by_test_id("stButtonGroup").get_by_text("20 rules", exact=True).click()
+    app.page.get_by_text(re.compile(r"^Shown: a compact model of \d+ rules")).wait_for(
+        timeout=120_000)
+    app.idle()
+    chart = app.page.get_by_test_id("stPlotlyChart").filter(has_text="each matching rule's")
+    chart.locator(".waterfalllayer .point").first.wait_for()
+    bars = [t.text_content() for t in chart.locator(".xtick text").all()]
+    assert bars[0] == "baseline" and bars[-1] == "score"
+    assert len(bars) - 2 <= 19  # a compact model of at most 20 rules: 19 of them can match
+    app.no_exception()
+    app.page.set_viewport_size({"width": 1400, "height": 1600})
+    app.page.get_by_text(re.compile(r"^Shown: a compact model")).evaluate(
+        "e => e.scrollIntoView()")
+    app.idle()
+    app.shot("explain-waterfall")
+
+
+def _budget(app) -> int:
+    """The rule budget the slider shows."""
+    slider = app.page.get_by_test_id("stSlider").filter(has_text="Rule budget")
+    return int(slider.get_by_role("slider").get_attribute("aria-valuetext"))
+
+
+def _shown(app) -> int:
+    """The size of the compact model the page says it shows."""
+    info = app.page.get_by_text(re.compile(r"^Shown: a compact model of \d+ rules"))
+    return int(re.search(r"(\d+) rules", info.inner_text()).group(1))
+
+
+def _scorecard_within(app, budget: int) -> None:
+    """The scorecard says, and its heatmap draws, at most ``budget`` rows (rules + baseline)."""
+    heading = app.page.get_by_text(re.compile(r"^Scorecard: \d+ rules and the baseline"))
+    rules = int(re.search(r"(\d+) rules", heading.inner_text()).group(1))
+    assert 1 <= rules <= budget - 1
+    heatmap = app.page.get_by_test_id("stPlotlyChart").filter(has_text="Scorecard:")
+    heatmap.locator(".heatmaplayer").first.wait_for()
+    rows = [t.text_content() for t in heatmap.locator(".ytick text").all()]
+    assert rows[0] == "baseline" and len(rows) == rules + 1
+    labels = {t.text_content() for t in heatmap.locator(".xtick text").all()}
+    assert labels == {"amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still",
+                      "sad-lonely", "angry-aggresive"}  # every label named
 
 
 def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):

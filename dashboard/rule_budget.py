@@ -1,0 +1,178 @@
+"""The rule budget: compact models of the rules being trained, one per size, how well each
+predicts the held-out rows, and each one's scorecard laid out for a page.
+
+The dashboard trains the paper's vote live; a compact model is the library's other answer: k of
+those rules (the baseline counted) with fitted weights, chosen and refitted by
+``MLRClassifier.compaction_path`` (``mlr_core/compaction.py``). One path serves every size, so
+the Rules and Explain pages share one, kept per snapshot of the model (:func:`kept_or_built`).
+
+Pure (no Streamlit): the pages and the tests call the same functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from mlr_core.compaction import SIZES
+
+#: Where a tab keeps its rule budget (``st.session_state``; ui.DATA_VIEWS drops it with the data).
+KEY = "rules_audit"
+#: What the wait is for, said while the path is computed.
+WHY = ("Fitting a weight per rule and label to the rules being trained, then eliminating rules "
+       "down to {sizes} and refitting at each size (seconds on real data; kept until the model "
+       "changes)…")
+MEASURES = {"accuracy": "accuracy", "f1": "F1"}
+#: Names of the three kinds of model the curve compares.
+COMPACT, FULL, VOTE = "compact (fitted weights)", "all rules, fitted weights", "the vote (trained)"
+#: Orders the scorecard can be read in: name -> sort key over the scorecard frame.
+ORDERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
+    "largest weight first": lambda card: -weights_of(card).abs().max(axis=1),
+    "most rows matched first": lambda card: -card["support"],
+    "rule id": lambda card: pd.Series(card.index, index=card.index),
+}
+BY_LABEL = "weight for {label}"
+#: A heatmap row names its rule by this many characters of its first condition.
+SHORT = 44
+
+
+def budgets(n_rules: int) -> list[int]:
+    """The sizes worth offering for ``n_rules`` evolved rules: those that drop some of them (a
+    budget counts the baseline), or the smallest when there are fewer rules than that."""
+    return [k for k in SIZES if k - 1 < n_rules] or [SIZES[0]]
+
+
+def sizes_text(sizes) -> str:
+    return ", ".join(map(str, sizes[:-1])) + f" and {sizes[-1]} rules" if len(sizes) > 1 \
+        else f"{sizes[0]} rules"
+
+
+def weights_of(card: pd.DataFrame) -> pd.DataFrame:
+    """The ``weight: <label>`` columns of a scorecard, named by their labels."""
+    weights = card.filter(like="weight: ")
+    return weights.set_axis([c.removeprefix("weight: ") for c in weights.columns], axis=1)
+
+
+def held_out_measures(model, X, Y) -> dict[str, float]:
+    from mlr_core.evaluation import measures
+
+    predicted = model.predict(X)
+    return {name: float(getattr(measures, name)(Y, predicted)) for name in MEASURES}
+
+
+@dataclass
+class RuleBudget:
+    """Compact models of one snapshot's rules (``models``: budget k -> model), the fitted model
+    of all of them (``full``), the held-out ``curve`` and the audits run so far (by k)."""
+
+    snap: object
+    models: dict[int, object]
+    full: object
+    curve: pd.DataFrame
+    audits: dict = field(default_factory=dict)
+
+    @property
+    def sizes(self) -> list[int]:
+        return list(self.models)
+
+    def n_rules(self, k: int) -> int:
+        """Rules of the compact model of budget k, the baseline counted (at most k)."""
+        return self.models[k].rule_set_.n_rules + 1
+
+
+def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
+    """The compaction path of ``fitted`` (the snapshot's rules with fitted weights, training
+    rows bound) and the held-out measures of each compact model, of ``fitted`` itself and of
+    ``vote``, the model being trained."""
+    n = len(snap.rules)
+    models = fitted.compaction_path(budgets(n))
+    rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.n_rules + 1,
+             **held_out_measures(model, X_test, Y_test)} for k, model in models.items()]
+    rows.append({"model": FULL, "budget": None, "rules": n + 1,
+                 **held_out_measures(fitted, X_test, Y_test)})
+    rows.append({"model": VOTE, "budget": None, "rules": n,
+                 **held_out_measures(vote, X_test, Y_test)})
+    return RuleBudget(snap, models, fitted, pd.DataFrame(rows))
+
+
+def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
+    """The tab's rule budget for ``snap``, built (and kept in ``store``) if it has none yet."""
+    budget = kept(store, snap)
+    if budget is None:
+        fitted = session.fitted_model()
+        data, test = session.dataset, session.test_idx
+        budget = session.read_model(snap, lambda vote: build(
+            snap, fitted, vote, data.X[test], data.Y[test]))
+        store[KEY] = budget
+    return budget
+
+
+def kept(store: MutableMapping, snap) -> RuleBudget | None:
+    """The budget kept for this very snapshot, else None (the model moved on since)."""
+    budget = store.get(KEY)
+    return budget if isinstance(budget, RuleBudget) and budget.snap is snap else None
+
+
+def audit(budget: RuleBudget, k: int, dataset, train_idx, test_idx):
+    """The audit (``mlr_core.audit.audit``) of the compact model of budget k, run once."""
+    if k not in budget.audits:
+        from dashboard.rules_audit import run_audit
+
+        budget.audits[k] = run_audit(budget.models[k], dataset, train_idx, test_idx)
+    return budget.audits[k]
+
+
+# ---------------------------------------------------------------------- the scorecard
+
+
+def orders(label_names) -> list[str]:
+    return [*ORDERS, *(BY_LABEL.format(label=name) for name in label_names)]
+
+
+def scorecard(model, X, order: str = "largest weight first") -> pd.DataFrame:
+    """The compact model's scorecard on rows X (``MLRClassifier.scorecard``) in ``order`` (one of
+    :func:`orders`): support, coverage, a weight column per label (named by it), then the long
+    condition; ``rule_id`` stays the index."""
+    card = model.scorecard(X)
+    weights = weights_of(card)
+    label = next((name for name in weights if order == BY_LABEL.format(label=name)), None)
+    key = -weights[label] if label is not None else ORDERS[order](card)
+    table = pd.concat([card[["support", "coverage"]], weights, card["condition"]], axis=1)
+    return table.loc[key.sort_values(kind="stable").index].rename_axis("rule_id")
+
+
+def baseline(model) -> pd.Series:
+    """Each label's score when no rule matches (the weights' intercept)."""
+    return pd.Series(model.rule_weights_.intercept, index=model.label_names_, name="baseline")
+
+
+def with_baseline(table: pd.DataFrame, base: pd.Series) -> pd.DataFrame:
+    """The scorecard as a file: the baseline first (every row starts there), then the rules."""
+    first = pd.DataFrame([{"support": np.nan, "coverage": np.nan, **base,
+                           "condition": "(every row: the score when no rule matches)"}],
+                         index=["baseline"])
+    return pd.concat([first, table.rename(index=str)]).rename_axis("rule_id")
+
+
+def condition_parts(condition: str) -> list[str]:
+    """A rule's conditions one by one (``TRUE`` when it has none)."""
+    return [part.strip() for part in re.split(r"\s+AND\s+", condition) if part.strip()]
+
+
+def short_condition(condition: str, width: int = SHORT) -> str:
+    """The first condition, cut to ``width`` characters, and how many more there are."""
+    parts = condition_parts(condition)
+    first = parts[0] if parts else condition
+    if len(first) > width:
+        first = first[: width - 1] + "…"
+    return first + (f" +{len(parts) - 1} more" if len(parts) > 1 else "")
+
+
+def condition_lines(condition: str) -> str:
+    """``IF a`` / ``AND b`` ...: one condition per line, as the Explain page writes rules."""
+    parts = condition_parts(condition)
+    return "\n".join(("IF   " if i == 0 else "AND  ") + part for i, part in enumerate(parts))

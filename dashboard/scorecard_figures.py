@@ -1,0 +1,144 @@
+"""Charts of compact models (pure plotly, unit-tested with ``fig.to_dict()``): held-out accuracy
+against the rule budget, a scorecard's weights as a rules x labels heatmap, and one answer as
+the baseline plus each matching rule's contribution (a waterfall)."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard import rule_budget
+from dashboard.figures import FONT
+
+MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
+#: Heatmap rows this tall while they fit (their labels and weights printed in the cells).
+ROW_PX, SMALL_ROW_PX, TEXT_ROWS = 26, 13, 60
+#: The waterfall names this many rules (the largest contributions); the rest share one bar.
+WATERFALL_RULES = 12
+
+
+def _titled(fig: go.Figure, title: str, height: int) -> go.Figure:
+    fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, height=height,
+                      font=FONT, margin={"l": 60, "r": 20, "b": 55, "t": 70})
+    return fig
+
+
+def _hover_lines(condition: str) -> str:
+    """A rule's conditions one per line for a hover box (plotly reads ``<br>``)."""
+    return "<br>".join(html.escape(line) for line in
+                       rule_budget.condition_lines(condition).splitlines())
+
+
+def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
+    """Held-out accuracy and F1 of the compact models against their number of rules (log
+    axis), continued to all rules with fitted weights; the vote being trained as open markers;
+    the chosen budget as a dashed vertical line."""
+    compact = curve[curve["model"] != rule_budget.VOTE].sort_values("rules")
+    vote = curve[curve["model"] == rule_budget.VOTE]
+    fig = go.Figure()
+    for measure, name in rule_budget.MEASURES.items():
+        color = MEASURE_COLORS[measure]
+        fig.add_trace(go.Scatter(
+            x=compact["rules"], y=compact[measure], mode="lines+markers", name=name,
+            line={"color": color, "width": 2.5}, marker={"size": 9},
+            customdata=compact["model"],
+            hovertemplate=f"%{{customdata}}: %{{x}} rules, held-out {name} %{{y:.3f}}"
+                          "<extra></extra>"))
+        fig.add_trace(go.Scatter(
+            x=vote["rules"], y=vote[measure], mode="markers", name=f"{name}, the vote (trained)",
+            marker={"color": color, "size": 12, "symbol": "circle-open", "line": {"width": 2}},
+            hovertemplate=f"the vote being trained: %{{x}} rules, held-out {name} %{{y:.3f}}"
+                          "<extra></extra>"))
+    # the chosen budget as a trace: a shape's x on a log axis is not in the data's units
+    fig.add_trace(go.Scatter(
+        x=[chosen, chosen], y=[0, 1], mode="lines", name=f"budget {chosen}",
+        line={"color": "black", "dash": "dash", "width": 1.5}, hoverinfo="skip"))
+    ticks = compact["rules"].tolist()
+    fig.update_xaxes(type="log", title_text="rules (the baseline counted)", tickvals=ticks,
+                     ticktext=[f"{t:,}" for t in ticks], tickangle=0)
+    fig.update_yaxes(title_text="on the held-out rows", range=[0, 1.02])
+    fig.update_layout(legend={"orientation": "h", "y": -0.3, "x": 0})
+    fig = _titled(fig, "Held-out accuracy and F1 against the number of rules", 420)
+    fig.update_layout(margin={"b": 110})
+    return fig
+
+
+def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
+    """Rules of a :func:`rule_budget.scorecard` table (in its order, the baseline on top) x
+    labels, each cell the weight the rule adds to the label's score when it matches; every label
+    named; a row named by its rule id and first condition, all of them on hover."""
+    labels = list(base.index)
+    z = np.vstack([base.to_numpy()[None, :], table[labels].to_numpy()])
+    rows = ["baseline", *(f"rule {i} · {rule_budget.short_condition(c)}"
+                          for i, c in zip(table.index, table["condition"], strict=True))]
+    hover = ["the score when no rule matches", *(
+        f"rule {i}, matches {s:,} training rows ({c:.0%})<br>{_hover_lines(cond)}"
+        for i, s, c, cond in zip(table.index, table["support"], table["coverage"],
+                                 table["condition"], strict=True))]
+    limit = float(np.abs(z).max()) or 1.0
+    small = len(rows) > TEXT_ROWS
+    fig = go.Figure(go.Heatmap(
+        z=z, x=labels, y=rows, customdata=np.repeat(np.array(hover, dtype=object)[:, None],
+                                                    len(labels), axis=1),
+        colorscale="RdBu", zmid=0.0, zmin=-limit, zmax=limit, xgap=1, ygap=1,
+        texttemplate=None if small else "%{z:+.2f}",
+        colorbar={"title": {"text": "weight"}, "thickness": 14},
+        hovertemplate="%{x}: %{z:+.3f}<br>%{customdata}<extra></extra>",
+    ))
+    fig.update_xaxes(side="top", tickmode="array", tickvals=labels, ticktext=labels,
+                     tickangle=-30 if max(map(len, labels)) > 8 else 0)
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 10 if small else 12},
+                     showticklabels=True, tickmode="array", tickvals=rows, ticktext=rows)
+    height = 140 + len(rows) * (SMALL_ROW_PX if small else ROW_PX)
+    fig.update_layout(font=FONT, height=height, margin={"l": 10, "r": 10, "t": 110, "b": 10},
+                      title={"text": f"Scorecard: {len(rows) - 1} rules x {len(labels)} labels "
+                                     "(the weight a matching rule adds)", "x": 0.0})
+    return fig
+
+
+def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
+    """One label's score for one row built up: the baseline, the ``top`` matching rules of
+    largest contribution to it (the others in one bar), the clip to [0, 1] if it applied, and
+    the score, which is exactly ``exp.scores[label]``; the threshold when the cut has one."""
+    column = f"contribution: {label}"
+    parts = exp.match_set[["rule_id", "rule", column]].rename(columns={column: "add"})
+    parts = parts.loc[parts["add"].abs().sort_values(ascending=False, kind="stable").index]
+    named, rest = parts.head(top), parts.iloc[top:]
+    x = ["baseline", *(f"rule {i}" for i in named["rule_id"])]
+    y = [float(exp.baseline[label]), *named["add"]]
+    hover = ["the score when no rule matches", *(_hover_lines(rule.split(" THEN ")[0])
+                                                 for rule in named["rule"])]
+    if len(rest):
+        x.append(f"{len(rest)} other rules")
+        y.append(float(rest["add"].sum()))
+        hover.append("the smaller contributions, summed")
+    score = float(exp.scores[label])
+    clip = score - float(np.sum(y))
+    if abs(clip) > 1e-12:
+        x.append("clipped to [0, 1]")
+        y.append(clip)
+        hover.append("a score is kept within [0, 1]")
+    measure = ["absolute", *["relative"] * (len(x) - 1), "total"]
+    x.append("score")
+    y.append(score)
+    hover.append("baseline + contributions")
+    fig = go.Figure(go.Waterfall(
+        x=x, y=y, measure=measure, customdata=hover,
+        increasing={"marker": {"color": "#2166AC"}}, decreasing={"marker": {"color": "#B2182B"}},
+        totals={"marker": {"color": "#555555"}}, connector={"line": {"color": "#999999"}},
+        text=[f"{v:+.3f}" if m == "relative" else f"{v:.3f}" for v, m in zip(y, measure,
+                                                                            strict=True)],
+        textposition="outside",
+        hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
+    ))
+    method, value = exp.bipartition
+    if method != "rcut":
+        fig.add_hline(y=value, line_dash="dash", line_color="black",
+                      annotation_text=f"threshold {value:.2f}", annotation_position="top left")
+    fig.update_xaxes(tickangle=-30)
+    fig.update_yaxes(title_text=f"score of {label}")
+    fig.update_layout(showlegend=False)
+    return _titled(fig, f"{label}: the baseline plus each matching rule's contribution", 420)

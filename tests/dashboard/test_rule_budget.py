@@ -1,0 +1,179 @@
+"""The rule budget's pure parts on a session trained as the dashboard trains (the vote): compact
+models at each size with their held-out measures, kept per snapshot; the scorecard in each order
+and as a file; and the charts (curve, heatmap, waterfall) read through ``fig.to_dict()``."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from plotly_spec import values
+
+from dashboard import rule_budget, scorecard_figures, state
+from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core.evaluation import measures
+
+
+@pytest.fixture(scope="module")
+def session():
+    """Six features: ``max_specified="auto"`` resolves to 6 with the vote, to 3 with fitted
+    weights, so the fitted copy must keep the vote's limit to keep its rules."""
+    data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=4, n_labels=4,
+                                  random_state=0)
+    current = state.Session(data)
+    current.step(3000)
+    return current
+
+
+@pytest.fixture(scope="module")
+def budget(session):
+    store = {}
+    snap = session.snapshot()
+    built = rule_budget.kept_or_built(store, session, snap)
+    assert store[rule_budget.KEY] is built
+    return built
+
+
+def test_budgets_offer_only_sizes_that_drop_rules():
+    assert rule_budget.budgets(1000) == [10, 20, 50, 100, 200]
+    assert rule_budget.budgets(49) == [10, 20]
+    assert rule_budget.budgets(3) == [10]
+    assert rule_budget.sizes_text([10, 20, 50]) == "10, 20 and 50 rules"
+
+
+def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget):
+    n = len(session.snapshot().rules)
+    assert budget.sizes == rule_budget.budgets(n)
+    for k, model in budget.models.items():
+        assert model.weighting == "fitted" and budget.n_rules(k) <= k
+    assert budget.full is session.fitted_model()
+    live = session.read_model(session.snapshot(), lambda m: m)
+    assert budget.full.max_specified_ == live.max_specified_ == 6
+    assert len(budget.full.rules_frame()) == n
+    store = {rule_budget.KEY: budget}
+    assert rule_budget.kept_or_built(store, session, session.snapshot()) is budget
+    assert rule_budget.kept(store, object()) is None  # another snapshot: not this budget
+
+
+def test_curve_holds_held_out_measures_of_each_model(session, budget):
+    data, test = session.dataset, session.test_idx
+    curve = budget.curve
+    assert curve["model"].tolist() == [rule_budget.COMPACT] * len(budget.models) + [
+        rule_budget.FULL, rule_budget.VOTE]
+    for _, row in curve.iterrows():
+        model = (budget.models[int(row["budget"])] if row["model"] == rule_budget.COMPACT
+                 else budget.full if row["model"] == rule_budget.FULL
+                 else session.read_model(session.snapshot(), lambda m: m))
+        predicted = model.predict(data.X[test])
+        assert row["accuracy"] == pytest.approx(measures.accuracy(data.Y[test], predicted))
+        assert row["f1"] == pytest.approx(measures.f1(data.Y[test], predicted))
+    n = len(session.snapshot().rules)
+    assert curve.loc[curve["model"] == rule_budget.FULL, "rules"].item() == n + 1
+    assert curve.loc[curve["model"] == rule_budget.VOTE, "rules"].item() == n
+
+
+def test_scorecard_orders_and_file(session, budget):
+    model = budget.models[20]
+    X = session.dataset.X[session.train_idx]
+    labels = session.dataset.label_names
+    assert rule_budget.orders(labels)[-1] == f"weight for {labels[-1]}"
+    by_weight = rule_budget.scorecard(model, X)
+    assert list(by_weight.columns) == ["support", "coverage", *labels, "condition"]
+    assert len(by_weight) == budget.n_rules(20) - 1
+    strongest = by_weight[labels].abs().max(axis=1).to_numpy()
+    assert (np.diff(strongest) <= 0).all()
+    assert rule_budget.scorecard(model, X, "most rows matched first")[
+        "support"].is_monotonic_decreasing
+    assert rule_budget.scorecard(model, X, "rule id").index.is_monotonic_increasing
+    by_label = rule_budget.scorecard(model, X, f"weight for {labels[2]}")
+    assert by_label[labels[2]].is_monotonic_decreasing
+    assert sorted(by_label.index) == sorted(by_weight.index)
+    # the file: the baseline first, then the rules in the order shown
+    base = rule_budget.baseline(model)
+    assert base.to_numpy() == pytest.approx(model.rule_weights_.intercept)
+    card = pd.read_csv(io.StringIO(rule_budget.with_baseline(by_label, base).to_csv()))
+    assert card["rule_id"].tolist() == ["baseline", *map(str, by_label.index)]
+    assert card.loc[0, labels].to_numpy(dtype=float) == pytest.approx(base.to_numpy())
+    # a row's scores are the baseline plus the weights of the rules matching it
+    x = X[0]
+    matching = model.explain(x).rule_ids
+    expected = np.clip(base.to_numpy() + by_weight.loc[matching, labels].to_numpy().sum(axis=0),
+                       0, 1)
+    assert model.predict_proba(x[None, :])[0] == pytest.approx(expected)
+
+
+def test_conditions_shortened_and_one_per_line():
+    condition = ("-0.257 <= Mean_Acc1298_Mean_Mem40_MFCC_8 <= 0.9599 AND "
+                 "Mean_Acc1298_Std_Mem40_Rolloff <= 0.2016 AND x >= 3")
+    short = rule_budget.short_condition(condition, width=30)
+    assert short == condition[:29] + "… +2 more"
+    assert rule_budget.short_condition("x >= 3") == "x >= 3"
+    assert rule_budget.condition_lines(condition).splitlines() == [
+        "IF   -0.257 <= Mean_Acc1298_Mean_Mem40_MFCC_8 <= 0.9599",
+        "AND  Mean_Acc1298_Std_Mem40_Rolloff <= 0.2016", "AND  x >= 3"]
+
+
+def test_budget_curve_marks_the_chosen_budget_on_a_log_axis(budget):
+    fig = scorecard_figures.budget_curve(budget.curve, 20).to_dict()
+    lines = [t for t in fig["data"] if t["mode"] == "lines+markers"]
+    assert [t["name"] for t in lines] == ["accuracy", "F1"]
+    fitted = budget.curve[budget.curve["model"] != rule_budget.VOTE].sort_values("rules")
+    assert values(lines[0]["x"]).tolist() == fitted["rules"].tolist()
+    assert values(lines[1]["y"]) == pytest.approx(fitted["f1"].to_numpy())
+    assert fig["layout"]["xaxis"]["type"] == "log"
+    chosen = fig["data"][-1]
+    assert chosen["name"] == "budget 20" and list(chosen["x"]) == [20, 20]
+
+
+def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
+    model = budget.models[20]
+    table = rule_budget.scorecard(model, session.dataset.X[session.train_idx],
+                                  "most rows matched first")
+    base = rule_budget.baseline(model)
+    (trace,) = scorecard_figures.scorecard_heatmap(table, base).to_dict()["data"]
+    labels = session.dataset.label_names
+    assert list(trace["x"]) == labels
+    assert trace["y"][0] == "baseline" and len(trace["y"]) == len(table) + 1
+    assert [row.split(" · ")[0] for row in trace["y"][1:]] == [f"rule {i}" for i in table.index]
+    z = values(trace["z"])
+    assert z[0] == pytest.approx(base.to_numpy())
+    assert z[1:] == pytest.approx(table[labels].to_numpy())
+    assert trace["zmid"] == 0
+    first = table.iloc[0]
+    hover = trace["customdata"][1][0]
+    assert f"matches {first.support:,} training rows" in hover
+    assert hover.count("<br>") == len(rule_budget.condition_parts(first.condition))
+
+
+def test_waterfall_ends_exactly_on_the_score(session, budget):
+    data = session.dataset
+    for model in (budget.models[10], budget.full):
+        for row in range(0, len(data.X), 40):
+            exp = model.explain(data.X[row])
+            for label in data.label_names:
+                fig = scorecard_figures.waterfall(exp, label, top=3).to_dict()
+                (trace,) = fig["data"]
+                x, measure = list(trace["x"]), list(trace["measure"])
+                y = values(trace["y"]).tolist()
+                assert x[0] == "baseline" and x[-1] == "score" and measure[-1] == "total"
+                assert y[-1] == exp.scores[label]
+                assert sum(y[:-1]) == pytest.approx(exp.scores[label], abs=1e-12)
+                assert y[0] == exp.baseline[label]
+                named = [name for name in x if name.startswith("rule ")]
+                assert len(named) == min(3, len(exp.rule_ids))
+                if len(exp.rule_ids) > 3:
+                    assert x[len(named) + 1] == f"{len(exp.rule_ids) - 3} other rules"
+
+
+def test_waterfall_shows_the_clip_to_zero():
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=1)
+    model = MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y,
+                                                           label_names=data.label_names)
+    clipped = [(exp, label) for exp in map(model.explain, data.X)
+               for label in data.label_names
+               if exp.baseline[label] + exp.match_set[f"contribution: {label}"].sum() < -1e-9]
+    assert clipped, "no row's sum falls below zero on this data"
+    exp, label = clipped[0]
+    (trace,) = scorecard_figures.waterfall(exp, label).to_dict()["data"]
+    y = values(trace["y"])
+    assert trace["x"][-2] == "clipped to [0, 1]" and y[-1] == 0.0 and y[-2] > 0
