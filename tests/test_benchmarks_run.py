@@ -23,6 +23,7 @@ QUICK = {
                             "--only", "first-answer"], "MLR Studio, after `streamlit run`"),
     "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
     "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
+    "compact.py": (["--datasets", "flags", "--folds", "1"], "## MLR-k against BOOMER-k"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags"],
                  "## Average rank among the 10 learners"),
     "other_domains.py": (["--quick"], "## hamming_loss"),
