@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import figures, rule_budget, scorecard_figures, state, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
+FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
 
 
 @ui.shielded_callback("selecting the instance")
@@ -97,9 +98,6 @@ def contributions_table(exp, label_names) -> pd.DataFrame:
     return table.sort_values("towards the answer", ascending=False, kind="stable")
 
 
-FULL = "all"
-
-
 def scored_by(session: state.Session, snap: state.Snapshot, choice):
     """(model, what it is in words) for the choice: all rules with fitted weights, or the
     compact model of a budget (the tab's rule budget, shared with the Rules page)."""
@@ -131,9 +129,12 @@ def fitted_weights(session: state.Session, index: int) -> None:
     if snap.rules.empty:
         st.caption("No rules yet: train the model first.")
         return
+    choices = [FULL, *rule_budget.budgets(len(snap.rules))]
+    if st.session_state.get("explain_model") not in choices:  # first time, or fewer rules now
+        st.session_state["explain_model"] = FULL
     choice = st.segmented_control(
-        "Scored by", [FULL, *rule_budget.budgets(len(snap.rules))], key="explain_model",
-        default=FULL, format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
+        "Scored by", choices, key="explain_model",
+        format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
         help="A compact model of at most that many rules (the baseline counted).")
     model, which = scored_by(session, snap, FULL if choice is None else choice)
     data = session.dataset
