@@ -181,9 +181,9 @@ def explanation(session: state.Session, index: int) -> None:
     split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
     st.subheader(f"Instance #{index} · {split}")
     snap = session.snapshot()
-    st.caption(f"Shown first: the model being trained, all {len(snap.rules):,} rules at "
-               f"iteration {snap.iteration:,}, scored by the paper's vote;"
-               " below, on request, the same rules with fitted weights or a compact model.")
+    st.info(f"**Shown: the model being trained**, all {len(snap.rules):,} rules at iteration "
+            f"{snap.iteration:,}, scored by the paper's vote (below, on request: the same rules "
+            "with fitted weights, or a compact model).", icon=":material/model_training:")
     if exp.fallback:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")
