@@ -78,7 +78,8 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
         f"rule {i}, matches {s:,} training rows ({c:.0%})<br>{_hover_lines(cond)}"
         for i, s, c, cond in zip(table.index, table["support"], table["coverage"],
                                  table["condition"], strict=True))]
-    limit = float(np.abs(z).max()) or 1.0
+    # the colours span the rules' weights; a larger baseline (a frequent label) saturates
+    limit = float(np.abs(z[1:]).max(initial=0.0)) or 1.0
     small = len(rows) > TEXT_ROWS
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=rows, customdata=np.repeat(np.array(hover, dtype=object)[:, None],
@@ -109,8 +110,8 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     named, rest = parts.head(top), parts.iloc[top:]
     x = ["baseline", *(f"rule {i}" for i in named["rule_id"])]
     y = [float(exp.baseline[label]), *named["add"]]
-    hover = ["the score when no rule matches", *(_hover_lines(rule.split(" THEN ")[0])
-                                                 for rule in named["rule"])]
+    hover = ["the score when no rule matches", *(
+        _hover_lines(rule.split(" THEN ")[0].removeprefix("IF ")) for rule in named["rule"])]
     if len(rest):
         x.append(f"{len(rest)} other rules")
         y.append(float(rest["add"].sum()))

@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import figures, frames, rule_budget, scorecard_figures, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
+FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
 
 
 @ui.shielded_callback("selecting the instance")
@@ -98,9 +99,6 @@ def contributions_table(exp, label_names) -> pd.DataFrame:
     return table.sort_values("towards the answer", ascending=False, kind="stable")
 
 
-FULL = "all"
-
-
 def scored_by(session: state.Session, snap: state.Snapshot, choice):
     """(model, what it is in words) for the choice: all rules with fitted weights, or the
     compact model of a budget (the tab's rule budget, shared with the Rules page)."""
@@ -132,9 +130,12 @@ def fitted_weights(session: state.Session, index: int) -> None:
     if snap.rules.empty:
         st.caption("No rules yet: train the model first.")
         return
+    choices = [FULL, *rule_budget.budgets(len(snap.rules))]
+    if st.session_state.get("explain_model") not in choices:  # first time, or fewer rules now
+        st.session_state["explain_model"] = FULL
     choice = st.segmented_control(
-        "Scored by", [FULL, *rule_budget.budgets(len(snap.rules))], key="explain_model",
-        default=FULL, format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
+        "Scored by", choices, key="explain_model",
+        format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
         help="A compact model of at most that many rules (the baseline counted).")
     model, which = scored_by(session, snap, FULL if choice is None else choice)
     data = session.dataset
@@ -182,9 +183,9 @@ def explanation(session: state.Session, index: int) -> None:
     split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
     st.subheader(f"Instance #{index} · {split}")
     snap = session.snapshot()
-    st.caption(f"Shown first: the model being trained, all {len(snap.rules):,} rules at "
-               f"iteration {snap.iteration:,}, scored by the paper's vote;"
-               " below, on request, the same rules with fitted weights or a compact model.")
+    st.info(f"**Shown: the model being trained**, all {len(snap.rules):,} rules at iteration "
+            f"{snap.iteration:,}, scored by the paper's vote (below, on request: the same rules "
+            "with fitted weights, or a compact model).", icon=":material/model_training:")
     if exp.fallback:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")

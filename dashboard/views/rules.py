@@ -96,17 +96,17 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
     if budget is None:
         slot = st.empty()
         if not slot.button("Compact and audit", key="run_audit", icon=":material/fact_check:",
-                           type="primary", help="Seconds on real data; kept until the model "
-                                                "changes."):
+                           type="primary", help="About 15 s on emotions, 30 s on yeast; kept "
+                                                "until the model changes."):
             return
         slot.empty()
         sizes = rule_budget.budgets(n)
         with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
             budget = rule_budget.kept_or_built(st.session_state, session, snap)
     sizes = budget.sizes
+    if st.session_state.get("rule_budget") not in sizes:  # first time, or fewer rules now
+        st.session_state["rule_budget"] = 20 if 20 in sizes else sizes[-1]
     k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
-                         value=st.session_state.get("rule_budget", 20 if 20 in sizes
-                                                    else sizes[-1]),
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")
     model = budget.models[k]
@@ -182,27 +182,30 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     model = budget.models[k]
     name, size = session.dataset.name, budget.n_rules(k)
     title = f"MLR rule audit: {name}, compact model of {size} rules (iteration {snap.iteration:,})"
-    cols = st.columns(5)
-    cols[0].download_button(
+    st.markdown(f"**Download the compact model of {size} rules**")
+    row = st.container(horizontal=True)
+    row.download_button(
         "Compact model (JSON)", model.to_json(), f"{name}-{size}-rules.json", "application/json",
         key="download_compact", icon=":material/download:",
         help="Loads with MLRClassifier.from_json and predicts as shown here.")
-    cols[1].download_button(
+    row.download_button(
         "Scorecard (CSV)", card,
         f"{name}-{size}-rules-scorecard.csv", "text/csv", key="download_scorecard",
         icon=":material/download:", help="The table as shown, the baseline first.")
-    cols[2].download_button(
+    row.download_button(
         "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(
+            f"A compact model: {size - 1} of the {len(snap.rules):,} rules trained (by the "
+            "paper's vote) and the baseline, with weights fitted on the training rows. "
             f"{len(session.train_idx):,} training rows audited, {len(session.test_idx):,} "
             "held out; made by MLR Studio."), include_plotlyjs=True),
         f"{name}-{size}-rules-audit.html", "text/html", key="download_report",
         icon=":material/download:", help="One self-contained page that opens offline.")
-    cols[3].download_button(
+    row.download_button(
         "Python function", model.export_python(), f"{name}-{size}-rules.py", "text/x-python",
         key="download_python", icon=":material/download:",
         help="predict(row) in plain Python, no package needed: the same labels as here.")
-    cols[4].download_button(
+    row.download_button(
         "SQL query", model.export_sql("data"), f"{name}-{size}-rules.sql", "application/sql",
         key="download_sql", icon=":material/download:",
         help="A SELECT over a table `data` with one CASE WHEN column per label.")

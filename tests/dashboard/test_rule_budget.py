@@ -160,6 +160,8 @@ def test_waterfall_ends_exactly_on_the_score(session, budget):
                 assert sum(y[:-1]) == pytest.approx(exp.scores[label], abs=1e-12)
                 assert y[0] == exp.baseline[label]
                 named = [name for name in x if name.startswith("rule ")]
+                hovers = list(trace["customdata"])[1:len(named) + 1]
+                assert all(h.startswith("IF   ") and "IF   IF" not in h for h in hovers)
                 assert len(named) == min(3, len(exp.rule_ids))
                 if len(exp.rule_ids) > 3:
                     assert x[len(named) + 1] == f"{len(exp.rule_ids) - 3} other rules"

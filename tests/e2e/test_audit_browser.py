@@ -162,9 +162,13 @@ def test_a_teacher_reads_rules_on_both_features_a_whole_rule_and_the_vote(app):
     answer = app.page.get_by_text(re.compile(r"^MLR_agg with fitted weights"))
     answer.first.wait_for(timeout=60_000)
     app.idle()
-    app.page.get_by_test_id("stDataFrame").last.scroll_into_view_if_needed()
+    app.page.set_viewport_size({"width": 1400, "height": 1600})
+    app.page.get_by_text(re.compile(r"^Shown: all [\d,]+ rules with fitted weights")).evaluate(
+        "e => e.scrollIntoView()")
+    app.idle()
     app.no_exception()
     app.shot("explain-fitted")
+    app.page.set_viewport_size({"width": 1500, "height": 1050})
 
     app.open("Theory")
     chart = app.page.get_by_test_id("stPlotlyChart").first
