@@ -7,7 +7,9 @@ Kept here so each view stays a thin script and no page grows its own copy of the
 from __future__ import annotations
 
 import argparse
+import ctypes
 import functools
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -116,6 +118,20 @@ def replace_dataset(current: state.Session, dataset) -> None:
     current.set_dataset(dataset)
     for key in DATA_VIEWS:
         st.session_state.pop(key, None)
+    give_memory_back()
+
+
+def give_memory_back() -> None:
+    """Hand the old data's freed memory back to the system: the C allocator (glibc) and
+    Arrow's pool (the tables' buffers) keep freed blocks for reuse, so the server's size would
+    not go down when a large dataset is replaced by a small one."""
+    gc.collect()
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        pass
 
 
 def run_every() -> float | None:

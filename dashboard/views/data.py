@@ -218,10 +218,14 @@ def statistics(session: state.Session) -> None:
                     key="label_frequencies")
 
 
-st.title("Data")
-session = ui.session()
-if loaded := st.session_state.pop("data_loaded", None):
-    st.success(f"Loaded {loaded}: a fresh model is ready to train.")
-sources(session)
-confirm_pending(session)
-statistics(session)
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Data")
+    session = ui.session()
+    if loaded := st.session_state.pop("data_loaded", None):
+        st.success(f"Loaded {loaded}: a fresh model is ready to train.")
+    sources(session)
+    confirm_pending(session)
+    statistics(session)
+
+
+main()

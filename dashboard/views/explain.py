@@ -167,7 +167,11 @@ def explanation(session: state.Session, index: int) -> None:
     fitted_weights(session, index)
 
 
-st.title("Explain an instance")
-session = ui.session()
-with ui.shielded("explaining the instance"):
-    explanation(session, picker(session))
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Explain an instance")
+    session = ui.session()
+    with ui.shielded("explaining the instance"):
+        explanation(session, picker(session))
+
+
+main()

@@ -97,7 +97,11 @@ def projection(session: state.Session, snap: state.Snapshot,
                  icon=":material/manage_search:")
 
 
-st.title("Population")
-session = ui.session()
-opts = options(session)
-ui.live(lambda current, snap: projection(current, snap, opts))
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Population")
+    session = ui.session()
+    opts = options(session)
+    ui.live(lambda current, snap: projection(current, snap, opts))
+
+
+main()

@@ -148,21 +148,25 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
         help="One self-contained page that opens offline.")
 
 
-st.title("Rules")
-session = ui.session()
-upload(session)
-snap = session.snapshot()
-rules = snap.rules
-table = rules_audit.rules_table(rules, filters(session, rules))
-with ui.shielded("preparing the downloads"):
-    downloads(session, snap, table, len(rules))
-table_view(table, len(rules))
-with ui.shielded("auditing the rules"):
-    audit_section(session, snap)
-heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
-if heatmap is not None:
-    st.subheader("Features the rules use")
-    st.plotly_chart(heatmap, key="heatmap")
-    st.caption(f"The {min(len(rules), pages.HEATMAP_RULES)} most numerous rules. A column lit "
-               "across many rows is a feature the population relies on; a dark row is a rule "
-               "many copies agree on.")
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Rules")
+    session = ui.session()
+    upload(session)
+    snap = session.snapshot()
+    rules = snap.rules
+    table = rules_audit.rules_table(rules, filters(session, rules))
+    with ui.shielded("preparing the downloads"):
+        downloads(session, snap, table, len(rules))
+    table_view(table, len(rules))
+    with ui.shielded("auditing the rules"):
+        audit_section(session, snap)
+    heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
+    if heatmap is not None:
+        st.subheader("Features the rules use")
+        st.plotly_chart(heatmap, key="heatmap")
+        st.caption(f"The {min(len(rules), pages.HEATMAP_RULES)} most numerous rules. A column lit "
+                   "across many rows is a feature the population relies on; a dark row is a rule "
+                   "many copies agree on.")
+
+
+main()

@@ -516,6 +516,29 @@ def test_loading_asks_before_discarding_a_trained_model(app):
     assert any("Loaded hypercube_4d" in s.value for s in at.success)
 
 
+def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
+    """Pages keep a race, an audit, a trace of the old data: none may outlive the switch."""
+    import gc
+    import weakref
+
+    session = _session(app)
+    old_data, old_model = weakref.ref(session.dataset), weakref.ref(session._model)
+    at = app
+    for page in PAGES:
+        at = _page(at, page)
+    at = _page(at, "microscope")
+    at.button(key="trace").click().run()
+    at = _page(at, "rules")
+    at.button(key="run_audit").click().run()
+    at = _page(at, "data")
+    at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
+    _load(at, "load_sample")
+    _no_exception(at)
+    gc.collect()
+    assert session.dataset.name == "hypercube_4d"
+    assert old_data() is None and old_model() is None
+
+
 def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp_path,
                                                                shared_datasets_dir):
     from dashboard import ui
