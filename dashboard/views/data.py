@@ -163,6 +163,7 @@ def request_load(session: state.Session, make) -> None:
     with ui.shielded("loading the data"):
         dataset = make()
         state.check_trainable(dataset)
+        ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
         if session.iteration == 0:
             ui.replace_dataset(session, dataset)
             st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")

@@ -170,6 +170,7 @@ def explanation(session: state.Session, index: int) -> None:
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Explain an instance")
     session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
     with ui.shielded("explaining the instance"):
         explanation(session, picker(session))
 

@@ -58,6 +58,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                "is right only when its labelset is the instance's) or Hamming loss (HL: partly "
                "right for each label it gets right). Both advance by the same iterations per tick. "
                "Generate a dataset on the Data page to race on fresh data.")
+    ui.wait_for_kernels()  # the race's table asks the engine: say so while it loads
     current = race()
     cols = st.columns([1, 1, 1, 3], vertical_alignment="bottom")
     cols[0].button("Start race", key="race_start", on_click=_start, disabled=current.running,

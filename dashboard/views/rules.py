@@ -151,6 +151,7 @@ def audit_section(session: state.Session, snap: state.Snapshot) -> None:
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Rules")
     session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
     upload(session)
     snap = session.snapshot()
     rules = snap.rules

@@ -48,6 +48,7 @@ def population_measured(session: state.Session, snap: state.Snapshot):
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Theory")
     session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
     snap = session.snapshot()
     stats = dataset_stats(session.dataset.Y)
     d_data = session.dataset.X.shape[1]
