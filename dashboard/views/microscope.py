@@ -10,7 +10,7 @@ STEP = "micro_step"
 @ui.shielded_callback("tracing an iteration")
 def _trace() -> None:
     session = ui.session()
-    session.running = False  # the story is of this iteration: live training would run past it
+    session.pacing.running = False  # the story is of this iteration: training would run past it
     ui.wait_for_kernels()
     session.trace_step()
     st.session_state[STEP] = 0

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from dashboard import compare_figures, pages, state, tables, ui
+from dashboard import compare_figures, pacing, pages, state, tables, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -72,7 +72,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                           key="race_speed", on_change=_speed)
 
 
-    @st.fragment(run_every=state.TICK_EVERY_S if current.running else None)
+    @st.fragment(run_every=pacing.TICK_EVERY_S if current.running else None)
     def lanes() -> None:
         current = race()
         if current.running:

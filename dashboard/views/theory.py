@@ -40,7 +40,8 @@ def population_measured(session: state.Session, snap: state.Snapshot):
     X = session.dataset.X[session.train_idx]
     counts = session.read_model(snap, lambda model: np.bincount(
         row_rules(model, X).match_ids, minlength=len(snap.rules)))
-    value = theory_figures.measured(snap.rules, counts, len(X))
+    value = theory.measured_fitness(counts, snap.rules["accuracy"], snap.rules["numerosity"],
+                                    len(X))
     st.session_state["theory_measured"] = (snap, value)
     return value
 
@@ -56,8 +57,9 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     m = cols[0].slider("m (labels)", 1, max(40, stats["m"]), stats["m"])
     d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
     r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
-    tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory_figures.population_specificity(
-        snap.rules, d_data, session.params["p_hash"]), 3), 0.005, format="%.3f")
+    tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory.population_specificity(
+        snap.rules["n_specified"], snap.rules["numerosity"], d_data, session.params["p_hash"]),
+        3), 0.005, format="%.3f")
     dl, dens = min(stats["dl"], 2**m), stats["dens"]
     mode = session.params["fitness"]
     with ui.shielded("measuring the population"):

@@ -87,13 +87,13 @@ def test_step_then_start_advance_and_pause_stops(app):
     session = _session(app)
     assert len(session.curves.points) == 1  # a manual step always records a curve point
     app.button(key="start").click().run()
-    assert session.running
+    assert session.pacing.running
     first = session.snapshot().iteration
     assert first > 200
     app.run()  # one more tick of the live fragment
     assert session.snapshot().iteration > first
     app.button(key="pause").click().run()
-    assert not session.running
+    assert not session.pacing.running
     paused = session.snapshot().iteration
     app.run()
     assert session.snapshot().iteration == paused
@@ -178,7 +178,7 @@ def test_population_ranks_features_and_rings_the_selected_instance(app):
     assert (at.selectbox(key="pop_x").value, at.selectbox(key="pop_y").value) == \
         pages.default_features(snap)
     assert _ring(_specs(at)[0]) == "selected: instance #0"
-    session.select(17)
+    session.selection.select(17)
     at.run()
     assert _ring(_specs(at)[0]) == "selected: instance #17"
     assert any("#17" in c.value and "ringed" in c.value for c in at.caption)
@@ -239,7 +239,7 @@ def test_explain_shows_match_set_answers_and_scores(app):
     at = _page(app, "explain")
     at.number_input(key="instance_index").set_value(5).run()
     _no_exception(at)
-    assert _session(at).selected == 5
+    assert _session(at).selection.index == 5
     assert at.subheader[0].value.startswith("Instance #5")
     assert any("MLR_agg" in m.value for m in at.markdown)
     assert any("MLR_max" in m.value for m in at.markdown)
