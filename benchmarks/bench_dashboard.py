@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dashboard import figures, pages, state
+from dashboard import figures, pacing, pages, state
 from dashboard.headless import APP, launch_chromium, start_server, stop, wait_healthy
 from mlr_core import Dataset, load_dataset
 
@@ -69,7 +69,7 @@ def population_page(session: state.Session) -> list:
 def tick(session: state.Session, charts, with_curve_point: bool) -> dict:
     """One live tick: train for the budget (recording a curve point if asked), then redraw."""
     session.curves.last_time = -np.inf if with_curve_point else time.perf_counter()
-    _, advance_ms = timed(session.advance)
+    _, advance_ms = timed(lambda: session.pacing.advance(session))
     _, draw_ms = timed(lambda: [fig.to_json() for fig in charts(session)])
     return {"total": advance_ms + draw_ms, "advance": advance_ms, "draw": draw_ms}
 
@@ -77,13 +77,13 @@ def tick(session: state.Session, charts, with_curve_point: bool) -> dict:
 def bench_tick(repeats: int) -> None:
     data = yeast_sized()
     session = state.Session(data)
-    session.tick_cap = None  # "max": a full-budget tick, the slowest a page sees
+    session.pacing.tick_cap = None  # "max": a full-budget tick, the slowest a page sees
     while session.snapshot().summary["micro_size"] < session.params["n_rules"]:
         session.step(1000)  # fill the population (N = 1,000) before measuring
     summary = session.snapshot().summary
     print(f"live tick on {data.name} ({len(data.X)} x {data.X.shape[1]}, "
           f"{data.Y.shape[1]} labels), population {summary['macro_size']} macro / "
-          f"{summary['micro_size']} micro rules, budget {1000 * state.TICK_BUDGET_S:.0f} ms")
+          f"{summary['micro_size']} micro rules, budget {1000 * pacing.TICK_BUDGET_S:.0f} ms")
     charts = (("Train", train_page), ("Population", population_page))
     for _, draw in charts:  # warm-up: numba loads (or compiles) prediction on first use
         tick(session, draw, with_curve_point=True)

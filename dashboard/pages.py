@@ -53,7 +53,6 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
     ``match_counts(lane, snap)`` gives how many training rows each rule matches (the engine's
     matching, done by the caller under the lane's lock).
     """
-    from dashboard import theory_figures
     from mlr_core import dataset_stats
     from mlr_core.evaluation import theory
 
@@ -63,17 +62,14 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
     for fitness, lane in race.lanes.items():
         snap = lane.snapshot()
         r0 = float(lane.params["r0"])
-        tau = theory_figures.population_specificity(snap.rules, d, lane.params["p_hash"])
+        tau = theory.population_specificity(snap.rules["n_specified"], snap.rules["numerosity"],
+                                            d, lane.params["p_hash"])
         held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
         n_rows = len(lane.train_idx)
-        measured = (theory_figures.measured(snap.rules, match_counts(lane, snap), n_rows)
+        measured = (theory.measured_fitness(match_counts(lane, snap), snap.rules["accuracy"],
+                                            snap.rules["numerosity"], n_rows)
                     if len(snap.rules) else None)
-        if fitness == "em":  # exact: the expected fitness itself
-            low = high = float(theory.expected_fitness_em(r0, d, tau, dl))
-        else:  # the bounds that hold for any data (ahw/m form), the upper one where meaningful
-            low = float(theory.hl_fitness_lower_bound(r0, d, tau, min(stats["ahw"] / m, 1.0)))
-            high = (float(theory.hl_fitness_upper_bound(r0, d, tau, m, dl))
-                    if theory.upper_bound_valid(dl, m) else np.nan)
+        low, high = theory.random_rule_fitness_range(fitness, r0, d, tau, m, dl, stats["ahw"])
         rows.append({
             "fitness": RACE_LANES[fitness],
             "iteration": snap.iteration,
@@ -135,7 +131,7 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
         labelset_names=session.labelsets.names,
         title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
               f"{snap.iteration:,}",
-        selected=frames.point_of(points, X, of_instance, (fx, fy), session.selected),
+        selected=frames.point_of(points, X, of_instance, (fx, fy), session.selection.index),
         binary=(frames.binary_axis(X[:, fx]), frames.binary_axis(X[:, fy])),
     )
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,

@@ -25,6 +25,8 @@ import pandas as pd
 from dashboard import frames
 from dashboard.bounds import RuleBounds
 from dashboard.curves import MEASURES, CurveLog, PastRun, run_name
+from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
+from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import DatasetError, MLRError
@@ -41,12 +43,6 @@ DEFAULT_PARAMS = {
 #: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
 LIVE_WEIGHTING = "vote"
 DEFAULT_HOLDOUT = 0.2
-#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
-TICK_BUDGET_S = 0.25
-TICK_EVERY_S = 0.6
-#: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
-#: at full speed it converges before the first curve point is drawn).
-DEFAULT_TICK_CAP = 100
 #: Earlier runs whose curves the Train page keeps when the parameters change.
 RUN_HISTORY = 5
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
@@ -125,7 +121,8 @@ def check_trainable(dataset: Dataset) -> None:
 
 @dataclass
 class Session:
-    """Dataset, split, model and learning curves of one tab.
+    """The training session of one tab: its dataset, split, model and learning curves, with the
+    tab's pacing and selection beside them (the selection is reset with the data).
 
     Building a new dataset or model creates the replacements first and switches to them only
     when they are valid, so an engine or loader error leaves the previous session intact.
@@ -134,14 +131,10 @@ class Session:
     dataset: Dataset
     params: dict = field(default_factory=lambda: dict(DEFAULT_PARAMS))
     holdout: float = DEFAULT_HOLDOUT
-    running: bool = False
-    tick_cap: int | None = DEFAULT_TICK_CAP
     #: Population snapshots kept for time travel (0: none, as for the race's models).
     keep_snapshots: int = SNAPSHOTS
-    #: Live training pauses by itself at this iteration (None: it runs until paused).
-    stop_at: int | None = None
-    #: Iterations asked for by Step, done by the next script run (where a wait can be shown).
-    pending_steps: int = 0
+    pacing: Pacing = field(default_factory=Pacing)
+    selection: Selection = field(init=False)
     train_idx: np.ndarray = field(init=False)
     test_idx: np.ndarray = field(init=False)
     curves: CurveLog = field(init=False)
@@ -151,17 +144,16 @@ class Session:
     runs: deque = field(init=False, default_factory=lambda: deque(maxlen=RUN_HISTORY))
     run_number: int = field(init=False, default=0)
     labelsets: frames.Labelsets = field(init=False)
+    palette_ids: list[int] = field(init=False)
     #: Features that only take 0 and 1: their conditions read ``word = 1``.
     binary: np.ndarray = field(init=False)
-    palette_ids: list[int] = field(init=False)
-    speed: float = field(init=False, default=0.0)
     #: The last iteration run through the tracer (the Microscope page), None after a reset.
     traced: object | None = field(init=False, default=None)
-    _selected: int = field(init=False, default=0)
     _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
-    _explained: dict = field(init=False, default_factory=dict, repr=False)
-    _fitted: object = field(init=False, default=None, repr=False)
+    #: What is computed from the model as it is (explanations, the fitted copy): dropped when
+    #: it changes.
+    _derived: dict = field(init=False, default_factory=dict, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
@@ -200,7 +192,7 @@ class Session:
                 self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
                 self.binary = binary_features(dataset.X)
                 self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
-                self._selected = 0
+                self.selection = Selection(len(dataset.X))
                 self.runs.clear()  # curves on other data do not compare
             elif self.curves.points:
                 self.runs.append(PastRun(run_name(self.run_number, self.params),
@@ -211,9 +203,7 @@ class Session:
             self.train_idx, self.test_idx = train_idx, test_idx
             self.curves = CurveLog()
             self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
-            self.running = False
-            self.pending_steps = 0
-            self.speed = 0.0
+            self.pacing.restart()
             self.traced = None
             self._changed()
 
@@ -243,36 +233,6 @@ class Session:
 
     # ------------------------------------------------------------------ training
 
-    def advance(self, budget_s: float = TICK_BUDGET_S) -> int:
-        """Train for about ``budget_s`` seconds (at most ``tick_cap`` iterations), then record.
-
-        Chunks are sized from the measured speed, a quarter of the budget each, so a population
-        that slows down as it grows overruns the budget by little; the lock is taken per chunk,
-        so a page waiting to read waits for one chunk at most. Returns the iterations done:
-        at least one, so every tick shows progress, except at ``stop_at``, where training
-        pauses by itself.
-        """
-        deadline = time.perf_counter() + budget_s
-        cap = self.tick_cap or math.inf
-        if self.stop_at is not None:
-            cap = min(cap, self.stop_at - self.iteration)
-            if cap <= 0:
-                self.running = False
-                return 0
-        done = 0
-        while done < cap and ((left := deadline - time.perf_counter()) > 0 or done == 0):
-            guess = self.speed * min(max(left, 0.0), budget_s / 4) if self.speed else 20
-            chunk = int(max(1, min(guess, cap - done)))
-            began = time.perf_counter()
-            self._learn(chunk)
-            rate = chunk / max(time.perf_counter() - began, 1e-6)
-            self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
-            done += chunk
-        self.record(force=self.stop_at is not None and self.iteration >= self.stop_at)
-        if self.stop_at is not None and self.iteration >= self.stop_at:
-            self.running = False
-        return done
-
     @property
     def iteration(self) -> int:
         """Iterations trained so far (0 before the model starts)."""
@@ -281,7 +241,7 @@ class Session:
 
     def step(self, n_iterations: int) -> None:
         """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
-        self._learn(int(n_iterations))
+        self.learn(int(n_iterations))
         self.record(force=True)
 
     def trace_step(self):
@@ -299,7 +259,7 @@ class Session:
                                  int(model.summary()["macro_size"]))
         return self.traced
 
-    def _learn(self, n_iterations: int) -> None:
+    def learn(self, n_iterations: int) -> None:
         with self._lock:
             self._started().learn(n_iterations)
             self._changed()
@@ -343,8 +303,7 @@ class Session:
     def _changed(self) -> None:
         """The model or the curves moved on: the next read takes a new snapshot."""
         self._snapshot = None
-        self._explained = {}
-        self._fitted = None
+        self._derived = {}
 
     def snapshot(self) -> Snapshot:
         """The model as of now, the same object for every read until it changes."""
@@ -377,26 +336,30 @@ class Session:
             curves=self.curves.frame(),
         )
 
+    def _derive(self, key, make: Callable[[], T]) -> T:
+        """``make()``, computed once per state of the model (under the lock)."""
+        with self._lock:
+            if key not in self._derived:
+                self._derived[key] = make()
+            return self._derived[key]
+
     def explain(self, index: int):
         """The engine's explanation of one instance (kept until the model changes)."""
-        with self._lock:
-            if index not in self._explained:
-                self._explained[index] = self._started().explain(self.dataset.X[index])
-            return self._explained[index]
+        return self._derive(("explain", index),
+                            lambda: self._started().explain(self.dataset.X[index]))
 
     def fitted_model(self):
         """A copy of the model that scores MLR_agg with fitted rule weights, the library's
         default (``weighting="fitted"``), fitted on the training split; kept until the model
         changes. Costs a ridge fit (a few seconds on yeast), so pages ask for it on request."""
-        with self._lock:
-            if self._fitted is None:
-                model = _estimator().from_json(self._started().to_json())
-                # the rules keep the vote's specificity limit ("auto" resolves per weighting)
-                model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
-                    self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
-                    warm_start=True)
-                self._fitted = model
-            return self._fitted
+
+        def fit():
+            model = _estimator().from_json(self._started().to_json())
+            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
+            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
+                self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx], warm_start=True)
+
+        return self._derive("fitted", fit)
 
     def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
         """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine
@@ -412,21 +375,6 @@ class Session:
     def model_json(self) -> str:
         with self._lock:
             return self._started().to_json()
-
-    # ------------------------------------------------------------------ selection
-
-    @property
-    def selected(self) -> int:
-        """The instance the Population and Explain pages talk about (one owner: this session)."""
-        return self._selected
-
-    def select(self, index: int) -> None:
-        """Select an instance by its row in the dataset; out-of-range indices are refused."""
-        index = int(index)
-        if not 0 <= index < len(self.dataset.X):
-            raise IndexError(f"instance {index} is not in {self.dataset.name} "
-                             f"(0 to {len(self.dataset.X) - 1})")
-        self._selected = index
 
 
 #: The race's two lanes: fitness setting -> display name.

@@ -127,24 +127,3 @@ def theory_figure(
                       height=400 + LEGEND_ROW_PX * entries, font=FONT,
                       margin={"l": 70, "r": 20, "t": 60})
     return legend_below(fig, rows=entries, vertical=True)
-
-
-def population_specificity(rules, d: int, p_hash: float) -> float:
-    """τ of the population (numerosity-weighted share of specified features); before any rule
-    exists, what covering aims at (1 − P#)."""
-    if rules.empty:
-        return 1.0 - float(p_hash)
-    return float((rules["n_specified"] * rules["numerosity"]).sum()
-                 / (d * rules["numerosity"].sum()))
-
-
-def measured(rules, n_matched: np.ndarray, n_rows: int) -> tuple[float, float] | None:
-    """The population measured as the curves are computed, numerosity-weighted over the rules:
-    (share of the rows a rule matches, that share times the rule's accuracy, i.e. its expected
-    fitness at ν = 1). ``None`` without rules."""
-    if rules.empty or n_rows == 0:
-        return None
-    num = rules["numerosity"].to_numpy(float)
-    share = np.asarray(n_matched, dtype=float) / n_rows
-    fitness = share * rules["accuracy"].to_numpy(float)
-    return float((share * num).sum() / num.sum()), float((fitness * num).sum() / num.sum())

@@ -7,7 +7,9 @@ Kept here so each view stays a thin script and no page grows its own copy of the
 from __future__ import annotations
 
 import argparse
+import ctypes
 import functools
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -17,7 +19,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.logger import get_logger
 
-from dashboard import state, warmup
+from dashboard import pacing, state, warmup
 from mlr_core.errors import MLRError
 
 log = get_logger("dashboard")
@@ -116,11 +118,25 @@ def replace_dataset(current: state.Session, dataset) -> None:
     current.set_dataset(dataset)
     for key in DATA_VIEWS:
         st.session_state.pop(key, None)
+    give_memory_back()
+
+
+def give_memory_back() -> None:
+    """Hand the old data's freed memory back to the system: the C allocator (glibc) and
+    Arrow's pool (the tables' buffers) keep freed blocks for reuse, so the server's size would
+    not go down when a large dataset is replaced by a small one."""
+    gc.collect()
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        pass
 
 
 def run_every() -> float | None:
     """Timer of the live fragments: ticking while running, ``None`` (stopped) when paused."""
-    return state.TICK_EVERY_S if session().running else None
+    return pacing.TICK_EVERY_S if session().pacing.running else None
 
 
 def wait_for_kernels() -> None:
@@ -132,8 +148,8 @@ def wait_for_kernels() -> None:
 
 def run_pending_steps(current: state.Session) -> None:
     """Do the iterations the Step button asked for (in the script, where a wait can be shown)."""
-    if current.pending_steps:
-        steps, current.pending_steps = current.pending_steps, 0
+    if current.pacing.pending_steps:
+        steps = current.pacing.take_pending()
         with shielded("stepping the model"):
             wait_for_kernels()
             current.step(steps)
@@ -143,16 +159,16 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     """Draw a page section in a fragment that, while training runs, first trains one time slice.
 
     ``run_every`` is ``None`` when paused, so a paused page costs nothing; each tick trains for
-    about ``state.TICK_BUDGET_S``, then draws from one snapshot of the model.
+    about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the model.
     """
 
     @st.fragment(run_every=run_every())
     def tick() -> None:
         current = session()
-        if current.running:
+        if current.pacing.running:
             with shielded("training"):
                 wait_for_kernels()
-                current.advance()
+                current.pacing.advance(current)
         with shielded("drawing this page"):
             draw(current, current.snapshot())
 
@@ -164,29 +180,29 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
 
 @shielded_callback("starting")
 def _start() -> None:
-    session().running = True
+    session().pacing.running = True
 
 
 @shielded_callback("pausing")
 def _pause() -> None:
-    session().running = False
+    session().pacing.running = False
 
 
 @shielded_callback("stepping the model")
 def _step() -> None:
-    session().pending_steps += int(st.session_state["step_k"])
+    session().pacing.pending_steps += int(st.session_state["step_k"])
 
 
 @shielded_callback("changing the speed")
 def _speed() -> None:
     choice = st.session_state["speed"]
-    session().tick_cap = None if choice == FULL_SPEED else int(choice)
+    session().pacing.tick_cap = None if choice == FULL_SPEED else int(choice)
 
 
 @shielded_callback("setting the iteration to pause at")
 def _stop_at() -> None:
     target = int(st.session_state["stop_at"])
-    session().stop_at = target or None
+    session().pacing.stop_at = target or None
 
 
 @shielded_callback("resetting the model")
@@ -200,24 +216,24 @@ def sidebar(current: state.Session) -> None:
     with st.sidebar:
         st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
-        st.markdown("**Training:** " + ("running" if current.running else "paused"))
+        st.markdown("**Training:** " + ("running" if current.pacing.running else "paused"))
         st.caption("Model trained: all rules, scored by the paper's vote. A page that shows "
                    "fitted weights or a compact model says so.")
         left, right = st.columns(2)
-        left.button("Start", key="start", on_click=_start, disabled=current.running,
+        left.button("Start", key="start", on_click=_start, disabled=current.pacing.running,
                     type="primary", icon=":material/play_arrow:", width="stretch")
-        right.button("Pause", key="pause", on_click=_pause, disabled=not current.running,
+        right.button("Pause", key="pause", on_click=_pause, disabled=not current.pacing.running,
                      icon=":material/pause:", width="stretch")
         left, right = st.columns([3, 2], vertical_alignment="bottom")
         left.number_input("Iterations per step", 1, 100_000, 200, step=100, key="step_k")
         right.button("Step", key="step", on_click=_step, width="stretch")
-        st.select_slider("Iterations per tick", SPEEDS, current.tick_cap or FULL_SPEED,
+        st.select_slider("Iterations per tick", SPEEDS, current.pacing.tick_cap or FULL_SPEED,
                          key="speed", on_change=_speed,
-                         help=f"A tick every {state.TICK_EVERY_S:g} s. '{FULL_SPEED}': train "
-                              f"for {state.TICK_BUDGET_S * 1000:.0f} ms per tick. Fewer "
+                         help=f"A tick every {pacing.TICK_EVERY_S:g} s. '{FULL_SPEED}': train "
+                              f"for {pacing.TICK_BUDGET_S * 1000:.0f} ms per tick. Fewer "
                               "iterations let you watch each change.")
         st.number_input("Pause at iteration (0: never)", 0, 100_000_000,
-                        current.stop_at or 0, step=1_000, key="stop_at", on_change=_stop_at,
+                        current.pacing.stop_at or 0, step=1_000, key="stop_at", on_change=_stop_at,
                         help="Live training pauses by itself when it gets there.")
         st.button("Reset model", key="reset", on_click=_reset, icon=":material/restart_alt:",
                   width="stretch",

@@ -163,6 +163,7 @@ def request_load(session: state.Session, make) -> None:
     with ui.shielded("loading the data"):
         dataset = make()
         state.check_trainable(dataset)
+        ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
         if session.iteration == 0:
             ui.replace_dataset(session, dataset)
             st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
@@ -218,10 +219,14 @@ def statistics(session: state.Session) -> None:
                     key="label_frequencies")
 
 
-st.title("Data")
-session = ui.session()
-if loaded := st.session_state.pop("data_loaded", None):
-    st.success(f"Loaded {loaded}: a fresh model is ready to train.")
-sources(session)
-confirm_pending(session)
-statistics(session)
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Data")
+    session = ui.session()
+    if loaded := st.session_state.pop("data_loaded", None):
+        st.success(f"Loaded {loaded}: a fresh model is ready to train.")
+    sources(session)
+    confirm_pending(session)
+    statistics(session)
+
+
+main()

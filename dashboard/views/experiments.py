@@ -189,17 +189,21 @@ def run_live(session: state.Session) -> None:
         st.dataframe(seconds, column_config=tables.fit_columns(seconds))
 
 
-st.title("Experiments")
-browse_tab, run_tab = st.tabs(["Results folder", "Run a comparison"])
-with browse_tab:
-    root = results_root()
-    name = st.text_input("Results folder", "", key="results_dir", placeholder="(the root)",
-                         help="A folder under the results root set at launch (`-- --results-dir "
-                              "PATH`, by default the project's docs/results).")
-    folder = folder_under(root, name)
-    if folder is None:
-        st.warning(f"No results folder {name.strip()!r} under the results root.")
-    else:
-        browse(folder)
-with run_tab:
-    run_live(ui.session())
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Experiments")
+    browse_tab, run_tab = st.tabs(["Results folder", "Run a comparison"])
+    with browse_tab:
+        root = results_root()
+        name = st.text_input("Results folder", "", key="results_dir", placeholder="(the root)",
+                             help="A folder under the results root set at launch (`-- "
+                                  "--results-dir PATH`, by default the project's docs/results).")
+        folder = folder_under(root, name)
+        if folder is None:
+            st.warning(f"No results folder {name.strip()!r} under the results root.")
+        else:
+            browse(folder)
+    with run_tab:
+        run_live(ui.session())
+
+
+main()

@@ -14,20 +14,20 @@ FULL = "all"  # the fitted model of all rules, beside the compact models' budget
 
 @ui.shielded_callback("selecting the instance")
 def _picked_by_index() -> None:
-    ui.session().select(st.session_state["instance_index"])
+    ui.session().selection.select(st.session_state["instance_index"])
 
 
 @ui.shielded_callback("selecting the instance")
 def _picked_in_table() -> None:
     rows = st.session_state["instance_table"].selection.rows
     if rows:
-        ui.session().select(rows[0])
+        ui.session().selection.select(rows[0])
 
 
 def picker(session: state.Session) -> int:
     """Choose the instance by index or from the table (the Population page's click also sets it)."""
     data = session.dataset
-    st.session_state["instance_index"] = session.selected
+    st.session_state["instance_index"] = session.selection.index
     st.number_input("Instance index", 0, len(data.X) - 1, key="instance_index",
                     on_change=_picked_by_index, width=220,
                     help="Or click a point on the Population page, or a row in the table below.")
@@ -41,7 +41,7 @@ def picker(session: state.Session) -> int:
         st.dataframe(table, key="instance_table", on_select=_picked_in_table,
                      selection_mode="single-row", height=260,
                      column_config=tables.fit_columns(table))
-    return session.selected
+    return session.selection.index
 
 
 def verdict(labels: list[str], truth: list[str]) -> str:
@@ -210,7 +210,12 @@ def explanation(session: state.Session, index: int) -> None:
     fitted_weights(session, index)
 
 
-st.title("Explain an instance")
-session = ui.session()
-with ui.shielded("explaining the instance"):
-    explanation(session, picker(session))
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Explain an instance")
+    session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
+    with ui.shielded("explaining the instance"):
+        explanation(session, picker(session))
+
+
+main()

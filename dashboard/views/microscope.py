@@ -10,7 +10,7 @@ STEP = "micro_step"
 @ui.shielded_callback("tracing an iteration")
 def _trace() -> None:
     session = ui.session()
-    session.running = False  # the story is of this iteration: live training would run past it
+    session.pacing.running = False  # the story is of this iteration: training would run past it
     ui.wait_for_kernels()
     session.trace_step()
     st.session_state[STEP] = 0
@@ -20,46 +20,51 @@ def _move(by: int, count: int) -> None:
     st.session_state[STEP] = min(max(st.session_state.get(STEP, 0) + by, 0), count - 1)
 
 
-st.title("Microscope")
-st.caption("Run **one** training iteration and follow it step by step: the instance drawn, the "
-           "match set [M], the correct set [C], covering, the genetic algorithm's parents and "
-           "offspring, subsumption and deletion. Train a few hundred iterations first (sidebar "
-           "Step) to see the GA at work; on a fresh model covering does everything.")
-session = ui.session()
-st.button("Trace one iteration", key="trace", on_click=_trace, type="primary",
-          icon=":material/biotech:")
-traced = session.traced
-if traced is None:
-    st.info("Press **Trace one iteration** to run the next iteration under the microscope.",
-            icon=":material/biotech:")
-else:
-    story = microscope.steps(traced, session.dataset.feature_names, session.params)
-    at = min(st.session_state.get(STEP, 0), len(story) - 1)
-    left, middle, right = st.columns([1, 1, 4], vertical_alignment="center")
-    left.button("Previous step", key="micro_prev", on_click=_move, args=(-1, len(story)),
-                disabled=at == 0, icon=":material/chevron_left:", width="stretch")
-    middle.button("Next step", key="micro_next", on_click=_move, args=(1, len(story)),
-                  disabled=at == len(story) - 1, icon=":material/chevron_right:",
-                  width="stretch")
-    right.progress((at + 1) / len(story), text=f"Step {at + 1} of {len(story)}")
-    step = story[at]
-    st.subheader(step.title)
-    st.markdown(step.sentence)
-    features = (microscope.story_features(traced, story)
-                or frames.shared_pair(traced.bounds, traced.trace.rules_before["numerosity"])[0])
-    names = session.dataset.feature_names
-    st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
-               "features this iteration's rules specify most. A rule is drawn as its intervals "
-               "on these two features; a wildcard spans the whole axis.")
-    figure = microscope.step_figure(
-        traced, step, session.dataset.X, session.labelsets.of_instance, features,
-        session.dataset.feature_names, figures.labelset_palette(session.palette_ids),
-        session.labelsets.names)
-    st.plotly_chart(figure, key="microscope_figure")
-    table = microscope.rules_table(traced, step)
-    if table is not None:
-        st.dataframe(table, key="microscope_table", hide_index=True,
-                     column_config=tables.fit_columns(table, index=False, config={
-                         "fitness": st.column_config.NumberColumn(format="%.3f")}))
-    with st.expander("The whole iteration as text"):
-        st.code(traced.trace.text(), language=None)
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Microscope")
+    st.caption("Run **one** training iteration and follow it step by step: the instance drawn, the "
+               "match set [M], the correct set [C], covering, the genetic algorithm's parents and "
+               "offspring, subsumption and deletion. Train a few hundred iterations first (sidebar "
+               "Step) to see the GA at work; on a fresh model covering does everything.")
+    session = ui.session()
+    st.button("Trace one iteration", key="trace", on_click=_trace, type="primary",
+              icon=":material/biotech:")
+    traced = session.traced
+    if traced is None:
+        st.info("Press **Trace one iteration** to run the next iteration under the microscope.",
+                icon=":material/biotech:")
+    else:
+        story = microscope.steps(traced, session.dataset.feature_names, session.params)
+        at = min(st.session_state.get(STEP, 0), len(story) - 1)
+        left, middle, right = st.columns([1, 1, 4], vertical_alignment="center")
+        left.button("Previous step", key="micro_prev", on_click=_move, args=(-1, len(story)),
+                    disabled=at == 0, icon=":material/chevron_left:", width="stretch")
+        middle.button("Next step", key="micro_next", on_click=_move, args=(1, len(story)),
+                      disabled=at == len(story) - 1, icon=":material/chevron_right:",
+                      width="stretch")
+        right.progress((at + 1) / len(story), text=f"Step {at + 1} of {len(story)}")
+        step = story[at]
+        st.subheader(step.title)
+        st.markdown(step.sentence)
+        numerosity = traced.trace.rules_before["numerosity"]
+        features = (microscope.story_features(traced, story)
+                    or frames.shared_pair(traced.bounds, numerosity)[0])
+        names = session.dataset.feature_names
+        st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
+                   "features this iteration's rules specify most. A rule is drawn as its intervals "
+                   "on these two features; a wildcard spans the whole axis.")
+        figure = microscope.step_figure(
+            traced, step, session.dataset.X, session.labelsets.of_instance, features,
+            session.dataset.feature_names, figures.labelset_palette(session.palette_ids),
+            session.labelsets.names)
+        st.plotly_chart(figure, key="microscope_figure")
+        table = microscope.rules_table(traced, step)
+        if table is not None:
+            st.dataframe(table, key="microscope_table", hide_index=True,
+                         column_config=tables.fit_columns(table, index=False, config={
+                             "fitness": st.column_config.NumberColumn(format="%.3f")}))
+        with st.expander("The whole iteration as text"):
+            st.code(traced.trace.text(), language=None)
+
+
+main()

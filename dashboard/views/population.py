@@ -58,7 +58,7 @@ def clicked(session: state.Session) -> None:
     values = [p["customdata"] for p in points if "customdata" in p]
     if values:
         value = values[0]
-        session.select(value[0] if isinstance(value, list) else value)
+        session.selection.select(value[0] if isinstance(value, list) else value)
 
 
 def projection(session: state.Session, snap: state.Snapshot,
@@ -86,7 +86,7 @@ def projection(session: state.Session, snap: state.Snapshot,
                         selection_mode="points")
     with right:
         st.plotly_chart(page.histograms, key="histograms")
-    selected = session.selected
+    selected = session.selection.index
     st.caption(
         "A wildcard spans the whole axis. "
         f"Selected instance: **#{selected}** (ringed; labelset "
@@ -97,7 +97,11 @@ def projection(session: state.Session, snap: state.Snapshot,
                  icon=":material/manage_search:")
 
 
-st.title("Population")
-session = ui.session()
-opts = options(session)
-ui.live(lambda current, snap: projection(current, snap, opts))
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Population")
+    session = ui.session()
+    opts = options(session)
+    ui.live(lambda current, snap: projection(current, snap, opts))
+
+
+main()

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from dashboard import compare_figures, pages, state, tables, ui
+from dashboard import compare_figures, pacing, pages, state, tables, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -51,55 +51,60 @@ def match_counts(lane: state.Session, snap: state.Snapshot) -> np.ndarray:
                                                            minlength=len(snap.rules)))
 
 
-st.title("Race: EM vs HL")
-st.caption("Two models learn the current dataset side by side: the same parameters (Train page), "
-           "seed and held-out rows, only the fitness differs — exact match (EM: a rule is "
-           "right only when its labelset is the instance's) or Hamming loss (HL: partly right "
-           "for each label it gets right). Both advance by the same iterations per tick. "
-           "Generate a dataset on the Data page to race on fresh data.")
-current = race()
-cols = st.columns([1, 1, 1, 3], vertical_alignment="bottom")
-cols[0].button("Start race", key="race_start", on_click=_start, disabled=current.running,
-               type="primary", icon=":material/play_arrow:", width="stretch")
-cols[1].button("Pause race", key="race_pause", on_click=_pause, disabled=not current.running,
-               icon=":material/pause:", width="stretch")
-cols[2].button("Restart race", key="race_restart", on_click=_restart,
-               icon=":material/restart_alt:", width="stretch",
-               help="Two fresh models with the Train page's current parameters.")
-cols[3].select_slider("Iterations per tick (each model)", SPEEDS, current.iterations_per_tick,
-                      key="race_speed", on_change=_speed)
-
-
-@st.fragment(run_every=state.TICK_EVERY_S if current.running else None)
-def lanes() -> None:
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Race: EM vs HL")
+    st.caption("Two models learn the current dataset side by side: the same parameters (Train "
+               "page), seed and held-out rows, only the fitness differs — exact match (EM: a rule "
+               "is right only when its labelset is the instance's) or Hamming loss (HL: partly "
+               "right for each label it gets right). Both advance by the same iterations per tick. "
+               "Generate a dataset on the Data page to race on fresh data.")
+    ui.wait_for_kernels()  # the race's table asks the engine: say so while it loads
     current = race()
-    if current.running:
-        with ui.shielded("racing"):
-            ui.wait_for_kernels()
-            current.advance()
-    with ui.shielded("drawing the race"):
-        st.markdown(f"**Iteration {current.iteration:,}** of each model on "
-                    f"{current.dataset.name} ({len(current.lanes['em'].train_idx):,} training "
-                    f"rows, {len(current.lanes['em'].test_idx):,} held out)")
-        st.plotly_chart(pages.race_chart(current), key="race_curves")
-        table = pages.race_table(current, match_counts)
-        small = ["τ (specificity)", "measured F (ν = 1)", "random rule E[F] ≥",
-                 "random rule E[F] ≤"]
-        formats = {name: st.column_config.NumberColumn(format="%.3g" if name in small
-                                                       else "%.3f")
-                   for name in table.columns if name not in ("iteration", "rules")}
-        st.dataframe(table, key="race_table", column_config=tables.fit_columns(table, formats))
-        left, right = st.columns([1, 1], vertical_alignment="center")
-        if table["measured F (ν = 1)"].notna().all():
-            left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
-        right.caption(
-            "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
-            "population's mean over rules of (share of training rows matched × accuracy), "
-            "numerosity-weighted, as on the Theory page. The **random rule** columns are what "
-            "the paper's analysis expects of a rule placed at random with the population's "
-            "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
-            "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "
-            "learned population should sit well above them; see the Theory page.")
+    cols = st.columns([1, 1, 1, 3], vertical_alignment="bottom")
+    cols[0].button("Start race", key="race_start", on_click=_start, disabled=current.running,
+                   type="primary", icon=":material/play_arrow:", width="stretch")
+    cols[1].button("Pause race", key="race_pause", on_click=_pause, disabled=not current.running,
+                   icon=":material/pause:", width="stretch")
+    cols[2].button("Restart race", key="race_restart", on_click=_restart,
+                   icon=":material/restart_alt:", width="stretch",
+                   help="Two fresh models with the Train page's current parameters.")
+    cols[3].select_slider("Iterations per tick (each model)", SPEEDS, current.iterations_per_tick,
+                          key="race_speed", on_change=_speed)
 
 
-lanes()
+    @st.fragment(run_every=pacing.TICK_EVERY_S if current.running else None)
+    def lanes() -> None:
+        current = race()
+        if current.running:
+            with ui.shielded("racing"):
+                ui.wait_for_kernels()
+                current.advance()
+        with ui.shielded("drawing the race"):
+            st.markdown(f"**Iteration {current.iteration:,}** of each model on "
+                        f"{current.dataset.name} ({len(current.lanes['em'].train_idx):,} training "
+                        f"rows, {len(current.lanes['em'].test_idx):,} held out)")
+            st.plotly_chart(pages.race_chart(current), key="race_curves")
+            table = pages.race_table(current, match_counts)
+            small = ["τ (specificity)", "measured F (ν = 1)", "random rule E[F] ≥",
+                     "random rule E[F] ≤"]
+            formats = {name: st.column_config.NumberColumn(format="%.3g" if name in small
+                                                           else "%.3f")
+                       for name in table.columns if name not in ("iteration", "rules")}
+            st.dataframe(table, key="race_table", column_config=tables.fit_columns(table, formats))
+            left, right = st.columns([1, 1], vertical_alignment="center")
+            if table["measured F (ν = 1)"].notna().all():
+                left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
+            right.caption(
+                "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
+                "population's mean over rules of (share of training rows matched × accuracy), "
+                "numerosity-weighted, as on the Theory page. The **random rule** columns are what "
+                "the paper's analysis expects of a rule placed at random with the population's "
+                "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
+                "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "
+                "learned population should sit well above them; see the Theory page.")
+
+
+    lanes()
+
+
+main()

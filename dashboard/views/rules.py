@@ -211,21 +211,26 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         help="A SELECT over a table `data` with one CASE WHEN column per label.")
 
 
-st.title("Rules")
-session = ui.session()
-upload(session)
-snap = session.snapshot()
-rules = snap.rules
-table = rules_audit.rules_table(rules, filters(session, rules))
-with ui.shielded("preparing the downloads"):
-    downloads(session, snap, table, len(rules))
-table_view(table, len(rules))
-with ui.shielded("compacting the rules"):
-    budget_section(session, snap)
-heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
-if heatmap is not None:
-    st.subheader("Features the rules use")
-    st.plotly_chart(heatmap, key="heatmap")
-    st.caption(f"The {min(len(rules), pages.HEATMAP_RULES)} most numerous rules. A column lit "
-               "across many rows is a feature the population relies on; a dark row is a rule "
-               "many copies agree on.")
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Rules")
+    session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
+    upload(session)
+    snap = session.snapshot()
+    rules = snap.rules
+    table = rules_audit.rules_table(rules, filters(session, rules))
+    with ui.shielded("preparing the downloads"):
+        downloads(session, snap, table, len(rules))
+    table_view(table, len(rules))
+    with ui.shielded("compacting the rules"):
+        budget_section(session, snap)
+    heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
+    if heatmap is not None:
+        st.subheader("Features the rules use")
+        st.plotly_chart(heatmap, key="heatmap")
+        st.caption(f"The {min(len(rules), pages.HEATMAP_RULES)} most numerous rules. A column lit "
+                   "across many rows is a feature the population relies on; a dark row is a rule "
+                   "many copies agree on.")
+
+
+main()

@@ -40,81 +40,88 @@ def population_measured(session: state.Session, snap: state.Snapshot):
     X = session.dataset.X[session.train_idx]
     counts = session.read_model(snap, lambda model: np.bincount(
         row_rules(model, X).match_ids, minlength=len(snap.rules)))
-    value = theory_figures.measured(snap.rules, counts, len(X))
+    value = theory.measured_fitness(counts, snap.rules["accuracy"], snap.rules["numerosity"],
+                                    len(X))
     st.session_state["theory_measured"] = (snap, value)
     return value
 
 
-st.title("Theory")
-session = ui.session()
-snap = session.snapshot()
-stats = dataset_stats(session.dataset.Y)
-d_data = session.dataset.X.shape[1]
-cols = st.columns(4)
-m = cols[0].slider("m (labels)", 1, max(40, stats["m"]), stats["m"])
-d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
-r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
-tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory_figures.population_specificity(
-    snap.rules, d_data, session.params["p_hash"]), 3), 0.005, format="%.3f")
-dl, dens = min(stats["dl"], 2**m), stats["dens"]
-mode = session.params["fitness"]
-with ui.shielded("measuring the population"):
-    population = population_measured(session, snap)
-star = (f"measured: this population's rules ({mode.upper()}, at ν = 1), "
-        "mean of match share × accuracy")
-valid_from = 2.0**m / (m + 1)
-shade_name = "shaded: HL upper bound meaningful (DL ≥ 2^m/(m+1))"
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Theory")
+    session = ui.session()
+    ui.wait_for_kernels()  # this page asks the engine: say so while it loads
+    snap = session.snapshot()
+    stats = dataset_stats(session.dataset.Y)
+    d_data = session.dataset.X.shape[1]
+    cols = st.columns(4)
+    m = cols[0].slider("m (labels)", 1, max(40, stats["m"]), stats["m"])
+    d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
+    r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
+    tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory.population_specificity(
+        snap.rules["n_specified"], snap.rules["numerosity"], d_data, session.params["p_hash"]),
+        3), 0.005, format="%.3f")
+    dl, dens = min(stats["dl"], 2**m), stats["dens"]
+    mode = session.params["fitness"]
+    with ui.shielded("measuring the population"):
+        population = population_measured(session, snap)
+    star = (f"measured: this population's rules ({mode.upper()}, at ν = 1), "
+            "mean of match share × accuracy")
+    valid_from = 2.0**m / (m + 1)
+    shade_name = "shaded: HL upper bound meaningful (DL ≥ 2^m/(m+1))"
 
-x = dl_grid(m)
-upper = theory.hl_fitness_upper_bound(r0, d, tau, m, x)
-by_dl = {
-    "E[F_em] (exact match)": theory.expected_fitness_em(r0, d, tau, x),
-    "E[F_hl] upper bound": np.where(theory.upper_bound_valid(x, m), upper, np.nan),
-    "E[F_hl] lower bound (dataset Dens)": np.full(len(x), theory.hl_fitness_lower_bound(
-        r0, d, tau, dens)),
-    "E[F_hl] lower bound (ahw/m)": np.full(len(x), theory.hl_fitness_lower_bound(
-        r0, d, tau, min(stats["ahw"] / m, 1.0))),
-}
-common = {"measured": population[1] if population else None, "measured_name": star,
-          "shade_name": shade_name}
-left, right = st.columns(2)
-left.plotly_chart(theory_figures.theory_figure(
-    x, by_dl, x_title="DL (distinct labelsets, log scale)", log_x=True, current_x=dl,
-    current_name=f"this dataset (DL = {dl:,})", shade_from=valid_from,
-    title=f"Expected fitness vs DL<br><sup>m = {m}, d = {d}, r0 = {r0:g}, τ = {tau:.3f}</sup>",
-    **common,
-), key="theory_dl")
+    x = dl_grid(m)
+    upper = theory.hl_fitness_upper_bound(r0, d, tau, m, x)
+    by_dl = {
+        "E[F_em] (exact match)": theory.expected_fitness_em(r0, d, tau, x),
+        "E[F_hl] upper bound": np.where(theory.upper_bound_valid(x, m), upper, np.nan),
+        "E[F_hl] lower bound (dataset Dens)": np.full(len(x), theory.hl_fitness_lower_bound(
+            r0, d, tau, dens)),
+        "E[F_hl] lower bound (ahw/m)": np.full(len(x), theory.hl_fitness_lower_bound(
+            r0, d, tau, min(stats["ahw"] / m, 1.0))),
+    }
+    common = {"measured": population[1] if population else None, "measured_name": star,
+              "shade_name": shade_name}
+    left, right = st.columns(2)
+    left.plotly_chart(theory_figures.theory_figure(
+        x, by_dl, x_title="DL (distinct labelsets, log scale)", log_x=True, current_x=dl,
+        current_name=f"this dataset (DL = {dl:,})", shade_from=valid_from,
+        title=f"Expected fitness vs DL<br><sup>m = {m}, d = {d}, r0 = {r0:g}, τ = {tau:.3f}</sup>",
+        **common,
+    ), key="theory_dl")
 
-grid = np.linspace(0.0, 1.0, 201)
-dl_upper = theory.hl_fitness_upper_bound(r0, d, tau, m, dl)
-by_dens = {
-    "E[F_em] at dataset DL": np.full(len(grid), theory.expected_fitness_em(r0, d, tau, dl)),
-    "E[F_hl] upper bound at dataset DL": np.full(
-        len(grid), dl_upper if theory.upper_bound_valid(dl, m) else np.nan),
-    "E[F_hl] lower bound": theory.hl_fitness_lower_bound(r0, d, tau, grid),
-}
-right.plotly_chart(theory_figures.theory_figure(
-    grid, by_dens, x_title="Dens (label density)", log_x=False, current_x=dens,
-    current_name=f"this dataset (Dens = {dens:.3f})", shade_from=None,
-    title=f"Expected fitness vs label density<br><sup>DL = {dl:,}</sup>", **common,
-), key="theory_dens")
-p_match = theory.match_probability(r0, d, tau)
-if population:
-    share, fitness = population
-    st.info(
-        f"**The star and the curves measure the same thing**: a rule's expected fitness at "
-        f"ν = 1, the share of the rows it matches times its accuracy. A rule placed at random "
-        f"with these r0 and τ matches {p_match:.2g} of the rows; this population's rules match "
-        f"{share:.2g} of the training rows on average (numerosity-weighted) with a mean "
-        f"expected fitness of {fitness:.2g}. The gap between the star and the curves is what "
-        f"evolution adds: rules sit where the data are and advocate the labelsets found there. "
-        f"(Training uses F = accuracy^ν with ν = {session.params['nu']:g}; the mean of that "
-        f"fitness is {snap.summary['mean_fitness']:.3f}, not comparable with these curves.)",
-        icon=":material/star:")
-else:
-    st.info("Train the model (Step or Start) to see this population measured as the curves: "
-            "the share of the rows a rule matches times its accuracy.", icon=":material/star:")
-st.caption(CAPTION)
-if dl < valid_from:
-    st.caption(f"Here DL = {dl:,} < 2^m/(m+1) = {valid_from:,.0f}: the upper bound is not "
-               "meaningful for this dataset.")
+    grid = np.linspace(0.0, 1.0, 201)
+    dl_upper = theory.hl_fitness_upper_bound(r0, d, tau, m, dl)
+    by_dens = {
+        "E[F_em] at dataset DL": np.full(len(grid), theory.expected_fitness_em(r0, d, tau, dl)),
+        "E[F_hl] upper bound at dataset DL": np.full(
+            len(grid), dl_upper if theory.upper_bound_valid(dl, m) else np.nan),
+        "E[F_hl] lower bound": theory.hl_fitness_lower_bound(r0, d, tau, grid),
+    }
+    right.plotly_chart(theory_figures.theory_figure(
+        grid, by_dens, x_title="Dens (label density)", log_x=False, current_x=dens,
+        current_name=f"this dataset (Dens = {dens:.3f})", shade_from=None,
+        title=f"Expected fitness vs label density<br><sup>DL = {dl:,}</sup>", **common,
+    ), key="theory_dens")
+    p_match = theory.match_probability(r0, d, tau)
+    if population:
+        share, fitness = population
+        st.info(
+            f"**The star and the curves measure the same thing**: a rule's expected fitness at "
+            f"ν = 1, the share of the rows it matches times its accuracy. A rule placed at random "
+            f"with these r0 and τ matches {p_match:.2g} of the rows; this population's rules match "
+            f"{share:.2g} of the training rows on average (numerosity-weighted) with a mean "
+            f"expected fitness of {fitness:.2g}. The gap between the star and the curves is what "
+            f"evolution adds: rules sit where the data are and advocate the labelsets found there. "
+            f"(Training uses F = accuracy^ν with ν = {session.params['nu']:g}; the mean of that "
+            f"fitness is {snap.summary['mean_fitness']:.3f}, not comparable with these curves.)",
+            icon=":material/star:")
+    else:
+        st.info("Train the model (Step or Start) to see this population measured as the curves: "
+                "the share of the rows a rule matches times its accuracy.", icon=":material/star:")
+    st.caption(CAPTION)
+    if dl < valid_from:
+        st.caption(f"Here DL = {dl:,} < 2^m/(m+1) = {valid_from:,.0f}: the upper bound is not "
+                   "meaningful for this dataset.")
+
+
+main()

@@ -68,17 +68,21 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
     st.plotly_chart(population, key="population_curves")
 
 
-st.title("Train (live)")
-session = ui.session()
-main, side = st.columns([3, 1], gap="medium")
-with main:  # first: the metrics are the first answer a new tab gets
-    ui.live(vital_signs)
-with side:
-    n_rules, n_labelsets = int(session.params["n_rules"]), len(session.labelsets.names)
-    if n_rules < state.RULES_PER_LABELSET * n_labelsets:
-        st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
-                   f"{session.dataset.name}: each rule advocates one labelset, so most "
-                   f"labelsets get a rule or two at best. Try N ≥ "
-                   f"{state.RULES_PER_LABELSET * n_labelsets:,} below (slower), or expect rare "
-                   "labelsets to be missed.", icon=":material/warning:")
-    parameters_form(session)
+def main() -> None:  # a function: what the page draws from does not outlive the run
+    st.title("Train (live)")
+    session = ui.session()
+    main, side = st.columns([3, 1], gap="medium")
+    with main:  # first: the metrics are the first answer a new tab gets
+        ui.live(vital_signs)
+    with side:
+        n_rules, n_labelsets = int(session.params["n_rules"]), len(session.labelsets.names)
+        if n_rules < state.RULES_PER_LABELSET * n_labelsets:
+            st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
+                       f"{session.dataset.name}: each rule advocates one labelset, so most "
+                       f"labelsets get a rule or two at best. Try N ≥ "
+                       f"{state.RULES_PER_LABELSET * n_labelsets:,} below (slower), or expect rare "
+                       "labelsets to be missed.", icon=":material/warning:")
+        parameters_form(session)
+
+
+main()

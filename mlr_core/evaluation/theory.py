@@ -162,3 +162,38 @@ def random_rule_fitness(X, Y, r0, n_specified, n_rules=2000, random_state=0):
                    hl / count if count else 0.0]
     match, em, hl, em_m, hl_m = totals / n_rules
     return {"match": match, "em": em, "hl": hl, "em_given_match": em_m, "hl_given_match": hl_m}
+
+
+def population_specificity(n_specified, numerosity, d: int, p_hash: float) -> float:
+    """tau of an evolved population: the numerosity-weighted share of the ``d`` features its
+    rules specify. Before any rule exists, what covering aims at: ``1 - p_hash``."""
+    n_specified = np.asarray(n_specified, dtype=float)
+    numerosity = np.asarray(numerosity, dtype=float)
+    if numerosity.sum() == 0:
+        return 1.0 - float(p_hash)
+    return float((n_specified * numerosity).sum() / (d * numerosity.sum()))
+
+
+def measured_fitness(n_matched, accuracy, numerosity, n_rows: int) -> tuple[float, float] | None:
+    """An evolved population measured as the expected-fitness equations count, numerosity-
+    weighted over its rules: (the share of the ``n_rows`` rows a rule matches, that share times
+    the rule's accuracy, i.e. its expected fitness at nu = 1). ``None`` without rules or rows."""
+    numerosity = np.asarray(numerosity, dtype=float)
+    if numerosity.sum() == 0 or n_rows == 0:
+        return None
+    share = np.asarray(n_matched, dtype=float) / n_rows
+    fitness = share * np.asarray(accuracy, dtype=float)
+    total = numerosity.sum()
+    return float((share * numerosity).sum() / total), float((fitness * numerosity).sum() / total)
+
+
+def random_rule_fitness_range(fitness: str, r0, d, tau, m, dl, ahw) -> tuple[float, float]:
+    """What a random rule is expected to reach under ``fitness`` ("em" or "hl"): E[F_em] exactly
+    (both ends equal), or E[F_hl] between the bounds that hold for any data, the lower one in its
+    ``ahw/m`` form and the upper one NaN where it is not meaningful (``upper_bound_valid``)."""
+    if fitness == "em":
+        value = float(expected_fitness_em(r0, d, tau, dl))
+        return value, value
+    low = float(hl_fitness_lower_bound(r0, d, tau, min(ahw / m, 1.0)))
+    high = float(hl_fitness_upper_bound(r0, d, tau, m, dl)) if upper_bound_valid(dl, m) else np.nan
+    return low, high

@@ -87,13 +87,13 @@ def test_step_then_start_advance_and_pause_stops(app):
     session = _session(app)
     assert len(session.curves.points) == 1  # a manual step always records a curve point
     app.button(key="start").click().run()
-    assert session.running
+    assert session.pacing.running
     first = session.snapshot().iteration
     assert first > 200
     app.run()  # one more tick of the live fragment
     assert session.snapshot().iteration > first
     app.button(key="pause").click().run()
-    assert not session.running
+    assert not session.pacing.running
     paused = session.snapshot().iteration
     app.run()
     assert session.snapshot().iteration == paused
@@ -178,7 +178,7 @@ def test_population_ranks_features_and_rings_the_selected_instance(app):
     assert (at.selectbox(key="pop_x").value, at.selectbox(key="pop_y").value) == \
         pages.default_features(snap)
     assert _ring(_specs(at)[0]) == "selected: instance #0"
-    session.select(17)
+    session.selection.select(17)
     at.run()
     assert _ring(_specs(at)[0]) == "selected: instance #17"
     assert any("#17" in c.value and "ringed" in c.value for c in at.caption)
@@ -239,7 +239,7 @@ def test_explain_shows_match_set_answers_and_scores(app):
     at = _page(app, "explain")
     at.number_input(key="instance_index").set_value(5).run()
     _no_exception(at)
-    assert _session(at).selected == 5
+    assert _session(at).selection.index == 5
     assert at.subheader[0].value.startswith("Instance #5")
     assert any(i.value.startswith("**Shown: the model being trained**") for i in at.info)
     assert any("MLR_agg" in m.value for m in at.markdown)
@@ -532,6 +532,29 @@ def test_loading_asks_before_discarding_a_trained_model(app):
     _no_exception(at)
     assert session.dataset.name == "hypercube_4d" and session.iteration == 0
     assert any("Loaded hypercube_4d" in s.value for s in at.success)
+
+
+def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
+    """Pages keep a race, an audit, a trace of the old data: none may outlive the switch."""
+    import gc
+    import weakref
+
+    session = _session(app)
+    old_data, old_model = weakref.ref(session.dataset), weakref.ref(session._model)
+    at = app
+    for page in PAGES:
+        at = _page(at, page)
+    at = _page(at, "microscope")
+    at.button(key="trace").click().run()
+    at = _page(at, "rules")
+    at.button(key="run_audit").click().run()
+    at = _page(at, "data")
+    at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
+    _load(at, "load_sample")
+    _no_exception(at)
+    gc.collect()
+    assert session.dataset.name == "hypercube_4d"
+    assert old_data() is None and old_model() is None
 
 
 def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp_path,

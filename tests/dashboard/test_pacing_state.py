@@ -4,6 +4,7 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 import pytest
 
 from dashboard import state
+from dashboard.pacing import DEFAULT_TICK_CAP
 from dashboard.snapshots import SnapshotStore
 from mlr_core import make_hypercube_dataset
 
@@ -15,15 +16,16 @@ def session():
 
 
 def test_the_default_speed_is_slow_enough_to_watch(session):
-    assert session.tick_cap == state.DEFAULT_TICK_CAP
-    assert session.advance(5.0) == state.DEFAULT_TICK_CAP
+    assert session.pacing.tick_cap == DEFAULT_TICK_CAP
+    assert session.pacing.advance(session, 5.0) == DEFAULT_TICK_CAP
 
 
 def test_training_pauses_by_itself_at_the_target(session):
-    session.stop_at, session.tick_cap, session.running = 250, 100, True
-    done = [session.advance(5.0) for _ in range(4)]
+    pace = session.pacing
+    pace.stop_at, pace.tick_cap, pace.running = 250, 100, True
+    done = [pace.advance(session, 5.0) for _ in range(4)]
     assert done == [100, 100, 50, 0]
-    assert session.iteration == 250 and not session.running
+    assert session.iteration == 250 and not pace.running
     assert session.snapshot().curves["iteration"].max() == 250  # the last point is the target
 
 

@@ -30,10 +30,10 @@ def test_split_is_disjoint_complete_and_sized(session, data):
 
 
 def test_advance_trains_within_budget_and_respects_the_cap(session):
-    done = session.advance(0.05)
+    done = session.pacing.advance(session, 0.05)
     assert done > 0 and session.snapshot().iteration == done
-    session.tick_cap = 7
-    assert session.advance(1.0) == 7
+    session.pacing.tick_cap = 7
+    assert session.pacing.advance(session, 1.0) == 7
 
 
 def test_step_always_records_and_curves_stay_bounded(session):
@@ -52,8 +52,8 @@ def test_step_always_records_and_curves_stay_bounded(session):
 
 def test_live_ticks_record_at_most_every_min_seconds(session):
     session.curves = CurveLog(min_seconds=3600)
-    session.advance(0.01)
-    session.advance(0.01)
+    session.pacing.advance(session, 0.01)
+    session.pacing.advance(session, 0.01)
     assert len(session.curves.points) == 1
 
 
@@ -96,7 +96,7 @@ def test_reads_while_another_thread_trains_are_always_consistent(data):
     def train():
         try:
             while not stop.is_set():
-                session.advance(0.02)
+                session.pacing.advance(session, 0.02)
                 time.sleep(0.001)  # live ticks are spaced out too; lets the reader in
         except Exception as err:  # reported below, not lost in the thread
             errors.append(err)
@@ -151,11 +151,11 @@ def test_one_label_data_is_refused_with_what_to_do(session, data):
 
 
 def test_select_owns_the_instance_and_refuses_out_of_range(session, data):
-    session.select(7)
-    assert session.selected == 7
+    session.selection.select(7)
+    assert session.selection.index == 7
     with pytest.raises(IndexError):
-        session.select(len(data.X))
-    assert session.selected == 7
+        session.selection.select(len(data.X))
+    assert session.selection.index == 7
 
 
 def test_load_model_continues_training_the_loaded_rules(session):

@@ -57,7 +57,7 @@ def test_training_is_watchable_and_pauses_at_the_target():
     at.button(key="start").click().run()
     at.run()
     at.run()
-    assert session.snapshot().iteration == 250 and not session.running
+    assert session.snapshot().iteration == 250 and not session.pacing.running
     assert at.button(key="start").disabled is False
 
 

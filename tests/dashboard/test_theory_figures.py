@@ -4,10 +4,10 @@ population measured on the curves' own footing."""
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from dashboard import figures, theory_figures
+from mlr_core.evaluation import theory
 
 
 @pytest.mark.parametrize("low, high", [(1, 8), (1, 64), (1, 16_384), (1, 2.0**40),
@@ -69,14 +69,21 @@ def test_theory_figure_axes_have_explicit_ticks_and_show_the_measurement():
 
 
 def test_measured_weights_match_share_times_accuracy_by_numerosity():
-    rules = pd.DataFrame({"numerosity": [1, 3], "accuracy": [1.0, 0.5]})
-    share, fitness = theory_figures.measured(rules, np.array([10, 50]), 100)
+    share, fitness = theory.measured_fitness([10, 50], [1.0, 0.5], [1, 3], 100)
     assert share == pytest.approx((0.1 * 1 + 0.5 * 3) / 4)
     assert fitness == pytest.approx((0.1 * 1.0 + 0.5 * 0.5 * 3) / 4)
-    assert theory_figures.measured(rules.iloc[:0], np.array([]), 100) is None
+    assert theory.measured_fitness([], [], [], 100) is None
 
 
 def test_population_specificity():
-    rules = pd.DataFrame({"n_specified": [1, 4], "numerosity": [3, 1]})
-    assert theory_figures.population_specificity(rules, 4, 0.33) == pytest.approx(7 / 16)
-    assert theory_figures.population_specificity(rules.iloc[:0], 4, 0.33) == pytest.approx(0.67)
+    assert theory.population_specificity([1, 4], [3, 1], 4, 0.33) == pytest.approx(7 / 16)
+    assert theory.population_specificity([], [], 4, 0.33) == pytest.approx(0.67)
+
+
+def test_a_random_rule_reaches_e_f_em_exactly_and_e_f_hl_between_bounds():
+    em = theory.random_rule_fitness_range("em", 0.5, 4, 0.5, 3, 5, 1.2)
+    assert em[0] == em[1] == pytest.approx(float(theory.expected_fitness_em(0.5, 4, 0.5, 5)))
+    low, high = theory.random_rule_fitness_range("hl", 0.5, 4, 0.5, 3, 5, 1.2)
+    assert low == pytest.approx(float(theory.hl_fitness_lower_bound(0.5, 4, 0.5, 0.4)))
+    assert high == pytest.approx(float(theory.hl_fitness_upper_bound(0.5, 4, 0.5, 3, 5)))
+    assert np.isnan(theory.random_rule_fitness_range("hl", 0.5, 4, 0.5, 6, 3, 1.2)[1])

@@ -152,7 +152,10 @@ def readable(app, where: str) -> None:
     clipped = []
     for tag, text, px in app.page.evaluate(CELL_TEXTS):
         chars = len(text) + (3 if tag == "TH" else 0)  # a header keeps room for its sort arrow
-        if px + 2 * 8 > min(tables.PAD_PX + tables.CHAR_PX * chars, tables.MAX_PX):
+        sized = tables.PAD_PX + tables.CHAR_PX * chars
+        if sized > tables.MAX_PX:
+            continue  # capped on purpose; its header's help says a double-click shows it whole
+        if px + 2 * 8 > sized:
             clipped.append((text[:60], round(px)))
     assert clipped == [], f"{where}: text wider than its column would be: {clipped[:5]}"
 
@@ -189,7 +192,10 @@ def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(folder
     process, _ = folder_server
     app = folder_tab
     visit = Visit(app)
-    app.open("Population")  # the kernels are loaded (warm-up) and the pages imported
+    load_from_folder(visit, "emotions")  # the same small data before and after the wide data
+    settle = ("Train (live)", "Population", "Train (live)")  # a few runs, as a visitor makes
+    for title in settle:
+        app.open(title)
     before = rss_mb(process.pid)
     load_from_folder(visit, "wordbag")
     app.open("Train (live)")
@@ -201,21 +207,26 @@ def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(folder
         page_action(visit, title)
         app.no_exception()
         readable(app, f"wordbag, {title}")
-        if title in ("Population", "Time travel"):
-            caption = app.page.get_by_text(re.compile(r"Showing (all|the) [\d,]+ "))
-            shown = int(re.search(r"Showing (?:all|the) ([\d,]+)", caption.first.inner_text())[1]
-                        .replace(",", ""))
-            assert shown > 0, f"{title} shows no rule"
-        if title in ("Rules", "Explain an instance"):
-            assert app.page.get_by_text(re.compile(r"w\d{4} = [01]")).count() > 0
+        if title in ("Population", "Time travel"):  # "56 of the 983 distinct rules, ..."
+            heading = app.page.locator(".js-plotly-plot .g-gtitle").first.text_content()
+            assert int(heading.split(" of the ")[0].replace(",", "")) > 0, heading
+        if title == "Explain an instance":  # the strongest voter's rule, one condition a line
+            text = app.page.evaluate("document.querySelector('[data-testid=stMain]').textContent")
+            assert re.search(r"w\d{4} = [01]", text), "no condition reads w = 0 or w = 1"
+        if title == "Rules":  # the rules whose text has a word's value (not an interval)
+            app.page.get_by_label("Rule text contains").fill(" = 0")
+            app.page.keyboard.press("Enter")
+            app.idle()
+            count = app.page.get_by_text(re.compile(r"^[\d,]+ of [\d,]+ rules")).first.inner_text()
+            assert int(count.split(" of ")[0].replace(",", "")) > 0, count
         slug = re.sub(r"\W+", "-", title.lower()).strip("-")
         screenshot(app, SHOTS / f"wordbag-{slug}.png")
     trained = rss_mb(process.pid)
     load_from_folder(visit, "emotions")
-    app.open("Train (live)")
-    time.sleep(2)
+    for title in settle:
+        app.open(title)
     after = rss_mb(process.pid)
-    print(f"\nserver RSS: {before:.0f} MB before the wide data, {trained:.0f} MB after 30 s of "
-          f"training and every page, {after:.0f} MB after loading emotions")
+    print(f"\nserver RSS: {before:.0f} MB on emotions before the wide data, {trained:.0f} MB "
+          f"after 30 s of training and every page, {after:.0f} MB on emotions again")
     assert trained - before < 300
     assert after - before < 0.25 * (trained - before) + 40, "the wide data's memory stayed"

@@ -1,0 +1,69 @@
+"""How live training is paced in a tab: running or paused, iterations per tick, a target to
+pause at, manual steps waiting for the next script run, and the measured speed that sizes each
+tick's chunks. The model itself stays with the training session (``state.Session``)."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
+TICK_BUDGET_S = 0.25
+TICK_EVERY_S = 0.6
+#: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
+#: at full speed it converges before the first curve point is drawn).
+DEFAULT_TICK_CAP = 100
+
+
+@dataclass
+class Pacing:
+    running: bool = False
+    #: Iterations per tick at most (None: as many as the time budget allows).
+    tick_cap: int | None = DEFAULT_TICK_CAP
+    #: Live training pauses by itself at this iteration (None: it runs until paused).
+    stop_at: int | None = None
+    #: Iterations asked for by Step, done by the next script run (where a wait can be shown).
+    pending_steps: int = 0
+    #: Iterations per second measured on this model (0: not yet).
+    speed: float = 0.0
+
+    def restart(self) -> None:
+        """A new model: paused, no step waiting, its speed still to be measured."""
+        self.running, self.pending_steps, self.speed = False, 0, 0.0
+
+    def take_pending(self) -> int:
+        steps, self.pending_steps = self.pending_steps, 0
+        return steps
+
+    def advance(self, session, budget_s: float = TICK_BUDGET_S) -> int:
+        """Train ``session`` for about ``budget_s`` seconds (at most ``tick_cap`` iterations),
+        then let it record a curve point.
+
+        Chunks are sized from the measured speed, a quarter of the budget each, so a population
+        that slows down as it grows overruns the budget by little; the session takes its lock per
+        chunk, so a page waiting to read waits for one chunk at most. Returns the iterations
+        done: at least one, so every tick shows progress, except at ``stop_at``, where training
+        pauses by itself.
+        """
+        deadline = time.perf_counter() + budget_s
+        cap = self.tick_cap or math.inf
+        if self.stop_at is not None:
+            cap = min(cap, self.stop_at - session.iteration)
+            if cap <= 0:
+                self.running = False
+                return 0
+        done = 0
+        while done < cap and ((left := deadline - time.perf_counter()) > 0 or done == 0):
+            guess = self.speed * min(max(left, 0.0), budget_s / 4) if self.speed else 20
+            chunk = int(max(1, min(guess, cap - done)))
+            began = time.perf_counter()
+            session.learn(chunk)
+            rate = chunk / max(time.perf_counter() - began, 1e-6)
+            self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
+            done += chunk
+        at_target = self.stop_at is not None and session.iteration >= self.stop_at
+        session.record(force=at_target)
+        if at_target:
+            self.running = False
+        return done
