@@ -17,6 +17,7 @@ logistic link no better at ten times the time, the vote shares as extra features
 
 import numpy as np
 from sklearn.linear_model import RidgeCV
+from threadpoolctl import threadpool_limits
 
 from mlr_core.rule_set import WeightScorer
 
@@ -50,7 +51,11 @@ def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.nda
         weights = WeightScorer(np.zeros((n_rules, Y.shape[1])), mean, 0.0)
         return weights, np.tile(mean, (n, 1))
     ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True)
-    ridge.fit(A, Yf)
+    # One BLAS thread: the weights' bits then do not depend on the machine's cores (threads
+    # split the sums differently), and on a busy machine a second thread cost 3x the time
+    # (docs/fit_time.md).
+    with threadpool_limits(limits=1, user_api="blas"):
+        ridge.fit(A, Yf)
     chosen = int(np.flatnonzero(ALPHAS == ridge.alpha_)[0])
     # with a scoring given, cv_results_ holds the leave-one-out predictions (rows x labels x alphas)
     loo = ridge.cv_results_.reshape(n, Y.shape[1], len(ALPHAS))[:, :, chosen]

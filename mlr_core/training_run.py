@@ -189,9 +189,10 @@ class TrainingRun:
 
     # --------------------------------------------------------------------- learning
 
-    def learn(self, n_iterations: int, trace=None) -> None:
+    def learn(self, n_iterations: int, trace=None, clock=None) -> None:
         """Advance by ``n_iterations`` iterations, adding history rows as they fall due.
-        ``trace`` (for one iteration only): a ``_engine.trace.Trace`` the kernels fill."""
+        ``trace`` (for one iteration only): a ``_engine.trace.Trace`` the kernels fill;
+        ``clock``: a ``_engine.clock.new_clock()`` array that counts each step's CPU cycles."""
         if not self.bound:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         pop, cfg = self.population, self.config
@@ -204,7 +205,7 @@ class TrainingRun:
             due = self.next_record - int(self.counters[ITERATION])
             step = min(remaining, max(due, 1))
             run_iterations(pop, self.X, self.y_ids, self.scores, self.order, self.counters,
-                           self.rng, cfg, step, trace)
+                           self.rng, cfg, step, trace, clock)
             remaining -= step
             if int(self.counters[ITERATION]) >= self.next_record:
                 self._record()

@@ -10,13 +10,15 @@ from collections import namedtuple
 import numpy as np
 
 from mlr_core._engine import rng
+from mlr_core._engine.clock import COVERING, DELETION, GA, MATCHING, SUBSUMPTION, UPDATE, lap, start
 from mlr_core._engine.covering import cover
 from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.ga import ga_due, run_ga
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.subsumption import correct_set_subsumption
-from mlr_core._engine.trace import COVERED, GA, record_rule, record_sets
+from mlr_core._engine.trace import COVERED, record_rule, record_sets
+from mlr_core._engine.trace import GA as TRACE_GA
 from mlr_core._engine.update import update_sets
 
 Config = namedtuple(
@@ -32,12 +34,14 @@ N_COUNTERS = 8
 
 
 @njit
-def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations, trace):
+def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterations, trace,
+                   clock):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 
     ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores`` (the
     labelsets and their scores, see ``update.py``). ``trace`` is None, or a ``trace.Trace`` that
-    records the (single) iteration.
+    records the (single) iteration; ``clock`` is None, or a ``clock.new_clock()`` array that
+    counts the CPU cycles of each step.
     """
     capacity = pop.nspec.shape[0]
     mset = np.empty(capacity, dtype=np.int64)
@@ -53,6 +57,7 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
         x = X[row]
         y_id = y_ids[row]
 
+        t = start(clock)
         n_match = match_set(pop, x, mset)
         if n_match > 0:
             counters[N_MATCHED] += 1
@@ -63,6 +68,7 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
                 n_correct += 1
         if trace is not None:
             record_sets(trace, row, mset, n_match, cset, n_correct)
+        t = lap(clock, MATCHING, t)
         if n_correct == 0:
             new = cover(pop, x, y_id, cfg, state, iteration)
             if trace is not None:
@@ -73,15 +79,20 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
             n_match += 1
             n_correct = 1
             counters[N_COVERING] += 1
+        t = lap(clock, COVERING, t)
 
         update_sets(pop, mset, n_match, cset, n_correct, y_id, scores, cfg)
+        t = lap(clock, UPDATE, t)
         if ga_due(pop, cset, n_correct, iteration, cfg.theta_ga):
             counters[N_SUBSUMPTION] += run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration,
                                               trace)
             counters[N_GA] += 1
             if trace is not None:
-                trace.ints[GA] = 1
+                trace.ints[TRACE_GA] = 1
+        t = lap(clock, GA, t)
         if cfg.correct_set_subsumption:
             counters[N_SUBSUMPTION] += correct_set_subsumption(pop, cset, n_correct, cfg, trace)
+        t = lap(clock, SUBSUMPTION, t)
         counters[N_DELETION] += delete_excess(pop, cfg, state, trace)
+        lap(clock, DELETION, t)
         counters[ITERATION] += 1

@@ -63,13 +63,18 @@ def labelset_score(scores, a, b):
 
 @njit
 def update_sets(pop, mset, n_match, cset, n_correct, y_id, scores, cfg):
-    """UCS update of [M] (exp, correct, acc, F = acc ** nu) and of [C] (correct-set size cs)."""
+    """UCS update of [M] (exp, correct, acc, F = acc ** nu) and of [C] (correct-set size cs).
+
+    An integral nu (the default 10) is raised by repeated squaring, not by ``pow``: [M] can hold
+    most of the population, and ``pow`` cost as much as the rest of the update."""
+    whole_nu = int(cfg.nu)
+    integral = whole_nu == cfg.nu
     for k in range(n_match):
         i = mset[k]
         pop.exp[i] += 1
         pop.correct[i] += labelset_score(scores, pop.ls[i], y_id)
         pop.acc[i] = pop.correct[i] / pop.exp[i]
-        pop.fit[i] = pop.acc[i] ** cfg.nu
+        pop.fit[i] = pop.acc[i] ** whole_nu if integral else pop.acc[i] ** cfg.nu
     c_size = 0
     for k in range(n_correct):
         c_size += pop.num[cset[k]]

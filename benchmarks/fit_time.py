@@ -1,0 +1,205 @@
+"""Fit time of MLR's defaults against BOOMER's, measured in one run on the same folds (issue 18).
+
+    python benchmarks/fit_time.py                         # fold 0 of the five datasets, 3 rounds
+    python benchmarks/fit_time.py --folds 0 1 --rounds 5 --out docs/fit_time.md
+    python benchmarks/fit_time.py --quick                 # flags, fold 0, one round
+
+For each dataset and fold the training part (``../shared/field/folds``, features min-max scaled
+on it, as the field's peers were run; features constant on it dropped, see below) is fitted by
+``MLRClassifier(random_state=0)`` and by
+mlr-boomer's ``BoomerClassifier`` with its defaults (``random_state=1``, its default seed, as in
+``mlr_core/evaluation/learners.py``), each in a fresh process, after a throw-away fit that loads
+the libraries and compiled code, so only ``fit`` is timed. The two alternate, round after round,
+so that both see the same load on a shared machine; the table shows the median wall-clock
+seconds of the rounds (CPU seconds beside them) and the ratio MLR / BOOMER.
+
+Constant features are dropped for both learners because mlr-boomer 0.12.3 learns nothing but its
+default rule when they are there: on genbase (1,073 of its 1,185 features are constant) it fits
+2 rules in 0.01 s and predicts no label, 1,000 rules without them. They carry no information for
+either learner (a rule's interval on such a feature matches every row).
+
+mlr-boomer pins an older scikit-learn than this project, so it lives in its own environment:
+``--boomer-python`` (default ``../boomer-venv/bin/python`` beside the repository, made with
+``python -m venv ../boomer-venv && ../boomer-venv/bin/pip install mlrl-boomer``). Without it,
+MLR's times are printed alone.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase")
+DEFAULT_BOOMER_PYTHON = REPO.parent / "boomer-venv" / "bin" / "python"
+RESULT_TAG = "FIT-TIME "
+NOTES = "\n<!-- notes: written by hand, kept when the tables above are regenerated -->\n"
+
+WORKER = """
+import json, sys, time
+import numpy as np
+data = np.load(sys.argv[1])
+X, Y = data["X"], data["Y"]
+{make}
+model(X[:60], Y[:60])  # load the libraries and compiled code; not timed
+wall, cpu = time.perf_counter(), time.process_time()
+fitted = model(X, Y)
+print("{tag}" + json.dumps({{"wall": time.perf_counter() - wall,
+                             "cpu": time.process_time() - cpu, "extra": {extra}}}))
+"""
+MAKERS = {
+    "MLR": ("from mlr_core import MLRClassifier\n"
+            "def model(X, Y):\n    return MLRClassifier(random_state=0).fit(X, Y)",
+            "int(fitted.n_iter_)"),
+    "BOOMER": ("from mlrl.boosting import BoomerClassifier\n"
+               "def model(X, Y):\n    return BoomerClassifier(random_state=1).fit(X, Y)",
+               "None"),
+}
+"""Per learner: the code that defines ``model(X, Y)`` (a fitted default model) and what else
+its worker reports (MLR: the iterations its stopping rule ran)."""
+
+
+def fold_files(names, folds, folder):
+    """One ``.npz`` per (dataset, fold): the training part, min-max scaled on itself, without
+    the features constant on it."""
+    from mlr_core import load_dataset
+    from mlr_core.evaluation.experiments import read_fold_file
+
+    paths = {}
+    for name in names:
+        data = load_dataset(SHARED / "datasets" / f"{name}.arff")
+        splits = read_fold_file(SHARED / "field" / "folds" / f"{name}.json", data.Y)
+        for k in folds:
+            X, Y = data.X[splits[k][0]], data.Y[splits[k][0]]
+            low, span = X.min(axis=0), np.ptp(X, axis=0)
+            varying = span > 0
+            X = (X[:, varying] - low[varying]) / span[varying]
+            paths[name, k] = Path(folder) / f"{name}-{k}.npz"
+            np.savez(paths[name, k], X=X, Y=np.asarray(Y, dtype=np.uint8))
+    return paths
+
+
+def time_fit(python, learner, path):
+    """(wall seconds, CPU seconds, extra) of one fit in a fresh process, or an error text."""
+    make, extra = MAKERS[learner]
+    code = WORKER.format(make=make, extra=extra, tag=RESULT_TAG)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([str(python), "-c", code, str(path)], capture_output=True, text=True,
+                          env=env)
+    for line in proc.stdout.splitlines():
+        if line.startswith(RESULT_TAG):
+            result = json.loads(line[len(RESULT_TAG):])
+            return result["wall"], result["cpu"], result["extra"]
+    return (proc.stderr.strip().splitlines() or ["no output"])[-1]
+
+
+def report(times, names, folds, rounds, loads, boomer_python):
+    """The Markdown report: per dataset and fold, the median seconds of each learner and the
+    ratio; then the sums and the verdict on the issue's targets."""
+    learners = [who for who in MAKERS if any(key[2] == who for key in times)]
+    lines = [
+        "# Fit time: MLR's defaults against BOOMER's",
+        f"Command: `python benchmarks/fit_time.py` ({rounds} rounds, folds "
+        f"{', '.join(map(str, folds))}; load average {min(loads):.1f} to {max(loads):.1f} "
+        f"on {os.cpu_count()} CPUs while it ran). Median wall-clock seconds of `fit` over the "
+        "rounds, each fit in a fresh process; CPU seconds of the process in brackets (BLAS and "
+        "numba threads add up there).",
+        "",
+        "| dataset | fold | MLR iterations | " + " | ".join(learners)
+        + (" | MLR / BOOMER |" if len(learners) == 2 else " |"),
+        "|---|---|---|" + "---|" * len(learners) + ("---|" if len(learners) == 2 else ""),
+    ]
+    sums = dict.fromkeys(learners, 0.0)
+    ratios = {}
+    for name in names:
+        for k in folds:
+            cells = []
+            for who in learners:
+                runs = times.get((name, k, who), [])
+                if isinstance(runs, str):
+                    cells.append(f"error: {runs}")
+                    continue
+                wall = float(np.median([r[0] for r in runs]))
+                cpu = float(np.median([r[1] for r in runs]))
+                sums[who] += wall
+                cells.append(f"{wall:.2f} ({cpu:.2f})")
+            mlr = times.get((name, k, "MLR"))
+            iterations = f"{mlr[0][2]:,}" if isinstance(mlr, list) and mlr else "-"
+            row = f"| {name} | {k} | {iterations} | " + " | ".join(cells)
+            if len(learners) == 2 and all(isinstance(times[name, k, w], list)
+                                          for w in learners):
+                ratios[name, k] = (np.median([r[0] for r in times[name, k, "MLR"]])
+                                   / np.median([r[0] for r in times[name, k, "BOOMER"]]))
+                row += f" | {ratios[name, k]:.2f}x"
+            lines.append(row + " |")
+    total = " | ".join(f"{sums[who]:.2f}" for who in learners)
+    lines.append(f"| sum | | | {total}"
+                 + (f" | {sums['MLR'] / sums['BOOMER']:.2f}x |" if len(ratios) else " |"))
+    lines.append("")
+    if ratios:
+        faster = sum(r < 1 for r in ratios.values())
+        worst = max(ratios.values())
+        lines.append(
+            f"Targets (issue 18): MLR faster on at least 3 of {len(ratios)}: {faster} "
+            f"({'met' if faster >= 3 else 'MISSED'}); faster on the sum: "
+            f"{'met' if sums['MLR'] < sums['BOOMER'] else 'MISSED'}; no dataset above 3x: "
+            f"worst {worst:.2f}x ({'met' if worst <= 3 else 'MISSED'}).")
+    else:
+        lines.append(f"BOOMER not run: no Python at {boomer_python} that imports mlrl.boosting "
+                     "(see the module docstring); MLR's times alone.")
+    return "\n".join(lines) + "\n"
+
+
+def boomer_available(python) -> bool:
+    if not Path(python).is_file():
+        return False
+    probe = subprocess.run([str(python), "-c", "import mlrl.boosting"], capture_output=True)
+    return probe.returncode == 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
+    parser.add_argument("--folds", nargs="+", type=int, default=[0])
+    parser.add_argument("--rounds", type=int, default=3, help="fits per learner and fold")
+    parser.add_argument("--boomer-python", type=Path, default=DEFAULT_BOOMER_PYTHON)
+    parser.add_argument("--out", type=Path, default=None, help="also write the report here")
+    parser.add_argument("--quick", action="store_true", help="flags, fold 0, one round")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.datasets, args.folds, args.rounds = ["flags"], [0], 1
+    learners = ["MLR"] + (["BOOMER"] if boomer_available(args.boomer_python) else [])
+    pythons = {"MLR": sys.executable, "BOOMER": args.boomer_python}
+    times, loads = {}, [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory() as folder:
+        paths = fold_files(args.datasets, args.folds, folder)
+        for round_ in range(args.rounds):
+            for (name, k), path in paths.items():
+                for who in learners:
+                    result = time_fit(pythons[who], who, path)
+                    loads.append(os.getloadavg()[0])
+                    if isinstance(result, str):
+                        times[name, k, who] = result
+                        continue
+                    runs = times.setdefault((name, k, who), [])
+                    if isinstance(runs, list):
+                        runs.append(result)
+                    print(f"round {round_ + 1}: {name} fold {k} {who}: {result[0]:.2f} s wall, "
+                          f"{result[1]:.2f} s CPU, load {loads[-1]:.1f}", flush=True)
+    text = report(times, args.datasets, args.folds, args.rounds, loads, args.boomer_python)
+    print(text)
+    if args.out:  # keep the hand-written notes below NOTES in an existing report
+        old = args.out.read_text() if args.out.is_file() else ""
+        args.out.write_text(text + (NOTES + old.split(NOTES, 1)[1] if NOTES in old else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
