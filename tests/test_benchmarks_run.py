@@ -27,6 +27,7 @@ QUICK = {
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags"],
                  "## Average rank among the 10 learners"),
     "fit_time.py": (["--quick"], "| flags | 0 |"),
+    "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),
     "profile_fit.py": (["--quick"], "cycle: matching"),
     "paper_tables.py": (["--datasets", "flags", "--folds", "2", "--out", "{tmp}"],
