@@ -12,7 +12,8 @@ def _trace() -> None:
     session = ui.session()
     session.pacing.running = False  # the story is of this iteration: training would run past it
     ui.wait_for_kernels()
-    session.trace_step()
+    with st.spinner("Running one iteration through the tracer…"):
+        session.trace_step()
     st.session_state[STEP] = 0
 
 
