@@ -7,6 +7,13 @@ import streamlit as st
 from dashboard import figures, frames, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
+#: The fitted-weights switch as last set: kept when the page (and its widget) is left, and
+#: when the data change.
+FITTED_CHOICE = "explain_fitted_choice"
+
+
+def _fitted_choice() -> None:
+    st.session_state[FITTED_CHOICE] = st.session_state["fitted_weights"]
 
 
 @ui.shielded_callback("selecting the instance")
@@ -103,7 +110,8 @@ def fitted_weights(session: state.Session, index: int) -> None:
                "follow every tick. `MLRClassifier()` in Python keeps the same rules but gives "
                "each a weight per label, fitted on the training split by ridge regression: a "
                "label's score is the baseline plus the weights of the matching rules.")
-    if not st.toggle("Fit the rule weights to these rules", key="fitted_weights"):
+    if not st.toggle("Fit the rule weights to these rules", key="fitted_weights",
+                     value=st.session_state.get(FITTED_CHOICE, False), on_change=_fitted_choice):
         return
     with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
         model = session.fitted_model()

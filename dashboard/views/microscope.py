@@ -65,6 +65,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                          column_config=tables.fit_columns(table, index=False, config={
                              "fitness": st.column_config.NumberColumn(format="%.3f")}))
         with st.expander("The whole iteration as text"):
+            st.caption(f"The engine numbers rows within the training split: its row "
+                       f"{traced.trace.row} is instance #{traced.index} of the dataset.")
             st.code(traced.trace.text(), language=None)
 
 
