@@ -152,7 +152,8 @@ def run_pending_steps(current: state.Session) -> None:
         steps = current.pacing.take_pending()
         with shielded("stepping the model"):
             wait_for_kernels()
-            current.step(steps)
+            with st.spinner(f"Training {steps:,} iterations…", show_time=True):
+                current.step(steps)
 
 
 def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:

@@ -10,6 +10,13 @@ from dashboard import figures, frames, rule_budget, scorecard_figures, state, ta
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
+#: The fitted-weights switch as last set: kept when the page (and its widget) is left, and
+#: when the data change.
+FITTED_CHOICE = "explain_fitted_choice"
+
+
+def _fitted_choice() -> None:
+    st.session_state[FITTED_CHOICE] = st.session_state["fitted_weights"]
 
 
 @ui.shielded_callback("selecting the instance")
@@ -124,7 +131,8 @@ def fitted_weights(session: state.Session, index: int) -> None:
                "label's score is the baseline plus the weights of the matching rules. A "
                "compact model keeps k of the rules (the baseline counted) and refits them, as "
                "the Rules page's rule budget does.")
-    if not st.toggle("Fit the rule weights to these rules", key="fitted_weights"):
+    if not st.toggle("Fit the rule weights to these rules", key="fitted_weights",
+                     value=st.session_state.get(FITTED_CHOICE, False), on_change=_fitted_choice):
         return
     snap = session.snapshot()
     if snap.rules.empty:

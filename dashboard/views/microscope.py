@@ -12,7 +12,8 @@ def _trace() -> None:
     session = ui.session()
     session.pacing.running = False  # the story is of this iteration: training would run past it
     ui.wait_for_kernels()
-    session.trace_step()
+    with st.spinner("Running one iteration through the tracer…"):
+        session.trace_step()
     st.session_state[STEP] = 0
 
 
@@ -64,6 +65,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                          column_config=tables.fit_columns(table, index=False, config={
                              "fitness": st.column_config.NumberColumn(format="%.3f")}))
         with st.expander("The whole iteration as text"):
+            st.caption(f"The engine numbers rows within the training split: its row "
+                       f"{traced.trace.row} is instance #{traced.index} of the dataset.")
             st.code(traced.trace.text(), language=None)
 
 

@@ -299,6 +299,18 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     assert _session(at).fitted_model() is not model
 
 
+def test_the_fitted_weights_switch_stays_on_across_pages_and_data(app):
+    at = _page(app, "explain")
+    at.toggle(key="fitted_weights").set_value(True).run()
+    at = _page(at, "data")
+    at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
+    _load(at, "load_sample")
+    at = _page(at, "explain")
+    _no_exception(at)
+    assert at.toggle(key="fitted_weights").value is True
+    assert any("with fitted weights" in m.value for m in at.markdown)
+
+
 def test_explain_says_when_the_fallback_answered():
     at = _app()  # a fresh model has no rules: nothing can match
     at = _page(at, "explain")

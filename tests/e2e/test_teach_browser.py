@@ -75,6 +75,6 @@ def test_time_travel_scrubs_back_to_an_early_population(app):
     app.page.get_by_text(re.compile(r"^Iteration 200 \(snapshot 1 of 4\)")).wait_for()
     app.idle()
     title = app.page.get_by_test_id("stPlotlyChart").first.locator(".gtitle").text_content()
-    assert title.endswith("rules at iteration 200"), title
+    assert title.endswith("distinct rules, iteration 200"), title
     app.no_exception()
     app.shot("time_travel")
