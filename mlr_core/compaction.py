@@ -14,8 +14,11 @@ by its best rank over the labels, then by its effect summed over labels. So ever
 own best rules, rare ones included: ranking by the effect summed over labels lets the common
 labels decide, and on genbase (27 labels, most of them rare; fold 0 of the shared folds) that
 kept accuracy at 0.68 with 20 rules where the per-label ranks keep 0.99 (``docs/compact.md``).
-Each step halves: a first cut straight from the population to 4 x the largest size asked for
-saves the costliest refit, but lost 0.02 of accuracy at 100 rules on emotions (4 folds).
+The first step goes straight from the population to `FIRST_CUT` rules with the weights already
+fitted to all of them: a refit on thousands of rules costs as much as the whole weight fit,
+which with the stopping rule is a large part of a fit (``docs/profile.md``). From there each step
+halves, stopping at every size in `SIZES` (and at the size asked for) on the way down, so a
+size's rules are the same whether it is asked for alone or with others.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ from mlr_core.rule_weights import fit_rule_weights
 SIZES = (10, 20, 50, 100, 200)
 """The rule budgets the benchmarks and the dashboard offer (the baseline counted as a rule)."""
 
+FIRST_CUT = 4 * (max(SIZES) - 1)
+"""Rules kept by the first step, ranked by the full model's weights: two halvings above the
+largest of `SIZES` (796 rules and the baseline)."""
+
+
 def importance_order(coef: np.ndarray, A: np.ndarray) -> np.ndarray:
     """Rules (columns of the rows x rules match matrix ``A``, weights ``coef``) from most to
     least important: by their best rank over the labels in effect size (|weight| x std of the
@@ -37,17 +45,22 @@ def importance_order(coef: np.ndarray, A: np.ndarray) -> np.ndarray:
     return np.lexsort((np.arange(len(coef)), -effect.sum(axis=1), best))
 
 
-def selection_path(A: np.ndarray, Y: np.ndarray, sizes) -> dict:
+def selection_path(A: np.ndarray, Y: np.ndarray, scorer, sizes) -> dict:
     """Nested rule selections, one per size in ``sizes`` (numbers of rules, the baseline not
-    counted): {size: (rule ids ascending, WeightScorer over those rules, leave-one-out scores)}.
-    A size at or above the number of rules keeps them all."""
+    counted), from the rules' match matrix ``A``, their labels ``Y`` and the weights ``scorer``
+    fitted to all of them: {size: (rule ids ascending, WeightScorer over those rules,
+    leave-one-out scores)}. A size at or above the number of rules keeps them all, with the
+    given weights and no new scores (None)."""
     Y = np.asarray(Y, dtype=np.uint8)
-    keep = np.arange(A.shape[1])
-    scorer, loo = fit_rule_weights(A, Y)
+    keep, loo = np.arange(A.shape[1]), None
+    wanted = {int(k) for k in sizes}
+    stops = wanted | {k - 1 for k in SIZES}
     path = {}
-    for k in sorted({int(k) for k in sizes}, reverse=True):
+    for k in sorted(wanted, reverse=True):
         while len(keep) > k:
-            keep, scorer, loo = _keep_best(A, Y, keep, scorer, max(k, len(keep) // 2))
+            below = max(s for s in stops if s < len(keep))
+            step = FIRST_CUT if len(keep) > FIRST_CUT else len(keep) // 2
+            keep, scorer, loo = _keep_best(A, Y, keep, scorer, max(below, step))
         path[k] = (keep, scorer, loo)
     return path
 

@@ -556,12 +556,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         rows = fitting_rows(len(run.y_ids), seed=run.iteration)
         truth = run.truth()[rows]
         path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth,
-                              [k - 1 for k in sizes])
+                              rule_set.scorer, [k - 1 for k in sizes])
         models = {}
         for k in sizes:
             ids, scorer, loo = path[k - 1]
-            compact = rule_set.subset(ids).with_scorer(scorer, self._cut(loo, truth))
-            models[k] = self._with_rule_set(compact)
+            cut = rule_set.bipartition if loo is None else self._cut(loo, truth)
+            models[k] = self._with_rule_set(rule_set.subset(ids).with_scorer(scorer, cut))
         return models
 
     def compact(self, max_rules):

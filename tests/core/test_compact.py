@@ -39,13 +39,22 @@ def test_the_selection_path_is_nested_and_refitted():
     r = np.random.default_rng(0)
     A = (r.random((120, 60)) < 0.3).astype(float)
     Y = (A[:, :3] + (r.random((120, 3)) < 0.1) > 0).astype(np.uint8)
-    path = selection_path(A, Y, [40, 10, 3])
+    path = selection_path(A, Y, fit_rule_weights(A, Y)[0], [40, 10, 3])
     assert [len(path[k][0]) for k in (40, 10, 3)] == [40, 10, 3]
     assert set(path[3][0]) <= set(path[10][0]) <= set(path[40][0])
     ids, scorer, loo = path[10]
     refit, refit_loo = fit_rule_weights(A[:, ids], Y)
     assert np.array_equal(scorer.coef, refit.coef) and np.array_equal(loo, refit_loo)
     assert set(range(3)) <= set(path[3][0])  # the three rules that make the labels
+
+
+def test_a_size_has_the_same_rules_alone_or_on_a_path(emotions):
+    model, X, _, _ = emotions
+    path = model.compaction_path()
+    for k in (20, 100):
+        alone = model.compact(k)
+        assert alone.rules_frame()["rule"].tolist() == path[k].rules_frame()["rule"].tolist()
+        assert np.array_equal(alone.predict(X), path[k].predict(X))
 
 
 def test_max_rules_is_a_parameter_and_compact_agrees(emotions):
