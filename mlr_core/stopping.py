@@ -66,9 +66,10 @@ def training_signal(run) -> float:
     return float(np.mean(predicted != run.labelsets[run.y_ids[rows]]))
 
 
-def learn_until_stable(run, budget: Budget) -> list[float]:
-    """Train ``run`` (a bound ``TrainingRun``) by the rule above; return the signal at each
-    check."""
+def learn_until_stable(run, budget: Budget | None = None) -> list[float]:
+    """Train ``run`` (a bound ``TrainingRun``) by the rule above, within ``budget`` (default:
+    `auto_budget` of the bound rows); return the signal at each check."""
+    budget = budget or auto_budget(len(run.y_ids))
     signals: list[float] = []
     done = 0
     while done < budget.max_iter:
