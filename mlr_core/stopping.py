@@ -1,18 +1,20 @@
 """How long ``fit`` trains when ``n_iter="auto"``: a budget that scales with the training rows,
 and a stop as soon as the population's own accuracy on the training rows stops improving.
 
-Why: with fitted rule weights the test measures reach their level early. On fold 0 and 1 of the
-shared folds (``docs/fit_time.md``), Hamming loss, accuracy and F1 after 10,000-30,000
-iterations were within the fold-to-fold noise of those after 150,000 on all five datasets
-(genbase needed about 10,000), while the fixed 150,000 cost 970 epochs on flags and 77 on yeast.
+Why: with fitted rule weights the test measures reach their level early. On folds 0 and 1 of
+the shared folds (``benchmarks/iteration_curve.py``, ``docs/fit_time.md``), Hamming loss,
+accuracy and F1 after 5,000-20,000 iterations were within the run-to-run noise of those after
+150,000 (the former fixed budget: 970 epochs on flags) on yeast, emotions, flags and CAL500;
+genbase went on improving to about 20,000.
 
-The rule uses training signals only: every `CHECK_EVERY` iterations (at least two epochs) the
-population votes on up to `SIGNAL_ROWS` training rows (evenly spaced, no random draw) and the
-Hamming loss of the winning labelset is the signal. Training stops at a check once it has run
-its minimum and the signal has not improved by `MIN_GAIN` (relative) on the best seen before,
-for `PATIENCE` checks in a row; it never runs past the maximum. Stopping only decides how many
-iterations ``fit`` asks for: the run is exactly ``learn`` of that many iterations (the checks
-read the population and draw no random number), so ``learn(k)`` keeps its meaning.
+The rule uses training signals only: every two epochs (and no more often than every
+`CHECK_EVERY` iterations) the population votes on up to `SIGNAL_ROWS` training rows (evenly
+spaced, no random draw) and the Hamming loss of the winning labelset is the signal. Training
+stops at a check once it has run its minimum and the signal has not improved by `MIN_GAIN`
+(relative) on the best seen before, for `PATIENCE` checks in a row; it never runs past the
+maximum. Stopping only decides how many iterations ``fit`` asks for: the run is exactly
+``learn`` of that many iterations (the checks read the population and draw no random number),
+so ``learn(k)`` keeps its meaning.
 """
 
 from dataclasses import dataclass
@@ -64,9 +66,10 @@ def training_signal(run) -> float:
     return float(np.mean(predicted != run.labelsets[run.y_ids[rows]]))
 
 
-def learn_until_stable(run, budget: Budget) -> list[float]:
-    """Train ``run`` (a bound ``TrainingRun``) by the rule above; return the signal at each
-    check."""
+def learn_until_stable(run, budget: Budget | None = None) -> list[float]:
+    """Train ``run`` (a bound ``TrainingRun``) by the rule above, within ``budget`` (default:
+    `auto_budget` of the bound rows); return the signal at each check."""
+    budget = budget or auto_budget(len(run.y_ids))
     signals: list[float] = []
     done = 0
     while done < budget.max_iter:

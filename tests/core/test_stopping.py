@@ -62,6 +62,12 @@ def test_training_stops_at_the_first_plateau_after_the_minimum(data, monkeypatch
     assert model.run_.iteration == 1000 * checks
 
 
+def test_auto_accepts_what_fit_accepts(data):
+    X, Y = data
+    model = MLRClassifier(n_rules=100, random_state=0).fit(X.tolist(), Y.tolist())
+    assert auto_budget(len(X)).min_iter <= model.n_iter_ <= auto_budget(len(X)).max_iter
+
+
 def test_an_int_n_iter_runs_exactly_that_many(data):
     X, Y = data
     model = MLRClassifier(n_rules=100, n_iter=1234, random_state=0).fit(X, Y)
