@@ -50,7 +50,13 @@ def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.nda
         mean = Yf.mean(axis=0)
         weights = WeightScorer(np.zeros((n_rules, Y.shape[1])), mean, 0.0)
         return weights, np.tile(mean, (n, 1))
-    ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True)
+    # With more rows than rules (a compact model's refits), scikit-learn 1.9's automatic choice
+    # decomposes the covariance in Python-level batches; the SVD of the design matrix gives the
+    # same leave-one-out solution in 0.38 s instead of 0.90 s (1,956 rows x 796 rules, one
+    # thread). With more rules than rows the Gram matrix's eigendecomposition stays cheapest.
+    mode = "svd" if n >= n_rules else None
+    ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True,
+                    gcv_mode=mode)
     # One BLAS thread: the weights' bits then do not depend on the machine's cores (threads
     # split the sums differently), and on a busy machine a second thread cost 3x the time
     # (docs/fit_time.md).
