@@ -15,7 +15,8 @@ import sys
 
 import psutil
 import pytest
-from mlr_dashboard.headless import APP, ROOT, free_port, stop, wait_healthy
+
+from dashboard.headless import APP, ROOT, free_port, stop, wait_healthy
 
 pytestmark = pytest.mark.e2e
 FIRST_RUN_MS = 180_000  # the first run may compile the engine's kernels, as in conftest.py
