@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pandas as pd
@@ -12,6 +13,8 @@ import pandas as pd
 #: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
 CURVE_EVERY_S = 1.0
 CURVE_POINTS = 200
+#: Earlier runs whose curves the Train page keeps when the parameters change.
+RUN_HISTORY = 5
 #: The learning curves' measures (those a live tick can afford), with their display names.
 MEASURES = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
 
@@ -79,3 +82,31 @@ def run_name(number: int, params: dict) -> str:
     return (f"run {number}: {params['fitness'].upper()}, ν {params['nu']:g}, "
             f"N {params['n_rules']}, P# {params['p_hash']:g}, θ_GA {params['theta_ga']}, "
             f"seed {params['random_state']}")
+
+
+class RunHistory:
+    """The curves of the earlier runs on one dataset (newest last, at most ``keep``) and the
+    number of the current run: a new model on the same data keeps its predecessor's curves for
+    comparison, new data clears them (curves on other data do not compare)."""
+
+    def __init__(self, keep: int = RUN_HISTORY) -> None:
+        self.runs: deque[PastRun] = deque(maxlen=keep)
+        self.number = 0
+
+    def next_run(self, params: dict, curves: CurveLog | None) -> None:
+        """The current run ends (its curves are kept if it drew any); the next one starts."""
+        if curves is not None and curves.points:
+            self.runs.append(PastRun(run_name(self.number, params), dict(params), curves.frame()))
+        self.number += 1
+
+    def clear(self) -> None:
+        self.runs.clear()
+
+    def __iter__(self) -> Iterator[PastRun]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __getitem__(self, k: int) -> PastRun:
+        return self.runs[k]

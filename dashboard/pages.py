@@ -31,7 +31,7 @@ def train_charts(snap: Snapshot) -> list[go.Figure]:
 def runs_chart(session: Session, snap: Snapshot) -> go.Figure:
     """Held-out curves of the earlier runs on this dataset beside the current one."""
     runs = {run.name: run.curves for run in session.runs}
-    runs[f"{run_name(session.run_number, session.params)} (this run)"] = snap.curves
+    runs[f"{run_name(session.runs.number, session.params)} (this run)"] = snap.curves
     return compare_figures.runs_figure(runs, MEASURES, "Held-out curves: earlier runs and this "
                                                        "one (kept when you apply new parameters)")
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -24,7 +23,7 @@ import pandas as pd
 
 from dashboard import frames
 from dashboard.bounds import RuleBounds
-from dashboard.curves import MEASURES, CurveLog, PastRun, run_name
+from dashboard.curves import MEASURES, CurveLog, RunHistory
 from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
 from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
@@ -43,8 +42,6 @@ DEFAULT_PARAMS = {
 #: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
 LIVE_WEIGHTING = "vote"
 DEFAULT_HOLDOUT = 0.2
-#: Earlier runs whose curves the Train page keeps when the parameters change.
-RUN_HISTORY = 5
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.
@@ -140,9 +137,8 @@ class Session:
     curves: CurveLog = field(init=False)
     #: Snapshots for time travel, one at most per curve point, thinned over the run.
     snapshots: SnapshotStore = field(init=False)
-    #: Curves of earlier runs on this dataset (newest last), kept when the model is replaced.
-    runs: deque = field(init=False, default_factory=lambda: deque(maxlen=RUN_HISTORY))
-    run_number: int = field(init=False, default=0)
+    #: Curves of earlier runs on this dataset, kept when the model is replaced.
+    runs: RunHistory = field(init=False, default_factory=RunHistory)
     labelsets: frames.Labelsets = field(init=False)
     palette_ids: list[int] = field(init=False)
     #: Features that only take 0 and 1: their conditions read ``word = 1``.
@@ -188,16 +184,14 @@ class Session:
 
     def _adopt(self, dataset, model, params, holdout, train_idx, test_idx) -> None:
         with self._lock:
-            if not hasattr(self, "labelsets") or dataset is not self.dataset:
+            new_data = not hasattr(self, "labelsets") or dataset is not self.dataset
+            if new_data:
                 self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
                 self.binary = binary_features(dataset.X)
                 self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
                 self.selection = Selection(len(dataset.X))
-                self.runs.clear()  # curves on other data do not compare
-            elif self.curves.points:
-                self.runs.append(PastRun(run_name(self.run_number, self.params),
-                                         dict(self.params), self.curves.frame()))
-            self.run_number += 1
+                self.runs.clear()
+            self.runs.next_run(self.params, None if new_data else self.curves)
             self.dataset, self._model, self.params, self.holdout = (
                 dataset, model, params, holdout)
             self.train_idx, self.test_idx = train_idx, test_idx

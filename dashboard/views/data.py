@@ -161,11 +161,13 @@ def request_load(session: state.Session, make) -> None:
     """Read the data (a bad file shows its message at once), then switch to it, or first ask,
     when that would throw away a model that has trained."""
     with ui.shielded("loading the data"):
-        dataset = make()
+        with st.spinner("Reading the data…"):
+            dataset = make()
         state.check_trainable(dataset)
         ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
         if session.iteration == 0:
-            ui.replace_dataset(session, dataset)
+            with st.spinner(f"Starting a fresh model on {dataset.name}…"):
+                ui.replace_dataset(session, dataset)
             st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
         else:
             st.session_state[PENDING] = dataset
@@ -173,7 +175,8 @@ def request_load(session: state.Session, make) -> None:
 
 @ui.shielded_callback("loading the data")
 def _confirmed() -> None:
-    ui.replace_dataset(ui.session(), st.session_state.pop(PENDING))
+    with st.spinner("Starting a fresh model on the new data…"):
+        ui.replace_dataset(ui.session(), st.session_state.pop(PENDING))
     st.session_state["data_loaded"] = ui.session().dataset.name
 
 

@@ -4,6 +4,7 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 import pytest
 
 from dashboard import state
+from dashboard.curves import RUN_HISTORY
 from dashboard.pacing import DEFAULT_TICK_CAP
 from dashboard.snapshots import SnapshotStore
 from mlr_core import make_hypercube_dataset
@@ -51,9 +52,9 @@ def test_a_reset_keeps_the_earlier_runs_curves_a_new_dataset_drops_them(session)
     assert len(names) == 2 and names[0].startswith("run 1: HL") and names[1].startswith("run 2: EM")
     assert session.runs[0].curves["iteration"].max() == 50
     assert session.runs[1].curves["iteration"].max() == 30
-    for _ in range(state.RUN_HISTORY + 2):
+    for _ in range(RUN_HISTORY + 2):
         session.step(5)
         session.reset()
-    assert len(session.runs) == state.RUN_HISTORY
+    assert len(session.runs) == RUN_HISTORY
     session.set_dataset(make_hypercube_dataset(n_samples=100, random_state=3))
     assert not session.runs
