@@ -145,15 +145,15 @@ def candidates(method: str, threshold: float | None, k: int,
                with_top: bool = False) -> list[Bipartition]:
     """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
     parameters: the given threshold or all of `THRESHOLDS` (each also as
-    ``threshold_or_top`` when ``with_top``), plus RCut at k and `EMPTY` for ``"auto"``; RCut
-    alone for ``"rcut"``."""
+    ``threshold_or_top`` when ``with_top``), plus `EMPTY` (first, so that it wins ties) and
+    RCut at k for ``"auto"``; RCut alone for ``"rcut"``."""
     if method == "rcut":
         return [Bipartition("rcut", int(k))]
     thresholds = THRESHOLDS if threshold is None else [threshold]
     kinds = ("threshold", "threshold_or_top") if with_top else ("threshold",)
     found = [Bipartition(kind, float(t)) for t in thresholds for kind in kinds]
-    if method == "auto":
-        found += [Bipartition("rcut", int(k)), EMPTY]
+    if method == "auto":  # EMPTY first: a cut that predicts nothing on the tuning rows ties
+        found = [EMPTY, *found, Bipartition("rcut", int(k))]  # with it and may not elsewhere
     return found
 
 

@@ -120,3 +120,13 @@ def test_the_empty_prediction_is_a_json_pair_that_predicts_nothing():
     loaded = bp.Bipartition(*json.loads(json.dumps(list(bp.EMPTY))))
     assert loaded == bp.EMPTY and json.dumps(list(bp.EMPTY)) == '["rcut", 0]'
     assert not bp.apply(np.ones((3, 4)), loaded).any()
+
+
+def test_a_cut_that_predicts_nothing_here_loses_the_tie_to_the_empty_prediction():
+    """Scores below every threshold but 0.10 on the tuning rows: the 0.90 cut predicts nothing
+    here as EMPTY does, but would fire on a new row scoring 0.95; EMPTY wins the tie."""
+    truth = np.zeros((100, 3), dtype=np.uint8)
+    truth[:5, 0] = 1
+    scores = np.random.default_rng(5).uniform(0.0, 0.05, truth.shape)
+    assert tuned(scores, truth) == bp.EMPTY
+    assert bp.candidates("auto", None, 1)[0] == bp.EMPTY
