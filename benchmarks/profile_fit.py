@@ -59,7 +59,7 @@ def profile(X, Y, n_rules, n_iter, seed):
     rows = fitting_rows(len(run.y_ids), seed=run.iteration)
     A, matrix_s = timed(lambda: match_matrix(run.population, run.X[rows]))
     truth = run.truth()[rows]
-    (_, loo), weights_s = timed(lambda: fit_rule_weights(A, truth, run.iteration))
+    (_, loo), weights_s = timed(lambda: fit_rule_weights(A, truth))
     options = bp.candidates(model.bipartition, model.threshold, int(round(run.card)),
                             with_top=model.threshold is None)
     _, cut_s = timed(lambda: bp.tune(loo, truth, options, bp.TARGETS[model.target]))

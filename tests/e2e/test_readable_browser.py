@@ -126,7 +126,7 @@ def page_action(visit: Visit, title: str) -> None:
         visit.click("fit the rule weights", lambda: page.get_by_text(
             "Fit the rule weights to these rules").click())
     elif title == "Rules":
-        visit.click("audit the rules", lambda: app.press("Audit the rules"))
+        visit.click("compact and audit", lambda: app.press("Compact and audit"))
     elif title == "Population":
         point = page.get_by_test_id("stPlotlyChart").first.locator(".scatterlayer path.point")
         visit.click("click a point", lambda: point.nth(3).click(force=True))
