@@ -224,8 +224,7 @@ def data_dir(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def folder_server(data_dir, tmp_path_factory):
+def _folder_server(data_dir, tmp_path_factory):
     """The app launched as the README says, on that data folder: (process, url)."""
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
     process, url = start_server(log_path, app_args=("--data-dir", str(data_dir)))
@@ -236,17 +235,41 @@ def folder_server(data_dir, tmp_path_factory):
         stop(process)
 
 
+@pytest.fixture(scope="module")
+def folder_server(data_dir, tmp_path_factory):
+    """The app on the data folder, shared by a module's tests."""
+    yield from _folder_server(data_dir, tmp_path_factory)
+
+
 @pytest.fixture
-def folder_tab(browser, folder_server, tmp_path):
-    """A fresh offline tab on the app launched with the data folder."""
+def own_folder_server(data_dir, tmp_path_factory):
+    """The app on the data folder for one test alone: a memory measurement sees no other
+    test's sessions."""
+    yield from _folder_server(data_dir, tmp_path_factory)
+
+
+def _folder_tab(browser, url, tmp_path):
+    """A fresh offline tab on the app at ``url``."""
     blocked: list[str] = []
     context = offline_context(browser, blocked)
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(folder_server[1])
+    page.goto(url)
     tab = App(page, tmp_path)
     page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
     tab.idle()
     yield tab
     context.close()
     assert blocked == [], f"requests left the machine: {blocked}"
+
+
+@pytest.fixture
+def folder_tab(browser, folder_server, tmp_path):
+    """A fresh offline tab on the app launched with the data folder."""
+    yield from _folder_tab(browser, folder_server[1], tmp_path)
+
+
+@pytest.fixture
+def own_folder_tab(browser, own_folder_server, tmp_path):
+    """A fresh offline tab on `own_folder_server`."""
+    yield from _folder_tab(browser, own_folder_server[1], tmp_path)

@@ -187,10 +187,10 @@ def rss_mb(pid: int) -> float:
     return int(re.search(r"VmRSS:\s+(\d+) kB", status)[1]) / 1024
 
 
-def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(folder_tab,
-                                                                          folder_server):
-    process, _ = folder_server
-    app = folder_tab
+def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(own_folder_tab,
+                                                                          own_folder_server):
+    process, _ = own_folder_server
+    app = own_folder_tab
     visit = Visit(app)
     load_from_folder(visit, "emotions")  # the same small data before and after the wide data
     settle = ("Train (live)", "Population", "Train (live)")  # a few runs, as a visitor makes
