@@ -196,18 +196,7 @@ def other_tab(browser, app_url):
 @pytest.fixture
 def app(browser, app_url, tmp_path):
     """A fresh offline tab (its own session) on the Train page, wide enough for the layout."""
-    blocked: list[str] = []
-    context = offline_context(browser, blocked)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(app_url)
-    tab = App(page, tmp_path)
-    tab.blocked = blocked
-    page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
-    tab.idle()
-    yield tab
-    context.close()
-    assert blocked == [], f"requests left the machine: {blocked}"
+    yield from _offline_tab(browser, app_url, tmp_path, timeout_ms=30_000)
 
 
 @pytest.fixture(scope="module")
@@ -248,14 +237,16 @@ def own_folder_server(data_dir, tmp_path_factory):
     yield from _folder_server(data_dir, tmp_path_factory)
 
 
-def _folder_tab(browser, url, tmp_path):
-    """A fresh offline tab on the app at ``url``."""
+def _offline_tab(browser, url, tmp_path, timeout_ms=60_000):
+    """A fresh offline tab on the app at ``url``; after the test, no request may have left the
+    machine (``tab.blocked`` lists any)."""
     blocked: list[str] = []
     context = offline_context(browser, blocked)
     page = context.new_page()
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(timeout_ms)
     page.goto(url)
     tab = App(page, tmp_path)
+    tab.blocked = blocked
     page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
     tab.idle()
     yield tab
@@ -266,10 +257,10 @@ def _folder_tab(browser, url, tmp_path):
 @pytest.fixture
 def folder_tab(browser, folder_server, tmp_path):
     """A fresh offline tab on the app launched with the data folder."""
-    yield from _folder_tab(browser, folder_server[1], tmp_path)
+    yield from _offline_tab(browser, folder_server[1], tmp_path)
 
 
 @pytest.fixture
 def own_folder_tab(browser, own_folder_server, tmp_path):
     """A fresh offline tab on `own_folder_server`."""
-    yield from _folder_tab(browser, own_folder_server[1], tmp_path)
+    yield from _offline_tab(browser, own_folder_server[1], tmp_path)
