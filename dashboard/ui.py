@@ -121,6 +121,23 @@ def replace_dataset(current: state.Session, dataset) -> None:
     give_memory_back()
 
 
+#: glibc's mallopt parameter (malloc.h) for the size from which a block gets its own mapping.
+M_MMAP_THRESHOLD = -3
+
+
+def map_large_blocks_apart() -> None:
+    """Give every block of 128 kB or more (a dataset's arrays, a population) its own mapping,
+    returned to the system when freed. glibc raises that threshold to 32 MB after the first
+    large block is freed, so later arrays land in the heap, where freed pages outlive the data."""
+    try:
+        ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):  # not glibc: its own allocator decides
+        pass
+
+
+map_large_blocks_apart()
+
+
 def give_memory_back() -> None:
     """Hand the old data's freed memory back to the system: the C allocator (glibc) and
     Arrow's pool (the tables' buffers) keep freed blocks for reuse, so the server's size would
