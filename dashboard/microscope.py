@@ -57,10 +57,13 @@ class Step:
 _NUMBER = r"[-+\w.]+"  # what ``condition_text`` writes with :.4g (1e+03, -0.5, inf)
 _BETWEEN = re.compile(rf"^({_NUMBER}) <= (.+) <= ({_NUMBER})$")
 _ONE_SIDE = re.compile(rf"^(.+) (<=|>=) ({_NUMBER})$")
+_VALUES = re.compile(r"^(.+) = ([01])(?: or ([01]))?$")  # a 0/1 feature: ``word = 0 or 1``
 
 
 def text_bounds(texts: list[str], feature_names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds (NaN = open side or wildcard) of rules given as ``rules_frame`` text.
+    """Bounds (NaN = open side or wildcard) of rules given as ``rules_frame`` text; a 0/1
+    feature's ``word = 1`` reads back as the values it accepts (1 to 1), which cover the same
+    cells of a 0/1 axis as the rule's interval.
 
     The trace gives offspring and deleted rules as text only (they are not all in the population
     before or after); their 4-significant-digit bounds are precise enough to draw them.
@@ -79,6 +82,9 @@ def text_bounds(texts: list[str], feature_names: list[str]) -> tuple[np.ndarray,
             elif match := _ONE_SIDE.match(term):
                 j = column[match[1]]
                 (lower if match[2] == ">=" else upper)[i, j] = float(match[3])
+            elif match := _VALUES.match(term):  # the values it accepts: their cells on the axis
+                j = column[match[1]]
+                lower[i, j], upper[i, j] = float(match[2]), float(match[3] or match[2])
     return lower, upper
 
 

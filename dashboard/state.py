@@ -29,7 +29,6 @@ from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import DatasetError, MLRError
-from mlr_core.rules import binary_features, rule_texts
 
 T = TypeVar("T")
 
@@ -90,18 +89,6 @@ def _split(n: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return order[n_test:], np.sort(order[:n_test])
 
 
-def binary_rule_texts(model, lower: np.ndarray, upper: np.ndarray,
-                      binary: np.ndarray) -> list[str]:
-    """The model's rule texts with ``word = 1`` for 0/1 features (``binary``): the estimator's
-    own texts print their intervals (``word <= 0.29``)."""
-    span = model.data_max_ - model.data_min_
-    span = np.where(span > 0, span, 1.0)
-    labelsets = model.labelsets_[model.population_.ls[: len(lower)]]
-    return rule_texts(lower, upper, (lower - model.data_min_) / span,
-                      (upper - model.data_min_) / span, labelsets, model.feature_names_,
-                      model.label_names_, binary=binary)
-
-
 def check_trainable(dataset: Dataset) -> None:
     """Refuse data the dashboard cannot train and score, with what to do about it."""
     n, m = dataset.Y.shape
@@ -141,8 +128,6 @@ class Session:
     runs: RunHistory = field(init=False, default_factory=RunHistory)
     labelsets: frames.Labelsets = field(init=False)
     palette_ids: list[int] = field(init=False)
-    #: Features that only take 0 and 1: their conditions read ``word = 1``.
-    binary: np.ndarray = field(init=False)
     #: The last iteration run through the tracer (the Microscope page), None after a reset.
     traced: object | None = field(init=False, default=None)
     _model: object | None = field(init=False, default=None, repr=False)
@@ -187,7 +172,6 @@ class Session:
             new_data = not hasattr(self, "labelsets") or dataset is not self.dataset
             if new_data:
                 self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
-                self.binary = binary_features(dataset.X)
                 self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
                 self.selection = Selection(len(dataset.X))
                 self.runs.clear()
@@ -322,8 +306,6 @@ class Session:
         pop = model.population_
         model_ids = self.labelsets.ids_of(model.labelsets_)
         rules["labelset_id"] = model_ids[pop.ls[: len(rules)]]
-        if self.binary.any():
-            rules["rule"] = binary_rule_texts(model, lower, upper, self.binary)
         return Snapshot(
             iteration=summary["iteration"], summary=summary, rules=rules,
             bounds=RuleBounds.of(lower, upper), history=model.history(),

@@ -5,7 +5,8 @@ A file holds three parts, each written and read by its owner:
 - ``params``: the estimator's parameters (checked by the estimator itself);
 - ``rule_set``: what predicts (`RuleSet.to_dict`): rules as XCSF writes a
   ``hyperrectangle_csr`` (a centre and a spread per feature on the [0, 1]-scaled axes, ``null``
-  for a wildcard), the scaling back to the data's units, the scorer and the bipartition;
+  for a wildcard), the scaling back to the data's units (and which features are 0/1), the scorer
+  and the bipartition;
 - ``training``: the run's own state (`TrainingRun.to_dict`): counters, random state, history.
 
 Floats are written exactly, so a loaded model predicts exactly as the saved one did. The

@@ -33,7 +33,7 @@ from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import vote, voters
 from mlr_core.errors import InputError, require
 from mlr_core.explain import Explanation, contribution_columns, contributions
-from mlr_core.rules import condition_text, rule_texts, rules_frame
+from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
 
 RULE_STATS = {  # JSON key -> population array
     "fitness": "fit",
@@ -49,14 +49,17 @@ RULE_STATS = {  # JSON key -> population array
 
 @dataclass(frozen=True)
 class Scaling:
-    """Per feature, the training range that maps the data's units onto the rules' [0, 1] axes."""
+    """Per feature, the training range that maps the data's units onto the rules' [0, 1] axes,
+    and whether the training values were 0 and 1 only (``binary``: a word present or absent,
+    whose conditions then read ``word = 1`` in every rule text)."""
 
     data_min: np.ndarray
     data_max: np.ndarray
+    binary: np.ndarray
 
     @classmethod
     def of(cls, X: np.ndarray) -> Scaling:
-        return cls(X.min(axis=0), X.max(axis=0))
+        return cls(X.min(axis=0), X.max(axis=0), binary_features(X))
 
     @property
     def span(self) -> np.ndarray:
@@ -332,7 +335,8 @@ class RuleSet:
         lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
         frame = pd.DataFrame({
-            "condition": [condition_text(lo, hi, slo, shi, self.feature_names)
+            "condition": [condition_text(lo, hi, slo, shi, self.feature_names,
+                                         self.scaling.binary)
                           for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
                                                       strict=True)],
             "support": support,
@@ -375,6 +379,7 @@ class RuleSet:
             "label_names": list(self.label_names),
             "data_min": self.scaling.data_min.tolist(),
             "data_max": self.scaling.data_max.tolist(),
+            "binary": self.scaling.binary.tolist(),
             "rules": rules,
             "scorer": self.scorer.to_dict(),
             "bipartition": list(self.bipartition),
@@ -396,6 +401,12 @@ class RuleSet:
         data_min = _floats(data["data_min"], d, "data_min")
         data_max = _floats(data["data_max"], d, "data_max")
         require((data_min <= data_max).all(), "data_min must not exceed data_max.")
+        binary = _booleans(data["binary"], d, "binary")
+        zero_one = np.isin(data_min, (0.0, 1.0)) & np.isin(data_max, (0.0, 1.0))
+        j = int(np.argmax(binary & ~zero_one))  # the first feature marked 0/1 wrongly, if any
+        require(not binary[j] or zero_one[j],
+                f"binary marks feature {features[j]!r} as taking only 0 and 1, but its "
+                f"training range is {data_min[j]:g} to {data_max[j]:g}.")
         rules = _list(data, "rules")
         require(len(rules) <= max_rules,
                 f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,}.")
@@ -428,15 +439,17 @@ class RuleSet:
         require(isinstance(iteration, int) and 0 <= iteration < 2**63,
                 "iteration must be a non-negative integer.")
         return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
-                   Scaling(data_min, data_max), scorer, checked_bipartition(data["bipartition"], m),
+                   Scaling(data_min, data_max, binary), scorer,
+                   checked_bipartition(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration)
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
-    """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows."""
+    """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows; a
+    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``."""
     lower, upper = scaling.unscale(scaled_lower, scaled_upper)
     return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
-                      label_names)
+                      label_names, binary=scaling.binary)
 
 
 def checked_bipartition(value, n_labels: int) -> bp.Bipartition:
@@ -475,6 +488,13 @@ def _floats(values, n, what) -> np.ndarray:
     out = np.asarray(values, dtype=np.float64)
     require(np.isfinite(out).all(), f"{what} must be finite.")
     return out
+
+
+def _booleans(values, n, what) -> np.ndarray:
+    require(isinstance(values, list) and len(values) == n
+            and all(isinstance(v, bool) for v in values),
+            f"{what} must be {n} booleans (true or false), one per feature.")
+    return np.array(values, dtype=bool)
 
 
 def _number(value, what):

@@ -30,6 +30,7 @@ def hand_model(rules, data_min=(0.0, 0.0), data_max=(10.0, 10.0), **params):
             "label_names": LABELS[:m] if m <= 3 else [f"l{j}" for j in range(m)],
             "data_min": list(data_min),
             "data_max": list(data_max),
+            "binary": [False] * d,
             "rules": [
                 {"condition": {"type": "hyperrectangle_csr", "center": list(center),
                                "spread": list(spread)},

@@ -91,6 +91,10 @@ CORRUPTIONS = {
     "unknown parameter": lambda t: _corrupt(t, lambda d: d["params"].update(bogus=1)),
     "bad parameter": lambda t: _corrupt(t, lambda d: d["params"].update(fitness="xx")),
     "scaling mismatch": lambda t: _corrupt(t, _set("rule_set", data_min=[0.0])),
+    "binary of another length": lambda t: _corrupt(t, _set("rule_set", binary=[False])),
+    "binary not booleans": lambda t: _corrupt(t, _set("rule_set", binary=[0, 1, 0, 0, 0])),
+    "binary missing": lambda t: _corrupt(t, lambda d: d["rule_set"].pop("binary")),
+    "binary on a numeric feature": lambda t: _corrupt(t, _set("rule_set", binary=[True] * 5)),
     "rules not a list": lambda t: _corrupt(t, _set("rule_set", rules={"a": 1})),
     "weights of other rules": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
         coef=[[0.0] * 4])),

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mlr_core import MLRClassifier
+from mlr_core.data.loaders import load_dataset
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +62,103 @@ def test_explanation_lists_matching_rules_and_their_votes(model):
     assert sorted(e.rule_ids.tolist()) == [0, 1, 2]
     assert set(e.union) == {"happy", "calm", "sad"}
     assert "IF 1.2 <= sepal_len <= 4" in e.text()
+
+
+# ------------------------------------------------------------ 0/1 features (words)
+
+WORDS = ["w0", "w1", "w2", "w3", "w4", "num"]  # five 0/1 words and one number
+
+
+@pytest.fixture(scope="module")
+def words():
+    """A model with fitted weights on five 0/1 words and one numeric feature."""
+    r = np.random.default_rng(1)
+    X = np.column_stack([(r.random((120, 5)) < 0.4).astype(float), r.uniform(0, 10, 120)])
+    Y = np.column_stack([X[:, 0], X[:, 1] * (X[:, 5] > 5), 1 - X[:, 2]]).astype(int)
+    model = MLRClassifier(n_rules=150, n_iter=3000, random_state=0, weighting="fitted",
+                          max_specified=6).fit(
+        X, Y, feature_names=WORDS, label_names=["a", "b", "c"])
+    return model, X
+
+
+def _check_terms(condition, lower, upper, names, binary):
+    """Each term of one rule's condition against the rule's bounds in the data's units: a 0/1
+    feature reads the values of {0, 1} its interval accepts (an interval only when it accepts
+    neither), any other feature its interval. Returns how many terms read as values."""
+    column = {name: j for j, name in enumerate(names)}
+    as_values = 0
+    terms = [] if condition == "TRUE" else condition.split(" AND ")
+    assert len(terms) == (~np.isnan(lower)).sum()
+    for term in terms:
+        j = column[next(word for word in term.split() if word in column)]
+        accepted = [str(v) for v in (0, 1) if lower[j] <= v <= upper[j]]
+        if binary[j] and accepted:
+            assert term == f"{names[j]} = {' or '.join(accepted)}"
+            as_values += 1
+        else:
+            assert " = " not in term and ("<=" in term or ">=" in term), term
+    return as_values
+
+
+def test_conditions_on_0_1_features_read_as_values_in_every_rule_text(words):
+    model, X = words
+    binary = np.array([True] * 5 + [False])
+    lower, upper = model.rule_bounds()
+    rules = model.rules_frame()
+    conditions = [text.removeprefix("IF ").split(" THEN ")[0] for text in rules["rule"]]
+    as_values = [_check_terms(c, lo, hi, WORDS, binary)
+                 for c, lo, hi in zip(conditions, lower, upper, strict=True)]
+    assert sum(as_values) > 0 and any("num" in c for c in conditions)
+
+    card = model.scorecard(X)
+    assert card["condition"].tolist() == conditions  # the same words as the rules' texts
+
+    explanation = model.explain(X[0])
+    ids = explanation.rule_ids
+    assert len(ids) > 0
+    text = explanation.text()
+    for i in ids[:20]:
+        assert rules["rule"].iloc[i] in text
+
+
+def test_hand_written_rules_on_0_1_features_read_word_equals_value(words):
+    model, _ = words
+    data = json.loads(model.to_json())
+    rule_set = data["rule_set"]
+    assert rule_set["binary"] == [True] * 5 + [False]
+    rule_set["data_min"][5], rule_set["data_max"][5] = 0.0, 10.0
+    template = rule_set["rules"][0]
+    rule_set["rules"] = [{**template, "condition": {
+        "type": "hyperrectangle_csr",
+        "center": [0.8, 0.2, 0.5, 0.4, None, 0.5],
+        "spread": [0.3, 0.2, 0.5, 0.1, None, 0.1]}, "labelset": [1, 0, 0]}]
+    rule_set["scorer"].update(coef=[[0.5, 0.0, -0.25]])
+    loaded = MLRClassifier.from_json(json.dumps(data))
+    condition = "w0 = 1 AND w1 = 0 AND w2 = 0 or 1 AND 0.3 <= w3 <= 0.5 AND 4 <= num <= 6"
+    assert loaded.rules_frame()["rule"].tolist() == [f"IF {condition} THEN {{a}}"]
+    assert loaded.scorecard(np.array([[1, 0, 1, 0.4, 0, 5.0]]))["condition"].tolist() == [
+        condition]
+    assert f"IF {condition} THEN {{a}}" in loaded.explain(np.array([1, 0, 0, 0.4, 1, 5])).text()
+
+
+def test_a_saved_model_keeps_which_features_are_0_1(words):
+    model, X = words
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert loaded.current_rule_set().scaling.binary.tolist() == [True] * 5 + [False]
+    assert loaded.rules_frame()["rule"].tolist() == model.rules_frame()["rule"].tolist()
+    assert loaded.to_json() == model.to_json()
+
+
+def test_genbase_rules_read_as_present_or_absent(shared_datasets_dir):
+    """genbase: 1,185 0/1 motif features; every condition the rules print names a value."""
+    data = load_dataset(shared_datasets_dir / "genbase.arff")
+    model = MLRClassifier(n_rules=300, n_iter=2000, random_state=0, weighting="vote").fit(
+        data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
+    binary = np.ones(data.X.shape[1], dtype=bool)
+    lower, upper = model.rule_bounds()
+    conditions = [text.removeprefix("IF ").split(" THEN ")[0]
+                  for text in model.rules_frame()["rule"]]
+    as_values = sum(_check_terms(c, lo, hi, data.feature_names, binary)
+                    for c, lo, hi in zip(conditions, lower, upper, strict=True))
+    assert as_values >= 0.9 * (~np.isnan(lower)).sum() > 0
+    assert " = " in model.explain(data.X[0]).text()
