@@ -206,6 +206,8 @@ def main(argv=None) -> int:
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--out", type=Path, default=None, help="write the report here")
     args = parser.parse_args(argv)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     data, folds, results = run(args.datasets, args.folds, args.n_jobs)
     seconds = time.perf_counter() - start

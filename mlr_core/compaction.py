@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlr_core.rule_weights import fit_rule_weights
+from mlr_core.rule_weights import fit_rule_weights, ranking_weights
 
 SIZES = (10, 20, 50, 100, 200)
 """The rule budgets the benchmarks and the dashboard offer (the baseline counted as a rule)."""
@@ -50,23 +50,26 @@ def selection_path(A: np.ndarray, Y: np.ndarray, scorer, sizes) -> dict:
     counted), from the rules' match matrix ``A``, their labels ``Y`` and the weights ``scorer``
     fitted to all of them: {size: (rule ids ascending, WeightScorer over those rules,
     leave-one-out scores)}. A size at or above the number of rules keeps them all, with the
-    given weights and no new scores (None)."""
+    given weights and no new scores (None).
+
+    The rules are ranked by weights refitted at every step with the full model's penalty, in
+    one solve (``ranking_weights``); only the sizes asked for get the full refit (a penalty of
+    their own, chosen by leave-one-out error, and the rows' leave-one-out scores), which the
+    ranking does not see, so a size's rules do not depend on the other sizes asked for."""
     Y = np.asarray(Y, dtype=np.uint8)
-    keep, loo = np.arange(A.shape[1]), None
+    keep, coef, loo, alpha = np.arange(A.shape[1]), scorer.coef, None, scorer.alpha
     wanted = {int(k) for k in sizes}
     stops = wanted | {k - 1 for k in SIZES}
     path = {}
     for k in sorted(wanted, reverse=True):
         while len(keep) > k:
+            if coef is None:  # the rules kept by the step before, not yet weighed
+                coef = ranking_weights(A[:, keep], Y, alpha)
             below = max(s for s in stops if s < len(keep))
             step = FIRST_CUT if len(keep) > FIRST_CUT else len(keep) // 2
-            keep, scorer, loo = _keep_best(A, Y, keep, scorer, max(below, step))
+            keep = np.sort(keep[importance_order(coef, A[:, keep])[:max(below, step)]])
+            coef = None
+        if len(keep) < A.shape[1]:
+            scorer, loo = fit_rule_weights(A[:, keep], Y)
         path[k] = (keep, scorer, loo)
     return path
-
-
-def _keep_best(A, Y, keep, scorer, size):
-    """The ``size`` most important of the rules ``keep`` (whose weights are ``scorer``), with
-    their weights refitted."""
-    kept = np.sort(keep[importance_order(scorer.coef, A[:, keep])[:size]])
-    return (kept, *fit_rule_weights(A[:, kept], Y))

@@ -15,9 +15,11 @@ on the shared folds (``docs/field.md``): a shared penalty did as well as one per
 logistic link no better at ten times the time, the vote shares as extra features nothing.
 """
 
+import functools
+
 import numpy as np
-from sklearn.linear_model import RidgeCV
-from threadpoolctl import threadpool_limits
+from sklearn.linear_model import Ridge, RidgeCV
+from threadpoolctl import ThreadpoolController
 
 from mlr_core.rule_set import WeightScorer
 
@@ -34,6 +36,31 @@ def fitting_rows(n: int, seed: int) -> np.ndarray:
     if n <= MAX_ROWS:
         return np.arange(n)
     return np.sort(np.random.default_rng(seed).choice(n, MAX_ROWS, replace=False))
+
+
+@functools.cache
+def _blas_controller() -> ThreadpoolController:
+    """The loaded BLAS libraries, found once: finding them costs milliseconds, as much as a
+    compact model's smaller refits."""
+    return ThreadpoolController()
+
+
+def one_blas_thread():
+    """A context in which BLAS uses one thread: the weights' bits then do not depend on the
+    machine's cores (threads split the sums differently), and on a busy machine a second thread
+    cost 3x the time (docs/fit_time.md)."""
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
+def ranking_weights(A: np.ndarray, Y: np.ndarray, alpha: float) -> np.ndarray:
+    """The rules x labels weights of a ridge fit with a given penalty, nothing else: enough to
+    rank rules by importance. One Cholesky solve of the rules' Gram matrix (its product is
+    BLAS's fastest kind of work) instead of the leave-one-out decomposition, which costs
+    several times more."""
+    ridge = Ridge(alpha=alpha, solver="cholesky")
+    with one_blas_thread():
+        ridge.fit(A, Y.astype(np.float64))
+    return ridge.coef_.T.reshape(A.shape[1], Y.shape[1])
 
 
 def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.ndarray]:
@@ -57,10 +84,7 @@ def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.nda
     mode = "svd" if n >= n_rules else None
     ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error", store_cv_results=True,
                     gcv_mode=mode)
-    # One BLAS thread: the weights' bits then do not depend on the machine's cores (threads
-    # split the sums differently), and on a busy machine a second thread cost 3x the time
-    # (docs/fit_time.md).
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         ridge.fit(A, Yf)
     chosen = int(np.flatnonzero(ALPHAS == ridge.alpha_)[0])
     # with a scoring given, cv_results_ holds the leave-one-out predictions (rows x labels x alphas)
