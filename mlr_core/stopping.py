@@ -42,12 +42,19 @@ class Budget:
     check_every: int
 
 
-def auto_budget(n_train: int) -> Budget:
+def auto_budget(n_train: int, by_vote: bool = False) -> Budget:
     """At least 10 and at most 40 epochs, both within 5,000 to 150,000 iterations (the former
-    fixed budget); a check every two epochs, at least every 2,000 iterations."""
+    fixed budget); a check every two epochs, at least every 2,000 iterations.
+
+    A model that predicts by the rules' vote (``by_vote``: the paper's MLR_agg and MLR_max)
+    may run to 150,000 whatever the epochs: fitted weights make good use of an early
+    population, the vote does not. Genbase, folds 0 and 1, vote accuracy 0.775 and 0.923 after
+    the 40 epochs (21,200 iterations, the signal still improving) against 0.976 and 0.964
+    after 150,000."""
     min_iter, max_iter = np.clip([MIN_EPOCHS * n_train, MAX_EPOCHS * n_train], MIN_ITER,
                                  MAX_ITER)
-    return Budget(int(min_iter), int(max_iter), max(CHECK_EVERY, 2 * n_train))
+    return Budget(int(min_iter), MAX_ITER if by_vote else int(max_iter),
+                  max(CHECK_EVERY, 2 * n_train))
 
 
 def training_signal(run) -> float:
@@ -66,10 +73,9 @@ def training_signal(run) -> float:
     return float(np.mean(predicted != run.labelsets[run.y_ids[rows]]))
 
 
-def learn_until_stable(run, budget: Budget | None = None) -> list[float]:
-    """Train ``run`` (a bound ``TrainingRun``) by the rule above, within ``budget`` (default:
-    `auto_budget` of the bound rows); return the signal at each check."""
-    budget = budget or auto_budget(len(run.y_ids))
+def learn_until_stable(run, budget: Budget) -> list[float]:
+    """Train ``run`` (a bound ``TrainingRun``) by the rule above, within ``budget`` (see
+    `auto_budget`); return the signal at each check."""
     signals: list[float] = []
     done = 0
     while done < budget.max_iter:

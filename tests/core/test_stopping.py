@@ -25,6 +25,19 @@ def test_the_budget_scales_with_the_rows_within_its_bounds():
     assert medium.check_every == 4000 and small.check_every == stopping.CHECK_EVERY
 
 
+@pytest.mark.parametrize("params, by_vote", [({}, False), ({"weighting": "vote"}, True),
+                                             ({"prediction": "max"}, True)])
+def test_a_model_that_predicts_by_the_vote_may_train_to_the_former_budget(data, monkeypatch,
+                                                                            params, by_vote):
+    assert auto_budget(2000, by_vote=True).max_iter == stopping.MAX_ITER
+    assert auto_budget(2000, by_vote=True).min_iter == auto_budget(2000).min_iter
+    budgets = []
+    monkeypatch.setattr("mlr_core.estimator.learn_until_stable",
+                        lambda run, budget: budgets.append(budget))
+    MLRClassifier(n_rules=100, random_state=0, **params).fit(*data)
+    assert budgets == [auto_budget(len(data[0]), by_vote)]
+
+
 def test_a_plateau_is_no_gain_over_the_best_before_for_patience_checks():
     p = stopping.PATIENCE
     assert not plateaued([0.3] * p)  # nothing before the window to compare with
