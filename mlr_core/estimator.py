@@ -309,7 +309,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self.start(X, Y, feature_names=feature_names, label_names=label_names)
+        self._bind(X, Y, feature_names, label_names, warm_start=False)
         if self.n_iter == "auto":
             by_vote = self.weighting == "vote" or self.prediction == "max"
             learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), by_vote))
@@ -326,6 +326,11 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
         keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
         ``n_rules``). The bipartition is tuned on the data as it stands. Returns self."""
+        self._bind(X, Y, feature_names, label_names, warm_start)
+        return self.tune_bipartition()
+
+    def _bind(self, X, Y, feature_names, label_names, warm_start):
+        """`start` without the tuning, which ``fit`` does once training is over."""
         self._validate_params()
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
@@ -355,7 +360,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                                     self.fitness, Scaling.of(X), Y.shape[1], seed,
                                     self.history_every)
         self.run_.bind(X, Y)
-        return self.tune_bipartition()
 
     def learn(self, n_iterations):
         """Advance training by exactly ``n_iterations`` iterations (a non-negative integer; call
