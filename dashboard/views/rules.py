@@ -50,11 +50,11 @@ def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int)
     which = f"these {len(table):,} rules" if len(table) < n_rules else f"all {n_rules:,} rules"
     cols = st.columns(2)
     cols[0].download_button(f"Download {which} (CSV)", csv, f"{name}-rules.csv", "text/csv",
-                            key="download_csv", icon=":material/download:",
+                            key="download_csv", icon=":material/download:", on_click="ignore",
                             help="The table as shown: its rows, in its order.")
     cols[1].download_button(f"Download {which} as a model (JSON)", model,
                             f"{name}-model.json", "application/json", key="download_json",
-                            icon=":material/download:",
+                            icon=":material/download:", on_click="ignore",
                             help="Loads back here or in Python (MLRClassifier.from_json) and "
                                  "predicts with these rules only.")
 
@@ -186,12 +186,13 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     row = st.container(horizontal=True)
     row.download_button(
         "Compact model (JSON)", model.to_json(), f"{name}-{size}-rules.json", "application/json",
-        key="download_compact", icon=":material/download:",
+        key="download_compact", icon=":material/download:", on_click="ignore",
         help="Loads with MLRClassifier.from_json and predicts as shown here.")
     row.download_button(
         "Scorecard (CSV)", card,
         f"{name}-{size}-rules-scorecard.csv", "text/csv", key="download_scorecard",
-        icon=":material/download:", help="The table as shown, the baseline first.")
+        icon=":material/download:", on_click="ignore",
+        help="The table as shown, the baseline first.")
     row.download_button(
         "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(
@@ -200,14 +201,15 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
             f"{len(session.train_idx):,} training rows audited, {len(session.test_idx):,} "
             "held out; made by MLR Studio."), include_plotlyjs=True),
         f"{name}-{size}-rules-audit.html", "text/html", key="download_report",
-        icon=":material/download:", help="One self-contained page that opens offline.")
+        icon=":material/download:", on_click="ignore",
+        help="One self-contained page that opens offline.")
     row.download_button(
         "Python function", model.export_python(), f"{name}-{size}-rules.py", "text/x-python",
-        key="download_python", icon=":material/download:",
+        key="download_python", icon=":material/download:", on_click="ignore",
         help="predict(row) in plain Python, no package needed: the same labels as here.")
     row.download_button(
         "SQL query", model.export_sql("data"), f"{name}-{size}-rules.sql", "application/sql",
-        key="download_sql", icon=":material/download:",
+        key="download_sql", icon=":material/download:", on_click="ignore",
         help="A SELECT over a table `data` with one CASE WHEN column per label.")
 
 
