@@ -2,8 +2,9 @@
 
 numba compiles each kernel on its first call (about 30 s on a 2-core machine for a fresh
 install) and later loads it from its on-disk cache (well under a second). Doing that on a
-background thread as soon as the first page is painted means a user's first Start rarely waits;
-when it does, :func:`ready` tells the page to say why instead of freezing.
+background thread, a few seconds after the first page is served (`FIRST_PAGE_S`) or at once
+when a page needs the kernels, means a user's first Start rarely waits; when it does,
+:func:`ready` tells the page to say why instead of freezing.
 ``python -m dashboard.warmup`` does the same ahead of time (e.g. after installing).
 """
 
@@ -16,7 +17,15 @@ import time
 
 log = logging.getLogger(__name__)
 
+#: Seconds the warm-up lets the first page have before it begins, unless a page needs the
+#: kernels sooner (:func:`wait`). Its imports hold the interpreter's lock, which the server needs
+#: to send the page's charts (plotly's 4.7 MB script among them): first chart 3.10 and 3.30 s
+#: after launch with the warm-up at once, 2.82 and 2.86 s with it 3 s later (medians of 5,
+#: ``python benchmarks/bench_dashboard.py --only first-answer``, idle 2-core machine).
+FIRST_PAGE_S = 3.0
+
 _done = threading.Event()
+_needed = threading.Event()
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
@@ -51,6 +60,7 @@ def exercise_kernels() -> float:
 def _run() -> None:
     if hasattr(os, "setpriority"):  # Linux: nice this thread only, so the browser drawing the
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)  # first page goes first
+    _needed.wait(FIRST_PAGE_S)
     try:
         log.info("engine kernels ready in %.1f s", exercise_kernels())
     except Exception:  # a failed warm-up only costs the first Start its compile time
@@ -73,7 +83,8 @@ def ready() -> bool:
 
 
 def wait(timeout: float | None = None) -> bool:
-    """Block until the warm-up has finished (started if need be); False on timeout."""
+    """Block until the warm-up has finished (started at once if need be); False on timeout."""
+    _needed.set()
     start()
     return _done.wait(timeout)
 

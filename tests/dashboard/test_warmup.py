@@ -53,3 +53,15 @@ def test_after_the_warm_up_no_page_action_compiles_a_kernel():
     grown = {name: (before.get(name, 0), n) for name, n in compiled_signatures().items()
              if n > before.get(name, 0)}
     assert grown == {}
+
+
+def test_a_page_that_needs_the_kernels_does_not_wait_for_the_first_page(monkeypatch):
+    """The warm-up leaves the first page a head start, but a page that waits for the kernels
+    (a Start in the first seconds) ends that head start at once."""
+    monkeypatch.setattr(warmup, "FIRST_PAGE_S", 3600.0)
+    monkeypatch.setattr(warmup, "_done", warmup.threading.Event())
+    monkeypatch.setattr(warmup, "_needed", warmup.threading.Event())
+    monkeypatch.setattr(warmup, "_thread", None)
+    warmup.start()
+    assert not warmup._done.wait(0.5)  # still giving the first page its head start
+    assert warmup.wait(timeout=300)  # an hour's head start, cut short by the page's need
