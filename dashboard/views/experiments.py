@@ -108,7 +108,8 @@ def show_comparison(results: pd.DataFrame, key: str) -> None:
     st.caption(f"Fold means, rank in parentheses (1 = best; {'lower' if lower else 'higher'} "
                "is better), average rank last.")
     layout = paper_layout(table, lower)
-    st.dataframe(layout, column_config=tables.fit_columns(layout))
+    st.dataframe(layout, column_config=tables.fit_columns(layout),
+                 height=tables.height_for(len(layout)))
     if table.shape[1] >= 2 and table.shape[0] >= 3:
         st.markdown(statistics_text(table))
         st.plotly_chart(cd_figure(table, lower, title=f"{measure}: critical difference"),
@@ -186,7 +187,8 @@ def run_live(session: state.Session) -> None:
     if results is not None:
         show_comparison(results, "live")
         seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].mean()
-        st.dataframe(seconds, column_config=tables.fit_columns(seconds))
+        st.dataframe(seconds, column_config=tables.fit_columns(seconds),
+                     height=tables.height_for(len(seconds)))
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run

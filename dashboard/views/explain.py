@@ -68,7 +68,7 @@ def voters(session: state.Session, exp, index: int) -> None:
     event = st.dataframe(
         table, hide_index=True, key=f"voters-{index}", on_select="rerun",
         selection_mode="single-row",
-        height=min(420, 38 + 35 * max(len(table), 1)),
+        height=tables.height_for(len(table), 420),
         column_config=tables.fit_columns(table, index=False, config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "labelset": st.column_config.TextColumn("labelset (its vote)"),
@@ -173,7 +173,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
     contributions = frames.with_rule_texts(contributions_table(exp, data.label_names),
                                            session.snapshot().rules)
     st.dataframe(contributions, hide_index=True,
-                 key=f"fitted-{index}", height=min(320, 38 + 35 * len(exp.rule_ids)),
+                 key=f"fitted-{index}", height=tables.height_for(len(exp.rule_ids), 320),
                  column_config=tables.fit_columns(contributions, index=False, config={
                      "rule_id": st.column_config.NumberColumn("rule", format="%d"),
                      "towards the answer": st.column_config.NumberColumn(

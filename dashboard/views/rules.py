@@ -139,7 +139,7 @@ def scorecard(session: state.Session, model) -> str:
     width = min(900, 7 * int(table["condition"].str.len().max()))
     event = st.dataframe(
         table.reset_index(), key="scorecard_table", hide_index=True, on_select="rerun",
-        selection_mode="single-row", height=min(420, 38 + 35 * len(table)),
+        selection_mode="single-row", height=tables.height_for(len(table), 420),
         column_config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d", width=60),
             "condition": st.column_config.TextColumn(

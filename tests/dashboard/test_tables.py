@@ -27,3 +27,10 @@ def test_a_text_too_long_for_any_column_is_capped_and_says_how_to_read_it():
     assert config["rule"]["width"] == tables.MAX_PX
     assert tables.CAPPED_HELP in config["rule"]["help"]
     assert config["kept"]["width"] == tables.BAR_PX and "_index" not in config
+
+
+def test_a_grid_is_tall_enough_for_every_row_unless_capped():
+    eleven = tables.height_for(11)  # a comparison's eleven learners, the best last
+    assert eleven == tables.FRAME_PX + 11 * tables.ROW_PX
+    assert tables.height_for(11, cap=420) == 420 < eleven  # a long table scrolls within its cap
+    assert tables.height_for(0) == tables.height_for(1)  # an empty grid still shows its header
