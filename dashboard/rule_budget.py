@@ -104,7 +104,7 @@ def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
     budget = kept(store, snap)
     if budget is None:
         fitted = session.fitted_model()
-        data, test = session.dataset, session.test_idx
+        data, test = session.split.dataset, session.split.test_idx
         budget = session.read_model(snap, lambda vote: build(
             snap, fitted, vote, data.X[test], data.Y[test]))
         store[KEY] = budget
