@@ -77,6 +77,42 @@ RULE_COLUMNS = {
 
 
 @dataclass
+class ModelCache:
+    """What pages compute from one state of the model (explanations, the fitted copy), each
+    computed once. :class:`Session` drops it whenever the model changes, so nothing here
+    outlives the state it was computed from; it reads the model under the session's lock."""
+
+    model: object
+    split: DataSplit
+    lock: threading.RLock = field(repr=False)
+    _kept: dict = field(default_factory=dict, repr=False)
+
+    def _once(self, key, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key not in self._kept:
+                self._kept[key] = make()
+            return self._kept[key]
+
+    def explain(self, index: int):
+        """The engine's explanation of one instance."""
+        return self._once(("explain", index),
+                          lambda: self.model.explain(self.split.dataset.X[index]))
+
+    def fitted_model(self):
+        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
+        default (``weighting="fitted"``), fitted on the training split. Costs a ridge fit (a few
+        seconds on yeast), so pages ask for it on request."""
+
+        def fit():
+            model = _estimator().from_json(self.model.to_json())
+            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
+            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
+                *self.split.training(), warm_start=True)
+
+        return self._once("fitted", fit)
+
+
+@dataclass
 class Session:
     """The training session of one tab: its data split, model and learning curves, with the
     tab's pacing and selection beside them (the selection is reset with the data).
@@ -100,9 +136,8 @@ class Session:
     traced: object | None = field(init=False, default=None)
     _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
-    #: What is computed from the model as it is (explanations, the fitted copy): dropped when
-    #: it changes.
-    _derived: dict = field(init=False, default_factory=dict, repr=False)
+    #: What is computed from the model as it is (see :meth:`model_cache`).
+    _cache: ModelCache | None = field(init=False, default=None, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
@@ -236,9 +271,17 @@ class Session:
     # ------------------------------------------------------------------ reading
 
     def _changed(self) -> None:
-        """The model or the curves moved on: the next read takes a new snapshot."""
+        """The model or the curves moved on: the next read takes a new snapshot and cache."""
         self._snapshot = None
-        self._derived = {}
+        self._cache = None
+
+    def model_cache(self) -> ModelCache:
+        """What pages compute from the model as it is now (started if need be). Ask again at
+        each use: a new one replaces it as soon as the model changes."""
+        with self._lock:
+            if self._cache is None:
+                self._cache = ModelCache(self._started(), self.split, self._lock)
+            return self._cache
 
     def snapshot(self) -> Snapshot:
         """The model as of now, the same object for every read until it changes."""
@@ -268,31 +311,6 @@ class Session:
             bounds=RuleBounds.of(lower, upper), history=model.history(),
             curves=self.curves.frame(),
         )
-
-    def _derive(self, key, make: Callable[[], T]) -> T:
-        """``make()``, computed once per state of the model (under the lock)."""
-        with self._lock:
-            if key not in self._derived:
-                self._derived[key] = make()
-            return self._derived[key]
-
-    def explain(self, index: int):
-        """The engine's explanation of one instance (kept until the model changes)."""
-        return self._derive(("explain", index),
-                            lambda: self._started().explain(self.split.dataset.X[index]))
-
-    def fitted_model(self):
-        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
-        default (``weighting="fitted"``), fitted on the training split; kept until the model
-        changes. Costs a ridge fit (a few seconds on yeast), so pages ask for it on request."""
-
-        def fit():
-            model = _estimator().from_json(self._started().to_json())
-            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
-            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
-                *self.split.training(), warm_start=True)
-
-        return self._derive("fitted", fit)
 
     def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
         """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine

@@ -112,7 +112,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice):
     n = len(snap.rules)
     if choice == FULL:
         with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
-            return session.fitted_model(), f"all {n:,} rules with fitted weights"
+            return session.model_cache().fitted_model(), f"all {n:,} rules with fitted weights"
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
@@ -185,7 +185,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
 def explanation(session: state.Session, index: int) -> None:
     """The match set, the vote, both answers and the truth, for one instance."""
     data = session.split.dataset
-    exp = session.explain(index)
+    exp = session.model_cache().explain(index)
     names = data.label_names
     truth = [name for name, bit in zip(names, data.Y[index], strict=True) if bit]
     held_out = index in set(session.split.test_idx)

@@ -248,7 +248,7 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert scores["layout"]["title"]["text"].startswith("Label scores")
     assert scores["layout"]["yaxis"]["title"]["text"].startswith("aggregated score")
     assert len(at.dataframe) >= 2  # the picker table and the match set
-    exp = _session(at).explain(5)
+    exp = _session(at).model_cache().explain(5)
     data = _session(at).split.dataset
     truth = [n for n, bit in zip(data.label_names, data.Y[5], strict=True) if bit]
     agg = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg**"))
@@ -275,7 +275,7 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     at.toggle(key="fitted_weights").set_value(True).run()
     _no_exception(at)
     session = _session(at)
-    model = session.fitted_model()
+    model = session.model_cache().fitted_model()
     assert model.weighting == "fitted" and model.rule_weights_.coef.shape[0] == len(
         session.snapshot().rules)
     exp = model.explain(session.split.dataset.X[3])
@@ -296,7 +296,7 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     at.button(key="step").click().run()  # the rules move on: the weights are fitted again
     _no_exception(at)
-    assert _session(at).fitted_model() is not model
+    assert _session(at).model_cache().fitted_model() is not model
 
 
 def test_the_fitted_weights_switch_stays_on_across_pages_and_data(app):

@@ -47,7 +47,7 @@ def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget
     assert budget.sizes == rule_budget.budgets(n)
     for k, model in budget.models.items():
         assert model.weighting == "fitted" and budget.n_rules(k) <= k
-    assert budget.full is session.fitted_model()
+    assert budget.full is session.model_cache().fitted_model()
     live = session.read_model(session.snapshot(), lambda m: m)
     assert budget.full.max_specified_ == live.max_specified_ == 6
     assert len(budget.full.rules_frame()) == n

@@ -112,13 +112,22 @@ def test_reads_while_another_thread_trains_are_always_consistent(data):
             assert len(rules) == snap.bounds.n_rules == snap.summary["macro_size"]
             assert rules["numerosity"].sum() == snap.summary["micro_size"]
             assert (rules["labelset_id"] >= 0).all()
-            session.explain(len(seen) % len(data.X))
+            session.model_cache().explain(len(seen) % len(data.X))
             seen.add(snap.iteration)
     finally:
         stop.set()
         trainer.join()
     assert not errors, errors
     assert len(seen) == 50  # fifty reads, each at a different iteration, while training ran
+
+
+def test_what_is_computed_from_the_model_is_kept_until_it_changes(session):
+    session.step(50)
+    cache = session.model_cache()
+    assert session.model_cache() is cache and cache.explain(3) is cache.explain(3)
+    session.step(1)
+    assert session.model_cache() is not cache
+    assert session.model_cache().explain(3) is not cache.explain(3)
 
 
 def test_reset_with_bad_parameters_keeps_the_old_model(session):
