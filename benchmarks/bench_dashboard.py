@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard import figures, pacing, pages, state
+from dashboard.data_split import DataSplit
 from dashboard.headless import APP, launch_chromium, start_server, stop, wait_healthy
 from mlr_core import Dataset, load_dataset
 
@@ -76,7 +77,7 @@ def tick(session: state.Session, charts, with_curve_point: bool) -> dict:
 
 def bench_tick(repeats: int) -> None:
     data = yeast_sized()
-    session = state.Session(data)
+    session = state.Session(DataSplit.of(data))
     session.pacing.tick_cap = None  # "max": a full-budget tick, the slowest a page sees
     while session.snapshot().summary["micro_size"] < session.params["n_rules"]:
         session.step(1000)  # fill the population (N = 1,000) before measuring

@@ -56,8 +56,8 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
     from mlr_core import dataset_stats
     from mlr_core.evaluation import theory
 
-    stats = dataset_stats(race.dataset.Y)
-    d, m, dl = race.dataset.X.shape[1], stats["m"], stats["dl"]
+    stats = dataset_stats(race.split.dataset.Y)
+    d, m, dl = race.split.dataset.X.shape[1], stats["m"], stats["dl"]
     rows = []
     for fitness, lane in race.lanes.items():
         snap = lane.snapshot()
@@ -65,7 +65,7 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
         tau = theory.population_specificity(snap.rules["n_specified"], snap.rules["numerosity"],
                                             d, lane.params["p_hash"])
         held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
-        n_rows = len(lane.train_idx)
+        n_rows = len(lane.split.train_idx)
         measured = (theory.measured_fitness(match_counts(lane, snap), snap.rules["accuracy"],
                                             snap.rules["numerosity"], n_rows)
                     if len(snap.rules) else None)
@@ -116,19 +116,19 @@ class PopulationPage:
 
 def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -> PopulationPage:
     """Filter and cap the rules, project them with the data on the chosen feature pair."""
-    X, names = session.dataset.X, session.dataset.feature_names
+    X, names = session.split.dataset.X, session.split.dataset.feature_names
     fx, fy = opts.features
     chosen, n_passed, ranges = frames.projection(
         snap.rules, snap.bounds, X, (fx, fy), labelset_ids=list(opts.labelset_ids),
         min_fitness=opts.min_fitness, min_numerosity=opts.min_numerosity,
         min_experience=opts.min_experience, cap=opts.cap, only_specified=opts.only_specified,
     )
-    of_instance = session.labelsets.of_instance
+    of_instance = session.split.labelsets.of_instance
     points = frames.instance_points(X, of_instance, (fx, fy))
     projection = figures.population_figure(
         chosen, points, feature_names=(names[fx], names[fy]), ranges=ranges,
-        color_by=opts.color_by, palette=figures.labelset_palette(session.palette_ids),
-        labelset_names=session.labelsets.names,
+        color_by=opts.color_by, palette=figures.labelset_palette(session.split.palette_ids),
+        labelset_names=session.split.labelsets.names,
         title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
               f"{snap.iteration:,}",
         selected=frames.point_of(points, X, of_instance, (fx, fy), session.selection.index),

@@ -103,8 +103,8 @@ def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
     """The tab's rule budget for ``snap``, built (and kept in ``store``) if it has none yet."""
     budget = kept(store, snap)
     if budget is None:
-        fitted = session.fitted_model()
-        data, test = session.dataset, session.test_idx
+        fitted = session.model_cache().fitted_model()
+        data, test = session.split.dataset, session.split.test_idx
         budget = session.read_model(snap, lambda vote: build(
             snap, fitted, vote, data.X[test], data.Y[test]))
         store[KEY] = budget

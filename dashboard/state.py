@@ -21,14 +21,14 @@ from typing import TypeVar
 import numpy as np
 import pandas as pd
 
-from dashboard import frames
 from dashboard.bounds import RuleBounds
 from dashboard.curves import MEASURES, CurveLog, RunHistory
+from dashboard.data_split import DataSplit
 from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
 from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
-from mlr_core.errors import DatasetError, MLRError
+from mlr_core.errors import MLRError
 
 T = TypeVar("T")
 
@@ -40,13 +40,10 @@ DEFAULT_PARAMS = {
 #: The dashboard scores MLR_agg by the rules' own vote, the paper's, which it can show live after
 #: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
 LIVE_WEIGHTING = "vote"
-DEFAULT_HOLDOUT = 0.2
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.
 RULES_PER_LABELSET = 5
-#: Labelsets that get their own colour; the others are drawn grey.
-PALETTE_SIZE = 8
 
 
 def _measures():
@@ -79,106 +76,103 @@ RULE_COLUMNS = {
 }
 
 
-def _split(n: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Shuffled train / held-out indices, at least one row on each side.
+@dataclass
+class ModelCache:
+    """What pages compute from one state of the model (explanations, the fitted copy), each
+    computed once. :class:`Session` drops it whenever the model changes, so nothing here
+    outlives the state it was computed from; it reads the model under the session's lock."""
 
-    The training indices stay shuffled so that their head is a random sample for the curve.
-    """
-    order = np.random.default_rng(seed).permutation(n)
-    n_test = int(np.clip(round(n * holdout), 1, n - 1)) if n > 1 else 0
-    return order[n_test:], np.sort(order[:n_test])
+    model: object
+    split: DataSplit
+    lock: threading.RLock = field(repr=False)
+    _kept: dict = field(default_factory=dict, repr=False)
 
+    def _once(self, key, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key not in self._kept:
+                self._kept[key] = make()
+            return self._kept[key]
 
-def check_trainable(dataset: Dataset) -> None:
-    """Refuse data the dashboard cannot train and score, with what to do about it."""
-    n, m = dataset.Y.shape
-    if m < 2:
-        raise DatasetError(
-            f"{dataset.name} has {m} label column{'s' if m != 1 else ''}: MLR learns multi-label "
-            "data, so it needs at least two labels (for one yes/no label, add its complement "
-            "as a second label column)."
-        )
-    if n < 2:
-        raise DatasetError(f"{dataset.name} has {n} instance(s): at least two are needed, one "
-                           "to train on and one held out.")
+    def explain(self, index: int):
+        """The engine's explanation of one instance."""
+        return self._once(("explain", index),
+                          lambda: self.model.explain(self.split.dataset.X[index]))
+
+    def fitted_model(self):
+        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
+        default (``weighting="fitted"``), fitted on the training split. Costs a ridge fit (a few
+        seconds on yeast), so pages ask for it on request."""
+
+        def fit():
+            model = _estimator().from_json(self.model.to_json())
+            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
+            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
+                *self.split.training(), warm_start=True)
+
+        return self._once("fitted", fit)
 
 
 @dataclass
 class Session:
-    """The training session of one tab: its dataset, split, model and learning curves, with the
+    """The training session of one tab: its data split, model and learning curves, with the
     tab's pacing and selection beside them (the selection is reset with the data).
 
-    Building a new dataset or model creates the replacements first and switches to them only
+    Building a new split or model creates the replacements first and switches to them only
     when they are valid, so an engine or loader error leaves the previous session intact.
     """
 
-    dataset: Dataset
+    split: DataSplit
     params: dict = field(default_factory=lambda: dict(DEFAULT_PARAMS))
-    holdout: float = DEFAULT_HOLDOUT
     #: Population snapshots kept for time travel (0: none, as for the race's models).
     keep_snapshots: int = SNAPSHOTS
     pacing: Pacing = field(default_factory=Pacing)
     selection: Selection = field(init=False)
-    train_idx: np.ndarray = field(init=False)
-    test_idx: np.ndarray = field(init=False)
     curves: CurveLog = field(init=False)
     #: Snapshots for time travel, one at most per curve point, thinned over the run.
     snapshots: SnapshotStore = field(init=False)
     #: Curves of earlier runs on this dataset, kept when the model is replaced.
     runs: RunHistory = field(init=False, default_factory=RunHistory)
-    labelsets: frames.Labelsets = field(init=False)
-    palette_ids: list[int] = field(init=False)
     #: The last iteration run through the tracer (the Microscope page), None after a reset.
     traced: object | None = field(init=False, default=None)
     _model: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
-    #: What is computed from the model as it is (explanations, the fitted copy): dropped when
-    #: it changes.
-    _derived: dict = field(init=False, default_factory=dict, repr=False)
+    #: What is computed from the model as it is (see :meth:`model_cache`).
+    _cache: ModelCache | None = field(init=False, default=None, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
 
     def __post_init__(self) -> None:
-        """The data and split now; the model when first needed (see :meth:`_started`)."""
-        check_trainable(self.dataset)
-        train_idx, test_idx = _split(len(self.dataset.X), self.holdout,
-                                     int(self.params["random_state"]))
-        self._adopt(self.dataset, None, self.params, self.holdout, train_idx, test_idx)
+        """The model when first needed (see :meth:`_started`)."""
+        self._adopt(self.split, None, self.params)
 
     # ------------------------------------------------------------------ building
 
     @staticmethod
-    def _start_model(dataset: Dataset, params: dict, train_idx: np.ndarray):
+    def _start_model(split: DataSplit, params: dict):
         return _estimator()(weighting=LIVE_WEIGHTING, **params).start(
-            dataset.X[train_idx], dataset.Y[train_idx],
-            feature_names=dataset.feature_names, label_names=dataset.label_names,
+            *split.training(),
+            feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
         )
 
     def _started(self):
         """The model, started on the training split the first time something needs it."""
         with self._lock:
             if self._model is None:
-                self._model = self._start_model(self.dataset, self.params, self.train_idx)
+                self._model = self._start_model(self.split, self.params)
             return self._model
 
-    def _install(self, dataset: Dataset, params: dict, holdout: float) -> None:
-        """Validate a (dataset, params, split) triple by starting a model, then switch to it."""
-        check_trainable(dataset)
-        train_idx, test_idx = _split(len(dataset.X), holdout, int(params["random_state"]))
-        model = self._start_model(dataset, params, train_idx)
-        self._adopt(dataset, model, params, holdout, train_idx, test_idx)
+    def _install(self, split: DataSplit, params: dict) -> None:
+        """Validate a (split, params) pair by starting a model, then switch to it."""
+        model = self._start_model(split, params)
+        self._adopt(split, model, params)
 
-    def _adopt(self, dataset, model, params, holdout, train_idx, test_idx) -> None:
+    def _adopt(self, split: DataSplit, model, params: dict) -> None:
         with self._lock:
-            new_data = not hasattr(self, "labelsets") or dataset is not self.dataset
+            new_data = not hasattr(self, "selection") or split.dataset is not self.split.dataset
             if new_data:
-                self.labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
-                self.palette_ids = self.labelsets.frequent(PALETTE_SIZE)
-                self.selection = Selection(len(dataset.X))
+                self.selection = Selection(len(split.dataset.X))
                 self.runs.clear()
             self.runs.next_run(self.params, None if new_data else self.curves)
-            self.dataset, self._model, self.params, self.holdout = (
-                dataset, model, params, holdout)
-            self.train_idx, self.test_idx = train_idx, test_idx
+            self.split, self._model, self.params = split, model, params
             self.curves = CurveLog()
             self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
             self.pacing.restart()
@@ -187,15 +181,14 @@ class Session:
 
     def reset(self, params: dict | None = None, holdout: float | None = None) -> None:
         """A fresh model on the current dataset (new parameters / split if given)."""
-        self._install(
-            self.dataset,
-            dict(self.params if params is None else params),
-            self.holdout if holdout is None else holdout,
-        )
+        params = dict(self.params if params is None else params)
+        holdout = self.split.holdout if holdout is None else holdout
+        self._install(self.split.resplit(holdout, int(params["random_state"])), params)
 
     def set_dataset(self, dataset: Dataset) -> None:
         """Switch dataset with a fresh model; on error the old dataset and model stay."""
-        self._install(dataset, self.params, self.holdout)
+        self._install(DataSplit.of(dataset, self.split.holdout, int(self.params["random_state"])),
+                      self.params)
 
     def load_model(self, text: str) -> None:
         """Adopt a JSON rule set to inspect or continue training on the current dataset.
@@ -204,10 +197,9 @@ class Session:
         and label counts against the current data and keeps the rules.
         """
         model = _estimator().from_json(text).set_params(weighting=LIVE_WEIGHTING)
-        model.start(self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx],
-                    warm_start=True)
+        model.start(*self.split.training(), warm_start=True)
         params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}
-        self._adopt(self.dataset, model, params, self.holdout, self.train_idx, self.test_idx)
+        self._adopt(self.split, model, params)
 
     # ------------------------------------------------------------------ training
 
@@ -233,7 +225,7 @@ class Session:
             trace = model.step_traced()
             self._changed()
             self.traced = Traced(trace, RuleBounds.of(lower, upper),
-                                 int(self.train_idx[trace.row]),
+                                 int(self.split.train_idx[trace.row]),
                                  int(model.summary()["macro_size"]))
         return self.traced
 
@@ -253,11 +245,11 @@ class Session:
             iteration, now = model.summary()["iteration"], time.perf_counter()
             if not self.curves.due(iteration, now, force):
                 return
-            sample = self.train_idx[:TRAIN_EVAL_ROWS]
-            rows = np.concatenate([sample, self.test_idx])
+            sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
+            rows = np.concatenate([sample, self.split.test_idx])
             model.tune_bipartition()  # to the rules as they are now
-            pred = model.predict(self.dataset.X[rows])  # one pass over both splits
-            truth = self.dataset.Y[rows]
+            pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
+            truth = self.split.dataset.Y[rows]
             measures = _measures()
             scores = {
                 split: {name: float(getattr(measures, name)(truth[part], pred[part]))
@@ -279,9 +271,17 @@ class Session:
     # ------------------------------------------------------------------ reading
 
     def _changed(self) -> None:
-        """The model or the curves moved on: the next read takes a new snapshot."""
+        """The model or the curves moved on: the next read takes a new snapshot and cache."""
         self._snapshot = None
-        self._derived = {}
+        self._cache = None
+
+    def model_cache(self) -> ModelCache:
+        """What pages compute from the model as it is now (started if need be). Ask again at
+        each use: a new one replaces it as soon as the model changes."""
+        with self._lock:
+            if self._cache is None:
+                self._cache = ModelCache(self._started(), self.split, self._lock)
+            return self._cache
 
     def snapshot(self) -> Snapshot:
         """The model as of now, the same object for every read until it changes."""
@@ -292,7 +292,7 @@ class Session:
 
     def _take_snapshot(self) -> Snapshot:
         if self._model is None:  # not started: what a fresh model shows, without the engine
-            d = self.dataset.X.shape[1]
+            d = self.split.dataset.X.shape[1]
             rules = pd.DataFrame({name: pd.Series(dtype=kind)
                                   for name, kind in RULE_COLUMNS.items()})
             return Snapshot(
@@ -304,38 +304,13 @@ class Session:
         rules = model.rules_frame()
         lower, upper = model.rule_bounds()
         pop = model.population_
-        model_ids = self.labelsets.ids_of(model.labelsets_)
+        model_ids = self.split.labelsets.ids_of(model.labelsets_)
         rules["labelset_id"] = model_ids[pop.ls[: len(rules)]]
         return Snapshot(
             iteration=summary["iteration"], summary=summary, rules=rules,
             bounds=RuleBounds.of(lower, upper), history=model.history(),
             curves=self.curves.frame(),
         )
-
-    def _derive(self, key, make: Callable[[], T]) -> T:
-        """``make()``, computed once per state of the model (under the lock)."""
-        with self._lock:
-            if key not in self._derived:
-                self._derived[key] = make()
-            return self._derived[key]
-
-    def explain(self, index: int):
-        """The engine's explanation of one instance (kept until the model changes)."""
-        return self._derive(("explain", index),
-                            lambda: self._started().explain(self.dataset.X[index]))
-
-    def fitted_model(self):
-        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
-        default (``weighting="fitted"``), fitted on the training split; kept until the model
-        changes. Costs a ridge fit (a few seconds on yeast), so pages ask for it on request."""
-
-        def fit():
-            model = _estimator().from_json(self._started().to_json())
-            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
-            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
-                self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx], warm_start=True)
-
-        return self._derive("fitted", fit)
 
     def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
         """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine
@@ -359,19 +334,18 @@ RACE_LANES = {"em": "EM (exact match)", "hl": "HL (1 − Hamming loss)"}
 
 @dataclass
 class Race:
-    """EM against HL: two sessions on the same data, split, seed and parameters but the fitness,
-    trained by the same number of iterations per tick, so their curves share an x axis."""
+    """EM against HL: two sessions on the same split and parameters but the fitness, trained by
+    the same number of iterations per tick, so their curves share an x axis."""
 
-    dataset: Dataset
+    split: DataSplit
     params: dict
-    holdout: float = DEFAULT_HOLDOUT
     iterations_per_tick: int = DEFAULT_TICK_CAP
     running: bool = False
     lanes: dict[str, Session] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.lanes = {fitness: Session(self.dataset, params={**self.params, "fitness": fitness},
-                                       holdout=self.holdout, keep_snapshots=0)
+        self.lanes = {fitness: Session(self.split, params={**self.params, "fitness": fitness},
+                                       keep_snapshots=0)
                       for fitness in RACE_LANES}
 
     def advance(self, n_iterations: int | None = None) -> None:

@@ -20,6 +20,7 @@ import streamlit as st
 from streamlit.logger import get_logger
 
 from dashboard import pacing, state, warmup
+from dashboard.data_split import DataSplit
 from mlr_core.errors import MLRError
 
 log = get_logger("dashboard")
@@ -104,7 +105,7 @@ def session() -> state.Session:
     through ``st.cache_resource``.
     """
     if "session" not in st.session_state:
-        st.session_state["session"] = state.Session(load_sample(sample_names()[0]))
+        st.session_state["session"] = state.Session(DataSplit.of(load_sample(sample_names()[0])))
     return st.session_state["session"]
 
 
@@ -230,7 +231,7 @@ def _reset() -> None:
 
 def sidebar(current: state.Session) -> None:
     """Start / Pause / Step k / Reset for every page; callbacks run before the page is drawn."""
-    data = current.dataset
+    data = current.split.dataset
     with st.sidebar:
         st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from dashboard import data_folder, figures, state, ui
+from dashboard import data_folder, data_split, figures, state, ui
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
@@ -163,12 +163,12 @@ def request_load(session: state.Session, make) -> None:
     with ui.shielded("loading the data"):
         with st.spinner("Reading the data…"):
             dataset = make()
-        state.check_trainable(dataset)
+        data_split.check_trainable(dataset)
         ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
         if session.iteration == 0:
             with st.spinner(f"Starting a fresh model on {dataset.name}…"):
                 ui.replace_dataset(session, dataset)
-            st.success(f"Loaded {session.dataset.name}: a fresh model is ready to train.")
+            st.success(f"Loaded {session.split.dataset.name}: a fresh model is ready to train.")
         else:
             st.session_state[PENDING] = dataset
 
@@ -177,7 +177,7 @@ def request_load(session: state.Session, make) -> None:
 def _confirmed() -> None:
     with st.spinner("Starting a fresh model on the new data…"):
         ui.replace_dataset(ui.session(), st.session_state.pop(PENDING))
-    st.session_state["data_loaded"] = ui.session().dataset.name
+    st.session_state["data_loaded"] = ui.session().split.dataset.name
 
 
 def _cancelled() -> None:
@@ -191,8 +191,8 @@ def confirm_pending(session: state.Session) -> None:
         return
     with st.container(border=True):
         st.warning(f"Loading {pending.name} discards the model trained for "
-                   f"{session.iteration:,} iterations on {session.dataset.name}. To keep it, "
-                   "download it first from the Rules page (JSON).", icon=":material/warning:")
+                   f"{session.iteration:,} iterations on {session.split.dataset.name}. To keep "
+                   "it, download it first from the Rules page (JSON).", icon=":material/warning:")
         left, right, _ = st.columns([2, 2, 3])
         left.button(f"Discard the model and load {pending.name}", key="confirm_load",
                     on_click=_confirmed, type="primary", icon=":material/delete:",
@@ -203,7 +203,7 @@ def confirm_pending(session: state.Session) -> None:
 
 def statistics(session: state.Session) -> None:
     """The paper's dataset statistics and the label frequencies of the current dataset."""
-    data = session.dataset
+    data = session.split.dataset
     stats = dataset_stats(data.Y)
     st.subheader(f"Current dataset: {data.name}")
     cols = st.columns(7)

@@ -146,7 +146,7 @@ def browse(folder: Path) -> None:
 def run_live(session: state.Session) -> None:
     """Cross-validate a few learners on the dataset loaded in the app and any sample datasets
     (two or more datasets give the ranks a meaning, and the tests and CD diagram)."""
-    current = session.dataset
+    current = session.split.dataset
     with st.form("experiment"):
         learners = st.multiselect("Learners", available_learners(),
                                   default=[n for n in QUICK_LEARNERS if n in available_learners()],

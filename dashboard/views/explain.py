@@ -33,7 +33,7 @@ def _picked_in_table() -> None:
 
 def picker(session: state.Session) -> int:
     """Choose the instance by index or from the table (the Population page's click also sets it)."""
-    data = session.dataset
+    data = session.split.dataset
     st.session_state["instance_index"] = session.selection.index
     st.number_input("Instance index", 0, len(data.X) - 1, key="instance_index",
                     on_change=_picked_by_index, width=220,
@@ -41,9 +41,9 @@ def picker(session: state.Session) -> int:
     with st.expander("Pick from the table", icon=":material/table:"):
         table = pd.DataFrame(data.X[:, :TABLE_FEATURES],
                              columns=data.feature_names[:TABLE_FEATURES])
-        labelsets = session.labelsets
+        labelsets = session.split.labelsets
         table.insert(0, "labelset", [labelsets.names[i] for i in labelsets.of_instance])
-        table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.test_idx),
+        table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.split.test_idx),
                                           "held-out", "training"))
         st.dataframe(table, key="instance_table", on_select=_picked_in_table,
                      selection_mode="single-row", height=260,
@@ -112,7 +112,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice):
     n = len(snap.rules)
     if choice == FULL:
         with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
-            return session.fitted_model(), f"all {n:,} rules with fitted weights"
+            return session.model_cache().fitted_model(), f"all {n:,} rules with fitted weights"
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
@@ -146,7 +146,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
         format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
         help="A compact model of at most that many rules (the baseline counted).")
     model, which = scored_by(session, snap, FULL if choice is None else choice)
-    data = session.dataset
+    data = session.split.dataset
     exp = model.explain(data.X[index])
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
     method, value = exp.bipartition
@@ -184,11 +184,12 @@ def fitted_weights(session: state.Session, index: int) -> None:
 
 def explanation(session: state.Session, index: int) -> None:
     """The match set, the vote, both answers and the truth, for one instance."""
-    data = session.dataset
-    exp = session.explain(index)
+    data = session.split.dataset
+    exp = session.model_cache().explain(index)
     names = data.label_names
     truth = [name for name, bit in zip(names, data.Y[index], strict=True) if bit]
-    split = "held-out (never trained on)" if index in set(session.test_idx) else "training"
+    held_out = index in set(session.split.test_idx)
+    split = "held-out (never trained on)" if held_out else "training"
     st.subheader(f"Instance #{index} · {split}")
     snap = session.snapshot()
     st.info(f"**Shown: the model being trained**, all {len(snap.rules):,} rules at iteration "

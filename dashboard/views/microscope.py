@@ -35,7 +35,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         st.info("Press **Trace one iteration** to run the next iteration under the microscope.",
                 icon=":material/biotech:")
     else:
-        story = microscope.steps(traced, session.dataset.feature_names, session.params)
+        story = microscope.steps(traced, session.split.dataset.feature_names, session.params)
         at = min(st.session_state.get(STEP, 0), len(story) - 1)
         left, middle, right = st.columns([1, 1, 4], vertical_alignment="center")
         left.button("Previous step", key="micro_prev", on_click=_move, args=(-1, len(story)),
@@ -50,14 +50,14 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         numerosity = traced.trace.rules_before["numerosity"]
         features = (microscope.story_features(traced, story)
                     or frames.shared_pair(traced.bounds, numerosity)[0])
-        names = session.dataset.feature_names
+        names = session.split.dataset.feature_names
         st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
                    "features this iteration's rules specify most. A rule is drawn as its intervals "
                    "on these two features; a wildcard spans the whole axis.")
+        split = session.split
         figure = microscope.step_figure(
-            traced, step, session.dataset.X, session.labelsets.of_instance, features,
-            session.dataset.feature_names, figures.labelset_palette(session.palette_ids),
-            session.labelsets.names)
+            traced, step, split.dataset.X, split.labelsets.of_instance, features,
+            names, figures.labelset_palette(split.palette_ids), split.labelsets.names)
         st.plotly_chart(figure, key="microscope_figure")
         table = microscope.rules_table(traced, step)
         if table is not None:

@@ -7,7 +7,7 @@ from dashboard import frames, pages, state, ui
 
 def options(session: state.Session) -> pages.PopulationOptions:
     """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
-    names = session.dataset.feature_names
+    names = session.split.dataset.feature_names
     snap = session.snapshot()
     usage = snap.bounds.usage(snap.rules["numerosity"])
     ranked = frames.features_by_usage(usage)
@@ -36,7 +36,7 @@ def options(session: state.Session) -> pages.PopulationOptions:
         key="pop_both",
         help="A rule with a wildcard on one of the two features is a band across the whole "
              "plot; on real data most rules leave most features as wildcards.")
-    labelsets = session.labelsets
+    labelsets = session.split.labelsets
     with st.expander("Filters", icon=":material/filter_alt:"):
         f = st.columns(4)
         return pages.PopulationOptions(
@@ -90,7 +90,7 @@ def projection(session: state.Session, snap: state.Snapshot,
     st.caption(
         "A wildcard spans the whole axis. "
         f"Selected instance: **#{selected}** (ringed; labelset "
-        f"{session.labelsets.name(session.labelsets.of_instance[selected])}) — "
+        f"{session.split.labelsets.name(session.split.labelsets.of_instance[selected])}) — "
         "click a point to select another."
     )
     st.page_link("views/explain.py", label=f"Explain instance #{selected}",

@@ -14,9 +14,8 @@ def race() -> state.Race:
     the dataset changed)."""
     session = ui.session()
     current = st.session_state.get(RACE)
-    if current is None or current.dataset is not session.dataset:
-        current = st.session_state[RACE] = state.Race(session.dataset, dict(session.params),
-                                                      session.holdout)
+    if current is None or current.split.dataset is not session.split.dataset:
+        current = st.session_state[RACE] = state.Race(session.split, dict(session.params))
     return current
 
 
@@ -33,7 +32,7 @@ def _pause() -> None:
 @ui.shielded_callback("restarting the race")
 def _restart() -> None:
     session = ui.session()
-    st.session_state[RACE] = state.Race(session.dataset, dict(session.params), session.holdout,
+    st.session_state[RACE] = state.Race(session.split, dict(session.params),
                                         race().iterations_per_tick)
 
 
@@ -46,7 +45,7 @@ def match_counts(lane: state.Session, snap: state.Snapshot) -> np.ndarray:
     """How many training rows each rule of ``snap`` matches (the engine's matching)."""
     from mlr_core.audit import row_rules
 
-    X = lane.dataset.X[lane.train_idx]
+    X, _ = lane.split.training()
     return lane.read_model(snap, lambda model: np.bincount(row_rules(model, X).match_ids,
                                                            minlength=len(snap.rules)))
 
@@ -80,9 +79,10 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 ui.wait_for_kernels()
                 current.advance()
         with ui.shielded("drawing the race"):
+            split = current.split
             st.markdown(f"**Iteration {current.iteration:,}** of each model on "
-                        f"{current.dataset.name} ({len(current.lanes['em'].train_idx):,} training "
-                        f"rows, {len(current.lanes['em'].test_idx):,} held out)")
+                        f"{split.dataset.name} ({len(split.train_idx):,} training "
+                        f"rows, {len(split.test_idx):,} held out)")
             st.plotly_chart(pages.race_chart(current), key="race_curves")
             table = pages.race_table(current, match_counts)
             small = ["τ (specificity)", "measured F (ν = 1)", "random rule E[F] ≥",

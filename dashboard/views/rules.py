@@ -12,7 +12,7 @@ from mlr_core.audit_report import coverage_figure, report_html
 def filters(session: state.Session, rules) -> rules_audit.RuleFilters:
     """The filters above the table; what they keep is what the downloads export."""
     cols = st.columns([3, 2, 1, 1, 1])
-    names = session.labelsets
+    names = session.split.labelsets
     in_use = sorted({int(i) for i in rules["labelset_id"]}, key=names.name)
     return rules_audit.RuleFilters(
         text=cols[0].text_input("Rule text contains", key="rules_text",
@@ -42,7 +42,7 @@ def upload(session: state.Session) -> None:
 
 def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int) -> None:
     """The rules shown (all of them when no filter is set), as CSV and as a loadable model."""
-    name = session.dataset.name
+    name = session.split.dataset.name
     if snap.rules.empty:  # nothing to export yet (and no engine needed to say so)
         st.caption("No rules yet: train the model (Step or Start) to export its rules.")
         return
@@ -123,8 +123,8 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
 def scorecard(session: state.Session, model) -> str:
     """The compact model's weights as a heatmap and a sortable table, in the order chosen;
     returns the table as shown, the baseline first, as CSV."""
-    data = session.dataset
-    X = data.X[session.train_idx]
+    data = session.split.dataset
+    X, _ = session.split.training()
     order = st.selectbox("Read the rules in this order", rule_budget.orders(data.label_names),
                          key="scorecard_order")
     table = rule_budget.scorecard(model, X, order)
@@ -162,8 +162,8 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     """The audit of the compact model of budget k (decisions, coverage, measures) and the files
     an auditor takes away."""
     with st.spinner(f"Auditing the compact model of {budget.n_rules(k)} rules…"):
-        result = rule_budget.audit(budget, k, session.dataset, session.train_idx,
-                                   session.test_idx)
+        result = rule_budget.audit(budget, k, session.split.dataset, session.split.train_idx,
+                                   session.split.test_idx)
     st.markdown(f"**Audit of the compact model of {budget.n_rules(k)} rules** on the training "
                 "rows")
     for col, (label, value, help_text) in zip(st.columns(4), rules_audit.headline(result),
@@ -180,7 +180,7 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
                "to keep every training prediction; deciding only: without all of them.")
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")
     model = budget.models[k]
-    name, size = session.dataset.name, budget.n_rules(k)
+    name, size = session.split.dataset.name, budget.n_rules(k)
     title = f"MLR rule audit: {name}, compact model of {size} rules (iteration {snap.iteration:,})"
     st.markdown(f"**Download the compact model of {size} rules**")
     row = st.container(horizontal=True)
@@ -198,8 +198,9 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         lambda: report_html(result, title=title, description=(
             f"A compact model: {size - 1} of the {len(snap.rules):,} rules trained (by the "
             "paper's vote) and the baseline, with weights fitted on the training rows. "
-            f"{len(session.train_idx):,} training rows audited, {len(session.test_idx):,} "
-            "held out; made by MLR Studio."), include_plotlyjs=True),
+            f"{len(session.split.train_idx):,} training rows audited, "
+            f"{len(session.split.test_idx):,} held out; made by MLR Studio."),
+            include_plotlyjs=True),
         f"{name}-{size}-rules-audit.html", "text/html", key="download_report",
         icon=":material/download:", on_click="ignore",
         help="One self-contained page that opens offline.")
@@ -226,7 +227,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     table_view(table, len(rules))
     with ui.shielded("compacting the rules"):
         budget_section(session, snap)
-    heatmap = pages.rules_heatmap(snap, session.dataset.feature_names)
+    heatmap = pages.rules_heatmap(snap, session.split.dataset.feature_names)
     if heatmap is not None:
         st.subheader("Features the rules use")
         st.plotly_chart(heatmap, key="heatmap")

@@ -37,7 +37,7 @@ def population_measured(session: state.Session, snap: state.Snapshot):
         return None
     from mlr_core.audit import row_rules  # the engine's matching: loaded once rules exist
 
-    X = session.dataset.X[session.train_idx]
+    X, _ = session.split.training()
     counts = session.read_model(snap, lambda model: np.bincount(
         row_rules(model, X).match_ids, minlength=len(snap.rules)))
     value = theory.measured_fitness(counts, snap.rules["accuracy"], snap.rules["numerosity"],
@@ -51,8 +51,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     session = ui.session()
     ui.wait_for_kernels()  # this page asks the engine: say so while it loads
     snap = session.snapshot()
-    stats = dataset_stats(session.dataset.Y)
-    d_data = session.dataset.X.shape[1]
+    stats = dataset_stats(session.split.dataset.Y)
+    d_data = session.split.dataset.X.shape[1]
     cols = st.columns(4)
     m = cols[0].slider("m (labels)", 1, max(40, stats["m"]), stats["m"])
     d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)

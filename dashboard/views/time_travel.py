@@ -54,13 +54,13 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         usage = latest.bounds.usage(latest.rules["numerosity"])
         ranked = frames.features_by_usage(usage)
         default, shared = frames.shared_pair(latest.bounds, latest.rules["numerosity"])
-        names = session.dataset.feature_names
+        names = session.split.dataset.feature_names
         pick = st.columns(2)
         features = tuple(
             pick[k].selectbox(f"{axis} feature", ranked, ranked.index(default[k]), key=f"tt_{axis}",
                               format_func=lambda j: f"{names[j]} · {usage[j]:,} rules now")
             for k, axis in enumerate("xy"))
-        only_specified = session.dataset.X.shape[1] > 2 and bool(shared)
+        only_specified = session.split.dataset.X.shape[1] > 2 and bool(shared)
 
         @st.fragment(run_every=REPLAY_EVERY_S if playing else None)
         def scrub() -> None:

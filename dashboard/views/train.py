@@ -34,7 +34,7 @@ def parameters_form(session: state.Session) -> None:
             "random_state": st.number_input("Seed", 0, 2**31 - 1, int(p["random_state"])),
         }
         holdout = st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5,
-                            float(session.holdout), 0.05, format="%.2f")
+                            float(session.split.holdout), 0.05, format="%.2f")
         if st.form_submit_button("Apply and reset", key="apply", type="primary",
                                  width="stretch"):
             with ui.shielded("applying the parameters"):
@@ -58,8 +58,8 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
     second[3].metric("GA runs", f"{s['n_ga']:,}")
     st.caption(
         f"Covering {s['n_covering']:,} · subsumption {s['n_subsumption']:,}"
-        f" · deletion {s['n_deletion']:,} · train {len(session.train_idx):,} rows,"
-        f" held-out {len(session.test_idx):,} rows"
+        f" · deletion {s['n_deletion']:,} · train {len(session.split.train_idx):,} rows,"
+        f" held-out {len(session.split.test_idx):,} rows"
     )
     curves, population = pages.train_charts(snap)
     st.plotly_chart(curves, key="learning_curves")
@@ -75,10 +75,11 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     with main:  # first: the metrics are the first answer a new tab gets
         ui.live(vital_signs)
     with side:
-        n_rules, n_labelsets = int(session.params["n_rules"]), len(session.labelsets.names)
+        n_rules = int(session.params["n_rules"])
+        n_labelsets = len(session.split.labelsets.names)
         if n_rules < state.RULES_PER_LABELSET * n_labelsets:
             st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
-                       f"{session.dataset.name}: each rule advocates one labelset, so most "
+                       f"{session.split.dataset.name}: each rule advocates one labelset, so most "
                        f"labelsets get a rule or two at best. Try N ≥ "
                        f"{state.RULES_PER_LABELSET * n_labelsets:,} below (slower), or expect rare "
                        "labelsets to be missed.", icon=":material/warning:")

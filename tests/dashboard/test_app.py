@@ -68,10 +68,10 @@ def test_opens_on_the_sample_with_a_fresh_model():
     at = _app()
     _no_exception(at)
     session = _session(at)
-    assert session.dataset.name == "hypercube_2d"
+    assert session.split.dataset.name == "hypercube_2d"
     assert _metric(at, "Iteration") == "0"
     assert at.button(key="start").disabled is False and at.button(key="pause").disabled is True
-    assert len(session.test_idx) == round(0.2 * len(session.dataset.X))
+    assert len(session.split.test_idx) == round(0.2 * len(session.split.dataset.X))
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -110,7 +110,7 @@ def test_train_page_warns_when_n_is_small_for_the_labelsets(app):
     session = _session(app)
     session.reset({**session.params, "n_rules": 10})
     app.run()
-    n_labelsets = len(session.labelsets.names)
+    n_labelsets = len(session.split.labelsets.names)
     assert any(f"N = 10 is small for the {n_labelsets} distinct labelsets" in w.value
                for w in app.warning)
 
@@ -140,7 +140,7 @@ def test_population_chart_spec_and_cap(app):
     _no_exception(at)
     projection, histograms = _specs(at)
     session = _session(at)
-    names = session.dataset.feature_names
+    names = session.split.dataset.feature_names
     assert projection["layout"]["xaxis"]["title"]["text"] == names[0]
     assert projection["layout"]["yaxis"]["title"]["text"] == names[1]
     fills = [t for t in projection["data"] if t.get("fill") == "toself"]
@@ -221,7 +221,7 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
         ("emotions.xml", (shared_datasets_dir / "emotions.xml").read_bytes(), "text/xml"),
     ])
     _load(at, "load_upload")
-    assert _session(at).dataset.name == "emotions"
+    assert _session(at).split.dataset.name == "emotions"
     at.button(key="step").click().run()
     at = _page(at, "population")
     _no_exception(at)
@@ -248,9 +248,9 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert scores["layout"]["title"]["text"].startswith("Label scores")
     assert scores["layout"]["yaxis"]["title"]["text"].startswith("aggregated score")
     assert len(at.dataframe) >= 2  # the picker table and the match set
-    exp = _session(at).explain(5)
-    truth = [n for n, bit in zip(_session(at).dataset.label_names, _session(at).dataset.Y[5],
-                                 strict=True) if bit]
+    exp = _session(at).model_cache().explain(5)
+    data = _session(at).split.dataset
+    truth = [n for n, bit in zip(data.label_names, data.Y[5], strict=True) if bit]
     agg = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg**"))
     missed = [label for label in truth if label not in exp.agg_labels]
     added = [label for label in exp.agg_labels if label not in truth]
@@ -275,10 +275,10 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     at.toggle(key="fitted_weights").set_value(True).run()
     _no_exception(at)
     session = _session(at)
-    model = session.fitted_model()
+    model = session.model_cache().fitted_model()
     assert model.weighting == "fitted" and model.rule_weights_.coef.shape[0] == len(
         session.snapshot().rules)
-    exp = model.explain(session.dataset.X[3])
+    exp = model.explain(session.split.dataset.X[3])
     answer = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg with fitted"))
     assert "{" + ", ".join(exp.agg_labels) + "}" in answer
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
@@ -291,12 +291,12 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     _no_exception(at)
     assert any(i.value.startswith("**Shown: a compact model of") for i in at.info)
     compact = at.session_state["rules_audit"].models[10]
-    exp = compact.explain(session.dataset.X[3])
+    exp = compact.explain(session.split.dataset.X[3])
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     at.button(key="step").click().run()  # the rules move on: the weights are fitted again
     _no_exception(at)
-    assert _session(at).fitted_model() is not model
+    assert _session(at).model_cache().fitted_model() is not model
 
 
 def test_the_fitted_weights_switch_stays_on_across_pages_and_data(app):
@@ -336,7 +336,7 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
                               f"Download all {len(rules):,} rules as a model (JSON)"]
     heatmap = _specs(at)[0]
     assert heatmap["data"][0]["type"] == "heatmap"
-    assert list(heatmap["data"][0]["x"]) == _session(at).dataset.feature_names
+    assert list(heatmap["data"][0]["x"]) == _session(at).split.dataset.feature_names
     at.number_input(key="rules_num").set_value(2).run()
     assert (at.dataframe[0].value["numerosity"] >= 2).all()
     at.number_input(key="rules_exp").set_value(100).run()
@@ -458,7 +458,7 @@ def test_data_page_stats_sample_and_synthetic(app):
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
     _load(at, "load_sample")
     _no_exception(at)
-    assert _session(at).dataset.name == "hypercube_4d"
+    assert _session(at).split.dataset.name == "hypercube_4d"
     assert _metrics(at, "m (labels)")[-1] == "4"
 
 
@@ -475,7 +475,7 @@ def test_generator_previews_then_loads_what_it_previewed(app):
     assert len(preview["data"][0]["x"]) == 6
     _load(at, "generate")
     _no_exception(at)
-    data = _session(at).dataset
+    data = _session(at).split.dataset
     assert data.name.startswith("hypercube") and data.Y.shape[1] == 6
     assert data.Y.sum(axis=1).mean() == pytest.approx(card, abs=0.005)  # the very dataset
     assert _session(at).snapshot().iteration == 0
@@ -509,12 +509,12 @@ def test_generator_mldatagen_sizing_and_a_bad_target(app):
 def test_bad_upload_shows_the_loader_message_and_keeps_state(app, files):
     at = _page(app, "data")
     session = _session(at)
-    dataset, before = session.dataset, session.snapshot()
+    dataset, before = session.split.dataset, session.snapshot()
     at.file_uploader(key="data_files").set_value(files)
     at.button(key="load_upload").click().run()
     _no_exception(at)
     assert at.error, "a bad file must show an error"
-    assert session.dataset is dataset and session.snapshot() is before
+    assert session.split.dataset is dataset and session.snapshot() is before
     assert session.snapshot().iteration == 200
 
 
@@ -527,8 +527,8 @@ def test_good_upload_switches_dataset(app, tmp_path):
     _load(at, "load_upload")
     _no_exception(at)
     assert not at.error
-    assert _session(at).dataset.name == "mine"
-    assert _session(at).dataset.label_names == ["a", "b"]
+    assert _session(at).split.dataset.name == "mine"
+    assert _session(at).split.dataset.label_names == ["a", "b"]
 
 
 def test_loading_asks_before_discarding_a_trained_model(app):
@@ -537,14 +537,14 @@ def test_loading_asks_before_discarding_a_trained_model(app):
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
     at.button(key="load_sample").click().run()
     _no_exception(at)
-    assert session.dataset.name == "hypercube_2d" and session.iteration == 200
+    assert session.split.dataset.name == "hypercube_2d" and session.iteration == 200
     assert any("discards the model trained for 200 iterations" in w.value for w in at.warning)
     at.button(key="cancel_load").click().run()
     assert session.iteration == 200 and not [b for b in at.button if b.key == "confirm_load"]
     at.button(key="load_sample").click().run()
     at.button(key="confirm_load").click().run()
     _no_exception(at)
-    assert session.dataset.name == "hypercube_4d" and session.iteration == 0
+    assert session.split.dataset.name == "hypercube_4d" and session.iteration == 0
     assert any("Loaded hypercube_4d" in s.value for s in at.success)
 
 
@@ -554,7 +554,7 @@ def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
     import weakref
 
     session = _session(app)
-    old_data, old_model = weakref.ref(session.dataset), weakref.ref(session._model)
+    old_data, old_model = weakref.ref(session.split.dataset), weakref.ref(session._model)
     at = app
     for page in PAGES:
         at = _page(at, page)
@@ -567,7 +567,7 @@ def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
     _load(at, "load_sample")
     _no_exception(at)
     gc.collect()
-    assert session.dataset.name == "hypercube_4d"
+    assert session.split.dataset.name == "hypercube_4d"
     assert old_data() is None and old_model() is None
 
 
@@ -587,8 +587,8 @@ def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp
             "emotions.arff · MULAN (labels in emotions.xml) · 0.4 MB"]
         at.button(key="load_folder").click().run()  # untrained: no question asked
         _no_exception(at)
-        assert _session(at).dataset.name == "emotions"
-        assert _session(at).dataset.label_names[0] == "amazed-suprised"
+        assert _session(at).split.dataset.name == "emotions"
+        assert _session(at).split.dataset.label_names[0] == "amazed-suprised"
     finally:
         ui.launch_options.cache_clear()
 
@@ -664,7 +664,7 @@ def test_one_label_data_is_refused_at_the_door(app):
     at.button(key="load_upload").click().run()
     _no_exception(at)
     assert any("at least two labels" in e.value for e in at.error)
-    assert _session(at).dataset.name == "hypercube_2d"
+    assert _session(at).split.dataset.name == "hypercube_2d"
     assert at.number_input(key="gen_labels").min == 2  # nor can the generator make such data
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from dashboard import microscope, state
+from dashboard.data_split import DataSplit
 from mlr_core import make_hypercube_dataset
 
 PARAMS = {**state.DEFAULT_PARAMS, "n_rules": 40, "theta_ga": 0, "correct_set_subsumption": True,
@@ -15,13 +16,14 @@ PARAMS = {**state.DEFAULT_PARAMS, "n_rules": 40, "theta_ga": 0, "correct_set_sub
 def session():
     data = make_hypercube_dataset(n_samples=200, n_relevant=2, n_irrelevant=2, n_labels=3,
                                   random_state=1)
-    return state.Session(data, params=dict(PARAMS))
+    return state.Session(DataSplit.of(data), params=dict(PARAMS))
 
 
 def test_rule_texts_read_back_to_the_engines_bounds(session):
     session.step(300)
     snap = session.snapshot()
-    lower, upper = microscope.text_bounds(list(snap.rules["rule"]), session.dataset.feature_names)
+    names = session.split.dataset.feature_names
+    lower, upper = microscope.text_bounds(list(snap.rules["rule"]), names)
     # a one-sided interval reads back open on its side; the engine's bound there is the data edge
     for mine, engine in zip((lower, upper), snap.bounds.rows(range(len(snap.rules))),
                             strict=True):
@@ -36,10 +38,10 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
     for _ in range(150):
         traced = session.trace_step()
         t = traced.trace
-        story = microscope.steps(traced, session.dataset.feature_names, session.params)
+        story = microscope.steps(traced, session.split.dataset.feature_names, session.params)
         by_title = {s.title.split(". ", 1)[1]: s for s in story}
         assert f"instance #{traced.index}" in story[0].sentence
-        assert session.dataset.Y[traced.index].sum() == len(t.labelset)
+        assert session.split.dataset.Y[traced.index].sum() == len(t.labelset)
         assert len(by_title["The match set [M]"].marks[0].lower) == len(t.match_set)
         assert len(by_title["The correct set [C]"].marks[1].lower) == len(t.correct_set)
         assert bool(by_title["Covering"].marks) == (t.covering is not None)
@@ -64,9 +66,10 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
             assert used[list(features)].min() >= np.sort(used)[-2]
         seen |= {k for k, v in (("covering", t.covering), ("ga", t.ga),
                                 ("deleted", t.deleted), ("subsumed", t.subsumed)) if v}
-        fig = microscope.step_figure(traced, story[2], session.dataset.X,
-                                     session.labelsets.of_instance, (0, 1),
-                                     session.dataset.feature_names, {}, session.labelsets.names)
+        split = session.split
+        fig = microscope.step_figure(traced, story[2], split.dataset.X,
+                                     split.labelsets.of_instance, (0, 1),
+                                     split.dataset.feature_names, {}, split.labelsets.names)
         names = [trace.name for trace in fig.data]
         assert f"[C] ({len(t.correct_set)})" in names or not t.correct_set
         assert f"selected: instance #{traced.index}" in names

@@ -5,6 +5,7 @@ import pytest
 
 from dashboard import state
 from dashboard.curves import RUN_HISTORY
+from dashboard.data_split import DataSplit
 from dashboard.pacing import DEFAULT_TICK_CAP
 from dashboard.snapshots import SnapshotStore
 from mlr_core import make_hypercube_dataset
@@ -13,7 +14,7 @@ from mlr_core import make_hypercube_dataset
 @pytest.fixture
 def session():
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0)
-    return state.Session(data, params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    return state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
 
 
 def test_the_default_speed_is_slow_enough_to_watch(session):

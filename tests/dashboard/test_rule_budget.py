@@ -10,6 +10,7 @@ import pytest
 from plotly_spec import values
 
 from dashboard import rule_budget, scorecard_figures, state
+from dashboard.data_split import DataSplit
 from mlr_core import MLRClassifier, make_hypercube_dataset
 from mlr_core.evaluation import measures
 
@@ -20,7 +21,7 @@ def session():
     weights, so the fitted copy must keep the vote's limit to keep its rules."""
     data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=4, n_labels=4,
                                   random_state=0)
-    current = state.Session(data)
+    current = state.Session(DataSplit.of(data))
     current.step(3000)
     return current
 
@@ -46,7 +47,7 @@ def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget
     assert budget.sizes == rule_budget.budgets(n)
     for k, model in budget.models.items():
         assert model.weighting == "fitted" and budget.n_rules(k) <= k
-    assert budget.full is session.fitted_model()
+    assert budget.full is session.model_cache().fitted_model()
     live = session.read_model(session.snapshot(), lambda m: m)
     assert budget.full.max_specified_ == live.max_specified_ == 6
     assert len(budget.full.rules_frame()) == n
@@ -56,7 +57,7 @@ def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget
 
 
 def test_curve_holds_held_out_measures_of_each_model(session, budget):
-    data, test = session.dataset, session.test_idx
+    data, test = session.split.dataset, session.split.test_idx
     curve = budget.curve
     assert curve["model"].tolist() == [rule_budget.COMPACT] * len(budget.models) + [
         rule_budget.FULL, rule_budget.VOTE]
@@ -74,8 +75,8 @@ def test_curve_holds_held_out_measures_of_each_model(session, budget):
 
 def test_scorecard_orders_and_file(session, budget):
     model = budget.models[20]
-    X = session.dataset.X[session.train_idx]
-    labels = session.dataset.label_names
+    X = session.split.dataset.X[session.split.train_idx]
+    labels = session.split.dataset.label_names
     assert rule_budget.orders(labels)[-1] == f"weight for {labels[-1]}"
     by_weight = rule_budget.scorecard(model, X)
     assert list(by_weight.columns) == ["support", "coverage", *labels, "condition"]
@@ -127,11 +128,11 @@ def test_budget_curve_marks_the_chosen_budget_on_a_log_axis(budget):
 
 def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     model = budget.models[20]
-    table = rule_budget.scorecard(model, session.dataset.X[session.train_idx],
+    table = rule_budget.scorecard(model, session.split.dataset.X[session.split.train_idx],
                                   "most rows matched first")
     base = rule_budget.baseline(model)
     (trace,) = scorecard_figures.scorecard_heatmap(table, base).to_dict()["data"]
-    labels = session.dataset.label_names
+    labels = session.split.dataset.label_names
     assert list(trace["x"]) == labels
     assert trace["y"][0] == "baseline" and len(trace["y"]) == len(table) + 1
     assert [row.split(" · ")[0] for row in trace["y"][1:]] == [f"rule {i}" for i in table.index]
@@ -146,7 +147,7 @@ def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
 
 
 def test_waterfall_ends_exactly_on_the_score(session, budget):
-    data = session.dataset
+    data = session.split.dataset
     for model in (budget.models[10], budget.full):
         for row in range(0, len(data.X), 40):
             exp = model.explain(data.X[row])

@@ -9,6 +9,7 @@ import pytest
 
 from dashboard import state
 from dashboard.curves import MEASURES, CurveLog
+from dashboard.data_split import DEFAULT_HOLDOUT, DataSplit
 from mlr_core import Dataset, MLRClassifier, make_hypercube_dataset
 from mlr_core.errors import DatasetError, InputError, MLRError
 
@@ -20,11 +21,11 @@ def data() -> Dataset:
 
 @pytest.fixture
 def session(data) -> state.Session:
-    return state.Session(data, params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    return state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
 
 
 def test_split_is_disjoint_complete_and_sized(session, data):
-    train, test = session.train_idx, session.test_idx
+    train, test = session.split.train_idx, session.split.test_idx
     assert len(test) == round(0.2 * len(data.X))
     assert sorted(np.concatenate([train, test])) == list(range(len(data.X)))
 
@@ -59,7 +60,7 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
 
 def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
     """A tab's first page is drawn before the engine is imported: it must show the same."""
-    fresh = state.Session(data)
+    fresh = state.Session(DataSplit.of(data))
     assert fresh._model is None
     before = fresh.snapshot()
     fresh._started()  # what Start, Step or any engine read would do
@@ -82,7 +83,7 @@ def test_one_snapshot_per_iteration_shared_by_every_read(session):
     assert session.snapshot() is first  # no training in between: the same object
     rules = first.rules
     assert len(rules) == first.bounds.n_rules == first.summary["macro_size"]
-    named = [session.labelsets.name(i) for i in rules["labelset_id"]]
+    named = [session.split.labelsets.name(i) for i in rules["labelset_id"]]
     assert named == rules["labelset"].tolist()  # ids join the rules to the data's labelsets
     session.step(1)
     assert session.snapshot() is not first and session.snapshot().iteration == 101
@@ -90,7 +91,7 @@ def test_one_snapshot_per_iteration_shared_by_every_read(session):
 
 def test_reads_while_another_thread_trains_are_always_consistent(data):
     """Streamlit reruns read while a live tick trains: every read must see one iteration."""
-    session = state.Session(data, params={**state.DEFAULT_PARAMS, "n_rules": 150})
+    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 150})
     stop, errors = threading.Event(), []
 
     def train():
@@ -111,7 +112,7 @@ def test_reads_while_another_thread_trains_are_always_consistent(data):
             assert len(rules) == snap.bounds.n_rules == snap.summary["macro_size"]
             assert rules["numerosity"].sum() == snap.summary["micro_size"]
             assert (rules["labelset_id"] >= 0).all()
-            session.explain(len(seen) % len(data.X))
+            session.model_cache().explain(len(seen) % len(data.X))
             seen.add(snap.iteration)
     finally:
         stop.set()
@@ -120,17 +121,39 @@ def test_reads_while_another_thread_trains_are_always_consistent(data):
     assert len(seen) == 50  # fifty reads, each at a different iteration, while training ran
 
 
+def test_what_is_computed_from_the_model_is_kept_until_it_changes(session):
+    session.step(50)
+    cache = session.model_cache()
+    assert session.model_cache() is cache and cache.explain(3) is cache.explain(3)
+    session.step(1)
+    assert session.model_cache() is not cache
+    assert session.model_cache().explain(3) is not cache.explain(3)
+
+
 def test_reset_with_bad_parameters_keeps_the_old_model(session):
     session.step(50)
-    before, params = session.snapshot(), session.params
+    before, params, split = session.snapshot(), session.params, session.split
     with pytest.raises(ValueError):
-        session.reset({**params, "n_rules": 0})
-    assert session.snapshot() is before and session.params is params
+        session.reset({**params, "n_rules": 0}, holdout=0.5)
+    assert session.snapshot() is before and session.params is params and session.split is split
+
+
+def test_a_new_split_of_the_same_data_keeps_its_labelsets_and_the_selection(session, data):
+    before = session.split
+    session.selection.select(7)
+    session.reset(holdout=0.5)
+    after = session.split
+    assert after is not before and after.dataset is data and after.holdout == 0.5
+    assert len(after.test_idx) == len(data.X) // 2
+    assert after.labelsets is before.labelsets and after.palette_ids == before.palette_ids
+    assert session.selection.index == 7  # the same data: the selected instance stays
+    with pytest.raises(ValueError, match="read-only"):
+        after.train_idx[0] = 0  # pages share the split: nobody may reorder its rows
 
 
 def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, monkeypatch):
     session.step(50)
-    before, labelsets = session.snapshot(), session.labelsets
+    before, split = session.snapshot(), session.split
     other = make_hypercube_dataset(n_samples=50, n_relevant=3, n_labels=2, random_state=1)
 
     def refuse(self, *args, **kwargs):
@@ -139,15 +162,24 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     monkeypatch.setattr(MLRClassifier, "start", refuse)
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
-    assert session.dataset is data and session.snapshot() is before
-    assert session.labelsets is labelsets
+    assert session.split is split and session.snapshot() is before
+
+
+def test_new_data_brings_its_own_split_labelsets_and_selection(session):
+    session.selection.select(7)
+    other = make_hypercube_dataset(n_samples=50, n_relevant=3, n_labels=2, random_state=1)
+    session.set_dataset(other)
+    assert session.split.dataset is other and session.split.holdout == DEFAULT_HOLDOUT
+    assert len(session.split.train_idx) + len(session.split.test_idx) == 50
+    assert session.split.labelsets.of_instance.shape == (50,)
+    assert session.selection.index == 0 and session.selection.n_rows == 50
 
 
 def test_one_label_data_is_refused_with_what_to_do(session, data):
     one = Dataset(data.X, data.Y[:, :1], data.feature_names, data.label_names[:1], name="one")
     with pytest.raises(DatasetError, match="at least two labels"):
         session.set_dataset(one)
-    assert session.dataset is data
+    assert session.split.dataset is data
 
 
 def test_select_owns_the_instance_and_refuses_out_of_range(session, data):

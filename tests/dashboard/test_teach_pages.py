@@ -113,7 +113,8 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     assert em.params["fitness"] == "em" and hl.params["fitness"] == "hl"
     assert em.iteration == hl.iteration == 2000
     assert not em.snapshots.points and not hl.snapshots.points  # no time travel in the race
-    assert list(em.test_idx) == list(hl.test_idx)
+    session = at.session_state["session"]
+    assert em.split is hl.split is session.split  # the Train page's rows, one split for both
     table = at.dataframe[0].value
     assert list(table.index) == ["EM (exact match)", "HL (1 − Hamming loss)"]
     assert (table["iteration"] == 2000).all()
