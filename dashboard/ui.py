@@ -126,14 +126,21 @@ def replace_dataset(current: state.Session, dataset) -> None:
 M_MMAP_THRESHOLD = -3
 
 
+def _glibc():
+    """The C library if it is glibc (whose allocator the two functions below tune), else None."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+    except OSError:  # not glibc: its own allocator decides
+        return None
+
+
 def map_large_blocks_apart() -> None:
     """Give every block of 128 kB or more (a dataset's arrays, a population) its own mapping,
     returned to the system when freed. glibc raises that threshold to 32 MB after the first
     large block is freed, so later arrays land in the heap, where freed pages outlive the data."""
-    try:
-        ctypes.CDLL("libc.so.6").mallopt(M_MMAP_THRESHOLD, 128 * 1024)
-    except (OSError, AttributeError):  # not glibc: its own allocator decides
-        pass
+    if libc := _glibc():
+        libc.mallopt(M_MMAP_THRESHOLD, 128 * 1024)
 
 
 map_large_blocks_apart()
@@ -146,10 +153,8 @@ def give_memory_back() -> None:
     gc.collect()
     if "pyarrow" in sys.modules:
         sys.modules["pyarrow"].default_memory_pool().release_unused()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: nothing to trim
-        pass
+    if libc := _glibc():
+        libc.malloc_trim(0)
 
 
 def run_every() -> float | None:

@@ -311,8 +311,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """
         self._bind(X, Y, feature_names, label_names, warm_start=False)
         if self.n_iter == "auto":
-            by_vote = self.weighting == "vote" or self.prediction == "max"
-            learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), by_vote))
+            learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), self._by_vote()))
         else:
             self.learn(self.n_iter)
         self.n_iter_ = self.run_.iteration
@@ -670,12 +669,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         rule_set = self.rule_set_
         if rule_set.iteration == run.iteration:
             return rule_set
-        if prediction == "agg" and self.weighting == "fitted":
+        if not self._by_vote(prediction):
             raise InputError(
                 "The rules changed since their weights were fitted (training went on): call "
                 "tune_bipartition() (with training data bound by start or fit) or fit again."
             )
         return self._snapshot(VoteScorer(self.score_norm))
+
+    def _by_vote(self, prediction=None):
+        """Whether ``prediction`` (the constructor's by default) is answered by the rules' vote:
+        MLR_max always, MLR_agg unless its weights are fitted."""
+        return (prediction or self.prediction) == "max" or self.weighting == "vote"
 
     def _cut_options(self):
         return bp.candidates(self.bipartition, self.threshold, int(round(self.run_.card)),
