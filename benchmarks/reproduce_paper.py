@@ -453,10 +453,10 @@ def theory_section(out, link):
     path = out / "theory.csv"
     if not path.is_file():
         return [], None
-    import plotly.graph_objects as go
+    from dashboard import theory_figures  # the figures the Experiments page draws
 
     t = pd.read_csv(path)
-    t["label"] = "m=" + t.m.astype(str) + ", DL=" + t.dl.astype(str) + ", edges " + t.half_edges
+    t["label"] = theory_figures.theory_labels(t)
     em_ok = np.abs(t.random_em - t.em_predicted) <= 0.15 * t.em_predicted
     hl_err = (t.random_hl - t.hl_predicted) / t.hl_predicted
     upper_ok = (t.random_hl <= t.hl_upper) | ~t.hl_upper_valid
@@ -477,44 +477,12 @@ def theory_section(out, link):
         "HL bounds: Dens-lower, ahw-lower, upper": bounds,
         "engine F (EM / HL run)": pair(t.engine_em_fitness, t.engine_hl_fitness, 3),
     }).set_index("dataset")
-    fig = go.Figure()
-    x = list(range(len(t)))
-    for column, name, style in (("random_em", "F_em measured", dict(color="#1f77b4")),
-                                ("em_predicted", "E[F_em] predicted",
-                                 dict(color="#1f77b4", dash="dot")),
-                                ("random_hl", "F_hl measured", dict(color="#d62728")),
-                                ("hl_predicted", "E[F_hl] predicted",
-                                 dict(color="#d62728", dash="dot")),
-                                ("hl_lower_ahw", "HL lower bound (ahw/m)",
-                                 dict(color="#999", dash="dash")),
-                                ("hl_lower_dens", "HL lower bound (Dens)",
-                                 dict(color="#2ca02c", dash="dash"))):
-        symbol = "circle" if "measured" in name else "x" if "predicted" in name else "line-ew"
-        fig.add_trace(go.Scatter(x=x, y=t[column], name=name, mode="markers",
-                                 marker=dict(color=style["color"], symbol=symbol, size=11,
-                                             line=dict(width=2, color=style["color"]))))
-    upper = t.hl_upper.where(t.hl_upper_valid)
-    fig.add_trace(go.Scatter(x=x, y=upper, name="HL upper bound (where valid)",
-                             mode="markers", marker=dict(symbol="triangle-down", size=10,
-                                                         color="#555")))
-    fig.update_layout(template="plotly_white", width=900, height=450, yaxis_type="log",
-                      yaxis_title="mean fitness of a random rule (ν = 1)",
-                      xaxis=dict(tickvals=x, ticktext=list(t.label), title="generated dataset"),
-                      title="Expected fitness: random rules measured vs the paper's equations")
-    png = figure(fig, out, "theory_random_rules")
-    fig2 = go.Figure()
-    fig2.add_trace(go.Bar(x=t.label, y=t.engine_em_fitness, name="engine, EM run"))
-    fig2.add_trace(go.Bar(x=t.label, y=t.engine_hl_fitness, name="engine, HL run"))
+    png = figure(theory_figures.random_rules_figure(t).update_layout(width=900), out,
+                 "theory_random_rules")
+    png2 = figure(theory_figures.engine_fitness_figure(t).update_layout(width=900), out,
+                  "theory_engine")
     em_per_match = t.em_predicted / t.match_predicted  # 1 / DL
     hl_per_match = t.hl_predicted / t.match_predicted  # 1 - ahd / m
-    fig2.add_trace(go.Scatter(x=t.label, y=em_per_match, name="random rule, EM: 1/DL",
-                              mode="markers", marker=dict(size=10)))
-    fig2.add_trace(go.Scatter(x=t.label, y=hl_per_match, name="random rule, HL: 1 - ahd/m",
-                              mode="markers", marker=dict(size=10, symbol="diamond")))
-    fig2.update_layout(template="plotly_white", width=900, height=420, barmode="group",
-                       yaxis_title="mean fitness per matched instance (ν = 1)",
-                       title="The evolved population's mean fitness against a random rule's")
-    png2 = figure(fig2, out, "theory_engine")
     n = len(t)
     lines = [
         "## The theory checked",

@@ -77,9 +77,15 @@ class PastRun:
     curves: pd.DataFrame
 
 
+#: How a run's name says which model it trained.
+MODEL_TAGS = {"fitted": "fitted weights", "vote": "the paper's vote"}
+
+
 def run_name(number: int, params: dict) -> str:
-    """``run 2: HL, ν 10, N 1000, P# 0.33, seed 0``: the parameters a teacher changes."""
-    return (f"run {number}: {params['fitness'].upper()}, ν {params['nu']:g}, "
+    """``run 2: fitted weights, HL, ν 10, N 1000, P# 0.33, θ_GA 25, seed 0``: the model and the
+    parameters a teacher changes."""
+    return (f"run {number}: {MODEL_TAGS[params['weighting']]}, {params['fitness'].upper()}, "
+            f"ν {params['nu']:g}, "
             f"N {params['n_rules']}, P# {params['p_hash']:g}, θ_GA {params['theta_ga']}, "
             f"seed {params['random_state']}")
 

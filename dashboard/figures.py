@@ -29,6 +29,8 @@ LARGE_FILL = 0.25
 LABELSET_COLORS = [c for c in qualitative.D3 if c != "#7F7F7F"]  # grey means "other"
 OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
+#: How far below the plot the rule-opacity key starts: under the x axis title (px).
+OPACITY_KEY_SHIFT_PX = 52
 #: Beyond this many instances the points get smaller and translucent (yeast has 2,417).
 DENSE_POINTS = 1000
 SPLIT_COLORS = {"training": "#1F77B4", "held-out": "#D62728"}
@@ -233,12 +235,13 @@ def population_figure(
     else:
         fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
     fig.update_layout(dragmode="pan", clickmode="event+select")
-    # the key sits under the side legend, in the bottom margin: a long legend cannot reach it
+    # the key sits in the bottom margin under the x axis title, from the plot's left edge: beside
+    # the plot (under the side legend) it was cut wherever the legend was narrower than the key
     fig.add_annotation(text=f"Rule opacity: numerosity {numerosity_key()}<br>"
                             f"fainter: rules over {LARGE_AREA:.0%} of the plot", showarrow=False,
-                       xref="paper", yref="paper", x=1.02, y=-0.06, xanchor="left",
-                       yanchor="top", align="left", font={"size": 12})
-    fig.update_layout(margin={"b": 75})
+                       xref="paper", yref="paper", x=0.0, y=0.0, yshift=-OPACITY_KEY_SHIFT_PX,
+                       xanchor="left", yanchor="top", align="left", font={"size": 12})
+    fig.update_layout(margin={"b": OPACITY_KEY_SHIFT_PX + 45})
     return _layout(fig, title, 600)
 
 

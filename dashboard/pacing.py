@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
@@ -14,6 +15,8 @@ TICK_EVERY_S = 0.6
 #: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
 #: at full speed it converges before the first curve point is drawn).
 DEFAULT_TICK_CAP = 100
+#: Chunks per tick budget: a Pause waits for one chunk at most (about 30 ms of training).
+CHUNKS_PER_TICK = 8
 
 
 @dataclass
@@ -36,15 +39,19 @@ class Pacing:
         steps, self.pending_steps = self.pending_steps, 0
         return steps
 
-    def advance(self, session, budget_s: float = TICK_BUDGET_S) -> int:
+    def advance(self, session, budget_s: float = TICK_BUDGET_S,
+                keep_going: Callable[[], bool] = lambda: True) -> int:
         """Train ``session`` for about ``budget_s`` seconds (at most ``tick_cap`` iterations),
         then let it record a curve point.
 
-        Chunks are sized from the measured speed, a quarter of the budget each, so a population
-        that slows down as it grows overruns the budget by little; the session takes its lock per
-        chunk, so a page waiting to read waits for one chunk at most. Returns the iterations
-        done: at least one, so every tick shows progress, except at ``stop_at``, where training
-        pauses by itself.
+        Chunks are sized from the measured speed, ``1 / CHUNKS_PER_TICK`` of the budget each, so
+        a population that slows down as it grows overruns the budget by little; the session
+        takes its lock per chunk, so a page waiting to read waits for one chunk at most.
+        ``keep_going()`` is asked before every chunk: live, it is false once Pause was clicked
+        (Streamlit runs the click's callback while this tick still runs), and then no further
+        chunk starts and no curve point is scored. Returns the iterations done: at least one
+        when the tick runs whole, so every tick shows progress, except at ``stop_at``, where
+        training pauses by itself.
         """
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
@@ -55,7 +62,10 @@ class Pacing:
                 return 0
         done = 0
         while done < cap and ((left := deadline - time.perf_counter()) > 0 or done == 0):
-            guess = self.speed * min(max(left, 0.0), budget_s / 4) if self.speed else 20
+            if not keep_going():
+                return done
+            guess = (self.speed * min(max(left, 0.0), budget_s / CHUNKS_PER_TICK) if self.speed
+                     else 20)
             chunk = int(max(1, min(guess, cap - done)))
             began = time.perf_counter()
             session.learn(chunk)

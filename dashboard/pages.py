@@ -44,14 +44,11 @@ def race_chart(race: Race) -> go.Figure:
         colors=dict(zip(curves, ("#D62728", "#1F77B4"), strict=True)))
 
 
-def race_table(race: Race, match_counts) -> pd.DataFrame:
+def race_table(race: Race) -> pd.DataFrame:
     """Per lane: the latest held-out measures, and the population's mean fitness at ν = 1
     (match share × accuracy, as the Theory page measures it) beside what the paper's analysis
     expects of a random rule at the population's specificity τ under the lane's own fitness:
     E[F_em] exactly, E[F_hl] between its bounds.
-
-    ``match_counts(lane, snap)`` gives how many training rows each rule matches (the engine's
-    matching, done by the caller under the lane's lock).
     """
     from mlr_core import dataset_stats
     from mlr_core.evaluation import theory
@@ -66,7 +63,7 @@ def race_table(race: Race, match_counts) -> pd.DataFrame:
                                             d, lane.params["p_hash"])
         held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
         n_rows = len(lane.split.train_idx)
-        measured = (theory.measured_fitness(match_counts(lane, snap), snap.rules["accuracy"],
+        measured = (theory.measured_fitness(lane.match_counts(snap), snap.rules["accuracy"],
                                             snap.rules["numerosity"], n_rows)
                     if len(snap.rules) else None)
         low, high = theory.random_rule_fitness_range(fitness, r0, d, tau, m, dl, stats["ahw"])

@@ -1,7 +1,7 @@
 """The rule budget: compact models of the rules being trained, one per size, how well each
 predicts the held-out rows, and each one's scorecard laid out for a page.
 
-The dashboard trains the paper's vote live; a compact model is the library's other answer: k of
+The dashboard trains all the rules live; a compact model is the library's other answer: k of
 those rules (the baseline counted) with fitted weights, chosen and refitted by
 ``MLRClassifier.compaction_path`` (``mlr_core/compaction.py``). One path serves every size, so
 the Rules and Explain pages share one, kept per snapshot of the model (:func:`kept_or_built`).
@@ -28,7 +28,7 @@ WHY = ("Fitting a weight per rule and label to the rules being trained, then eli
        "until the model changes)…")
 MEASURES = {"accuracy": "accuracy", "f1": "F1"}
 #: Names of the three kinds of model the curve compares.
-COMPACT, FULL, VOTE = "compact (fitted weights)", "all rules, fitted weights", "the vote (trained)"
+COMPACT, FULL, VOTE = "compact (fitted weights)", "all rules, fitted weights", "the paper's vote"
 #: Orders the scorecard can be read in: name -> sort key over the scorecard frame.
 ORDERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "largest weight first": lambda card: -weights_of(card).abs().max(axis=1),
@@ -87,7 +87,7 @@ class RuleBudget:
 def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
     """The compaction path of ``fitted`` (the snapshot's rules with fitted weights, training
     rows bound) and the held-out measures of each compact model, of ``fitted`` itself and of
-    ``vote``, the model being trained."""
+    ``vote``, the same rules scored by the paper's vote."""
     n = len(snap.rules)
     models = fitted.compaction_path(budgets(n))
     rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.n_rules + 1,
@@ -105,8 +105,8 @@ def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
     if budget is None:
         fitted = session.model_cache().fitted_model()
         data, test = session.split.dataset, session.split.test_idx
-        budget = session.read_model(snap, lambda vote: build(
-            snap, fitted, vote, data.X[test], data.Y[test]))
+        budget = session.read_model(snap, lambda _: build(
+            snap, fitted, session.model_cache().vote_model(), data.X[test], data.Y[test]))
         store[KEY] = budget
     return budget
 

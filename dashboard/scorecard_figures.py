@@ -34,8 +34,8 @@ def _hover_lines(condition: str) -> str:
 
 def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
     """Held-out accuracy and F1 of the compact models against their number of rules (log
-    axis), continued to all rules with fitted weights; the vote being trained as open markers;
-    the chosen budget as a dashed vertical line."""
+    axis), continued to all rules with fitted weights; the paper's vote on these rules as open
+    markers; the chosen budget as a dashed vertical line."""
     compact = curve[curve["model"] != rule_budget.VOTE].sort_values("rules")
     vote = curve[curve["model"] == rule_budget.VOTE]
     fig = go.Figure()
@@ -48,10 +48,10 @@ def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
             hovertemplate=f"%{{customdata}}: %{{x}} rules, held-out {name} %{{y:.3f}}"
                           "<extra></extra>"))
         fig.add_trace(go.Scatter(
-            x=vote["rules"], y=vote[measure], mode="markers", name=f"{name}, the vote (trained)",
+            x=vote["rules"], y=vote[measure], mode="markers", name=f"{name}, the paper's vote",
             marker={"color": color, "size": 12, "symbol": "circle-open", "line": {"width": 2}},
-            hovertemplate=f"the vote being trained: %{{x}} rules, held-out {name} %{{y:.3f}}"
-                          "<extra></extra>"))
+            hovertemplate=f"the paper's vote on these rules: %{{x}} rules, held-out {name} "
+                          "%{y:.3f}<extra></extra>"))
     # the chosen budget as a trace: a shape's x on a log axis is not in the data's units
     fig.add_trace(go.Scatter(
         x=[chosen, chosen], y=[0, 1], mode="lines", name=f"budget {chosen}",

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.bounds import RuleBounds
-from dashboard.curves import MEASURES, CurveLog, RunHistory
+from dashboard.curves import CURVE_EVERY_S, MEASURES, CurveLog, RunHistory
 from dashboard.data_split import DataSplit
 from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
 from dashboard.selection import Selection
@@ -32,14 +32,22 @@ from mlr_core.errors import MLRError
 
 T = TypeVar("T")
 
-#: Parameters the Train page exposes; the rest keep the engine's defaults.
+#: Parameters the Train page exposes; the rest keep the engine's defaults (``max_specified="auto"``
+#: among them: rules of at most 3 conditions with fitted weights, ceil(log2 n) with the vote).
 DEFAULT_PARAMS = {
     "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
-    "r0": 0.5, "prediction": "agg", "random_state": 0,
+    "r0": 0.5, "prediction": "agg", "weighting": "fitted", "random_state": 0,
 }
-#: The dashboard scores MLR_agg by the rules' own vote, the paper's, which it can show live after
-#: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
-LIVE_WEIGHTING = "vote"
+#: The two models a tab can train, by ``weighting``: the library's default (``MLRClassifier()``)
+#: and the paper's, one click away for the lessons about the paper (the race, the theory).
+MODELS = {
+    "fitted": "the library's default (fitted rule weights)",
+    "vote": "the paper's vote (MLR_agg)",
+}
+#: At most this share of live training's time goes to refitting the rule weights for a curve
+#: point (a refit costs about 0.3 s on emotions and 1-2 s on yeast with 1,000 rules): points come
+#: at least every CURVE_EVERY_S, further apart when a refit costs more.
+REFIT_SHARE = 1 / 3
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.
@@ -78,11 +86,13 @@ RULE_COLUMNS = {
 
 @dataclass
 class ModelCache:
-    """What pages compute from one state of the model (explanations, the fitted copy), each
-    computed once. :class:`Session` drops it whenever the model changes, so nothing here
-    outlives the state it was computed from; it reads the model under the session's lock."""
+    """What pages compute from one state of the model (explanations, the model scored the other
+    way), each computed once. :class:`Session` drops it whenever the model changes, so nothing
+    here outlives the state it was computed from; it reads the model under the session's lock,
+    through ``ready()``, which gives it ready to predict (:meth:`Session._ready`: stale weights
+    refitted first, should training have gone on since this cache was made)."""
 
-    model: object
+    ready: Callable[[], object]
     split: DataSplit
     lock: threading.RLock = field(repr=False)
     _kept: dict = field(default_factory=dict, repr=False)
@@ -94,22 +104,31 @@ class ModelCache:
             return self._kept[key]
 
     def explain(self, index: int):
-        """The engine's explanation of one instance."""
+        """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
         return self._once(("explain", index),
-                          lambda: self.model.explain(self.split.dataset.X[index]))
+                          lambda: self.vote_model().explain(self.split.dataset.X[index]))
+
+    def _scored(self, weighting: str):
+        """A copy of the model with these rules scored by ``weighting``, tuned on the training
+        split (the rules keep their specificity limit: "auto" resolves per weighting)."""
+        model = _estimator().from_json(self.ready().to_json())
+        return model.set_params(weighting=weighting, max_specified=model.max_specified_).start(
+            *self.split.training(), warm_start=True)
+
+    def vote_model(self):
+        """The rules scored by the paper's vote: the model itself when it votes, else a copy
+        (a vote is tuned in a fraction of a second). Read it under the lock when it is the
+        model itself."""
+        model = self.ready()
+        if model.weighting == "vote":
+            return model
+        return self._once("vote", lambda: self._scored("vote"))
 
     def fitted_model(self):
         """A copy of the model that scores MLR_agg with fitted rule weights, the library's
         default (``weighting="fitted"``), fitted on the training split. Costs a ridge fit (a few
         seconds on yeast), so pages ask for it on request."""
-
-        def fit():
-            model = _estimator().from_json(self.model.to_json())
-            # the rules keep the vote's specificity limit ("auto" resolves per weighting)
-            return model.set_params(weighting="fitted", max_specified=model.max_specified_).start(
-                *self.split.training(), warm_start=True)
-
-        return self._once("fitted", fit)
+        return self._once("fitted", lambda: self._scored("fitted"))
 
 
 @dataclass
@@ -148,7 +167,7 @@ class Session:
 
     @staticmethod
     def _start_model(split: DataSplit, params: dict):
-        return _estimator()(weighting=LIVE_WEIGHTING, **params).start(
+        return _estimator()(**params).start(
             *split.training(),
             feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
         )
@@ -196,12 +215,20 @@ class Session:
         ``from_json`` validates (never unpickles); ``start(warm_start=True)`` checks the feature
         and label counts against the current data and keeps the rules.
         """
-        model = _estimator().from_json(text).set_params(weighting=LIVE_WEIGHTING)
+        model = _estimator().from_json(text)
         model.start(*self.split.training(), warm_start=True)
         params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}
         self._adopt(self.split, model, params)
 
     # ------------------------------------------------------------------ training
+
+    def model_words(self) -> str:
+        """Which model this session trains, in words: "the library's default (fitted rule
+        weights), rules of at most 3 conditions" (the limit once the model has started)."""
+        words = MODELS[self.params["weighting"]]
+        model = self._model
+        return words if model is None else (
+            f"{words}, rules of at most {model.max_specified_} conditions")
 
     @property
     def iteration(self) -> int:
@@ -237,8 +264,9 @@ class Session:
     def record(self, force: bool = False) -> None:
         """Score training (a fixed sample) and held-out rows if a curve point is due.
 
-        The bipartition is tuned to the rules first: curves, Explain and the saved JSON then
-        use a threshold that follows training (tuned at most once per curve point).
+        The model is refitted to the rules first (``tune_bipartition``: the rule weights, or the
+        vote's threshold), so the curves are those of the model the library would predict with
+        at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``).
         """
         with self._lock:
             model = self._started()
@@ -247,7 +275,10 @@ class Session:
                 return
             sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
             rows = np.concatenate([sample, self.split.test_idx])
+            self.snapshot()  # taken first: pages read it while the refit holds the lock
             model.tune_bipartition()  # to the rules as they are now
+            self.curves.min_seconds = max(CURVE_EVERY_S,
+                                          (time.perf_counter() - now) / REFIT_SHARE)
             pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
             truth = self.split.dataset.Y[rows]
             measures = _measures()
@@ -275,16 +306,33 @@ class Session:
         self._snapshot = None
         self._cache = None
 
+    def _ready(self):
+        """The model, started, with its rule weights fitted to the rules as they are: live
+        training refits them only for curve points, and predicting, explaining and saving
+        refuse weights older than the rules. Refitting changes no rule (the snapshot stays)."""
+        with self._lock:
+            model = self._started()
+            if model.weighting == "fitted" and (
+                    model.rule_set_.iteration != model.summary()["iteration"]):
+                model.tune_bipartition()
+            return model
+
     def model_cache(self) -> ModelCache:
-        """What pages compute from the model as it is now (started if need be). Ask again at
-        each use: a new one replaces it as soon as the model changes."""
+        """What pages compute from the model as it is now (started and ready to predict). Ask
+        again at each use: a new one replaces it as soon as the model changes."""
         with self._lock:
             if self._cache is None:
-                self._cache = ModelCache(self._started(), self.split, self._lock)
+                self._cache = ModelCache(self._ready, self.split, self._lock)
             return self._cache
 
     def snapshot(self) -> Snapshot:
-        """The model as of now, the same object for every read until it changes."""
+        """The model as of now, the same object for every read until it changes.
+
+        A snapshot already taken is returned without waiting for the lock: it is frozen, and a
+        page redrawn after a click (Pause) must not wait for a rule-weight refit to end."""
+        kept = self._snapshot
+        if kept is not None:
+            return kept
         with self._lock:
             if self._snapshot is None:
                 self._snapshot = self._take_snapshot()
@@ -312,22 +360,38 @@ class Session:
             curves=self.curves.frame(),
         )
 
-    def read_model(self, snap: Snapshot, read: Callable[[object], T]) -> T:
+    def read_model(self, snap: Snapshot, read: Callable[[object], T],
+                   weights: bool = True) -> T:
         """``read(model)`` under the lock, on the model exactly as ``snap`` shows it: for engine
         helpers that need the model itself (the audit, exports of chosen rules), whose rule ids
-        must name the snapshot's rules. ``read`` must not change the model."""
+        must name the snapshot's rules. ``read`` must not change the model. With ``weights``
+        the model is ready to predict (stale rule weights refitted first); a read of the rules
+        alone (matching, by the vote's rule set) passes ``weights=False`` and costs no refit."""
         with self._lock:
             model = self._started()
             if snap is not self.snapshot():
                 raise MLRError("The model changed since this page was drawn (training went on): "
                                "draw the page again to use the current rules.")
-            return read(model)
+            return read(self._ready() if weights else model)
+
+    def match_counts(self, snap: Snapshot) -> np.ndarray:
+        """How many training rows each rule of ``snap`` matches, by the engine's own matching
+        (the race's and the Theory page's measured fitness). Matching needs no weights: it
+        reads the rules through MLR_max, which the vote answers, so no refit is paid."""
+        from mlr_core.audit import row_rules
+
+        X, _ = self.split.training()
+        return self.read_model(snap, lambda model: np.bincount(
+            row_rules(model, X, prediction="max").match_ids, minlength=len(snap.rules)),
+            weights=False)
 
     def model_json(self) -> str:
         with self._lock:
-            return self._started().to_json()
+            return self._ready().to_json()
 
 
+#: Chunks of a race tick per lane: a Pause waits for one chunk of each lane at most.
+RACE_CHUNKS = 10
 #: The race's two lanes: fitness setting -> display name.
 RACE_LANES = {"em": "EM (exact match)", "hl": "HL (1 − Hamming loss)"}
 
@@ -348,10 +412,28 @@ class Race:
                                        keep_snapshots=0)
                       for fitness in RACE_LANES}
 
-    def advance(self, n_iterations: int | None = None) -> None:
-        """Both lanes ``n_iterations`` further (default: one tick's worth), a curve point each."""
-        for lane in self.lanes.values():
-            lane.step(n_iterations or self.iterations_per_tick)
+    def advance(self, n_iterations: int | None = None,
+                keep_going: Callable[[], bool] = lambda: True) -> int:
+        """Both lanes ``n_iterations`` further (default: one tick's worth), in chunks taken in
+        turn so the lanes stay level; ``keep_going()`` is asked before each chunk (false once
+        the race is paused: no chunk starts after the click). A tick run whole ends with a curve
+        point for both lanes when one is due (refits paced as the Train page's). Returns the
+        iterations each lane did."""
+        n = n_iterations or self.iterations_per_tick
+        chunk = max(1, math.ceil(n / RACE_CHUNKS))
+        done = 0
+        while done < n:
+            if not keep_going():
+                return done
+            step = min(chunk, n - done)
+            for lane in self.lanes.values():
+                lane.learn(step)
+            done += step
+        first = next(iter(self.lanes.values()))
+        if first.curves.due(self.iteration, time.perf_counter()):
+            for lane in self.lanes.values():
+                lane.record(force=True)
+        return done
 
     @property
     def iteration(self) -> int:

@@ -127,3 +127,78 @@ def theory_figure(
                       height=400 + LEGEND_ROW_PX * entries, font=FONT,
                       margin={"l": 70, "r": 20, "t": 60})
     return legend_below(fig, rows=entries, vertical=True)
+
+
+# ------------------------------------------------------------- the theory checked (results)
+
+#: theory.csv column -> (legend name, colour, marker) of the random-rule check.
+RANDOM_RULE_SERIES = {
+    "random_em": ("F_em measured", "#1F77B4", "circle"),
+    "em_predicted": ("E[F_em] predicted", "#1F77B4", "x-thin-open"),
+    "random_hl": ("F_hl measured", "#D62728", "circle"),
+    "hl_predicted": ("E[F_hl] predicted", "#D62728", "x-thin-open"),
+    "hl_lower_ahw": ("HL lower bound (ahw/m)", "#7F7F7F", "line-ew-open"),
+    "hl_lower_dens": ("HL lower bound (Dens)", "#2CA02C", "line-ew-open"),
+    "hl_upper": ("HL upper bound (where valid)", "#555555", "triangle-down"),
+}
+
+
+def theory_labels(t) -> list[str]:
+    """One x label per generated dataset of ``theory.csv``: ``m=3, DL=6, edges 0.15-0.3``."""
+    return [f"m={m}, DL={dl}, edges {edges}"
+            for m, dl, edges in zip(t["m"], t["dl"], t["half_edges"], strict=True)]
+
+
+def _results_layout(fig: go.Figure, title: str, y_title: str, entries: int) -> go.Figure:
+    fig.update_xaxes(title_text="generated dataset", tickangle=-35)
+    fig.update_yaxes(title_text=y_title)
+    fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, font=FONT,
+                      height=560 + LEGEND_ROW_PX * entries, margin={"l": 70, "r": 20, "t": 60})
+    return legend_below(fig, rows=entries, vertical=True)
+
+
+def random_rules_figure(t) -> go.Figure:
+    """Random rules on generated data (``theory.csv`` of ``benchmarks/reproduce_paper.py``):
+    their measured fitness beside the paper's expected fitness and its bounds, per dataset, on a
+    log axis ticked by :func:`log_ticks` (plotly's own printed ``3 2 0.1 9 8 7 6``)."""
+    fig = go.Figure()
+    labels = theory_labels(t)
+    for column, (name, color, symbol) in RANDOM_RULE_SERIES.items():
+        y = t[column].where(t["hl_upper_valid"]) if column == "hl_upper" else t[column]
+        fig.add_trace(go.Scatter(
+            x=labels, y=y, name=name, mode="markers",
+            marker={"color": color, "symbol": symbol, "size": 11, "line": {"width": 2,
+                                                                          "color": color}},
+            hovertemplate=f"{name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"))
+    values = t[list(RANDOM_RULE_SERIES)].to_numpy(dtype=float).ravel()
+    values = values[np.isfinite(values) & (values > 0)]
+    low, high = float(values.min()) / 1.3, float(values.max()) * 1.3
+    vals, texts = log_ticks(low, high)
+    fig.update_yaxes(type="log", range=[math.log10(low), math.log10(high)], tickvals=vals,
+                     ticktext=texts)
+    return _results_layout(fig, "Expected fitness: random rules measured vs the paper's "
+                                "equations", "mean fitness of a random rule (ν = 1, log scale)",
+                           len(RANDOM_RULE_SERIES))
+
+
+def engine_fitness_figure(t) -> go.Figure:
+    """The evolved population's mean fitness (EM and HL runs) per generated dataset, beside a
+    random rule's fitness per matched instance (EM: 1/DL; HL: 1 - ahd/m)."""
+    labels = theory_labels(t)
+    fig = go.Figure([
+        go.Bar(x=labels, y=t["engine_em_fitness"], name="engine, EM run",
+               marker_color=CURVE_COLORS[0]),
+        go.Bar(x=labels, y=t["engine_hl_fitness"], name="engine, HL run",
+               marker_color=MEASURED_COLOR),
+        go.Scatter(x=labels, y=t["em_predicted"] / t["match_predicted"],
+                   name="random rule, EM: 1/DL", mode="markers",
+                   marker={"size": 11, "color": "#2CA02C", "line": {"width": 1, "color": "white"}}),
+        go.Scatter(x=labels, y=t["hl_predicted"] / t["match_predicted"],
+                   name="random rule, HL: 1 − ahd/m", mode="markers",
+                   marker={"size": 11, "symbol": "diamond", "color": CURVE_COLORS[2],
+                           "line": {"width": 1, "color": "white"}}),
+    ])
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(range=[0, 1.05])
+    return _results_layout(fig, "The evolved population's mean fitness against a random rule's",
+                           "mean fitness per matched instance (ν = 1)", 4)

@@ -192,7 +192,7 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
         if current.pacing.running:
             with shielded("training"):
                 wait_for_kernels()
-                current.pacing.advance(current)
+                current.pacing.advance(current, keep_going=lambda: current.pacing.running)
         with shielded("drawing this page"):
             draw(current, current.snapshot())
 
@@ -234,15 +234,23 @@ def _reset() -> None:
     session().reset()
 
 
+def training_state(current: state.Session) -> str:
+    """The sidebar's word for the tab's training: running, paused at an iteration, not started."""
+    if current.pacing.running:
+        return "running"
+    iteration = current.snapshot().iteration
+    return f"paused at iteration {iteration:,}" if iteration else "not started"
+
+
 def sidebar(current: state.Session) -> None:
     """Start / Pause / Step k / Reset for every page; callbacks run before the page is drawn."""
     data = current.split.dataset
     with st.sidebar:
         st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
-        st.markdown("**Training:** " + ("running" if current.pacing.running else "paused"))
-        st.caption("Model trained: all rules, scored by the paper's vote. A page that shows "
-                   "fitted weights or a compact model says so.")
+        st.markdown(f"**Training:** {training_state(current)}")
+        st.caption(f"Model: {current.model_words()}; set on the Train page. A page that shows "
+                   "another scoring or a compact model says so.")
         left, right = st.columns(2)
         left.button("Start", key="start", on_click=_start, disabled=current.pacing.running,
                     type="primary", icon=":material/play_arrow:", width="stretch")

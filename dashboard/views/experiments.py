@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from dashboard import state, tables, ui
+from dashboard import state, tables, theory_figures, ui
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import (
     REPORTED,
@@ -110,6 +110,7 @@ def show_comparison(results: pd.DataFrame, key: str) -> None:
     layout = paper_layout(table, lower)
     st.dataframe(layout, column_config=tables.fit_columns(layout),
                  height=tables.height_for(len(layout)))
+    st.caption(rank_note(results, table, measure))
     if table.shape[1] >= 2 and table.shape[0] >= 3:
         st.markdown(statistics_text(table))
         st.plotly_chart(cd_figure(table, lower, title=f"{measure}: critical difference"),
@@ -117,6 +118,25 @@ def show_comparison(results: pd.DataFrame, key: str) -> None:
     else:
         st.info("The statistics and the CD diagram need at least three learners and two "
                 "datasets.")
+
+
+def rank_note(results: pd.DataFrame, table: pd.DataFrame, measure: str) -> str:
+    """Why these ranks need not be the README's: a rank depends on who is compared, and a
+    learner that found no true label on a dataset (mean recall 0) ranks near the end there."""
+    note = (f"Ranks are among the {table.shape[0]} learners above. The README's ranks come from "
+            "`benchmarks/field.py`: MLR against the nine peers measured in "
+            "`../shared/field/peers.csv` (SeCo among them; MLR_agg and MLR_max not) on the same "
+            "folds, so they differ where the learners compared or their numbers differ.")
+    if "recall" not in results.columns:
+        return note
+    recall = results.groupby(["learner", "dataset"])["recall"].mean()
+    blank = [f"{learner} on {dataset} ({measure} {table.loc[learner, dataset]:.4g})"
+             for (learner, dataset), value in recall.items()
+             if value == 0 and learner in table.index and dataset in table.columns]
+    if blank:
+        note += (f" Here {', '.join(blank)} found no true label in any fold (mean recall 0): "
+                 "its rank there is that of predicting nothing.")
+    return note
 
 
 def browse(folder: Path) -> None:
@@ -135,9 +155,17 @@ def browse(folder: Path) -> None:
         found = True
         st.subheader("EM vs HL fitness on synthetic data")
         st.plotly_chart(emhl_figure(emhl_summary(pd.read_csv(emhl))), key="emhl")
-    for image in sorted(folder.glob("theory_*.png")):
+    theory_csv = folder / "theory.csv"
+    if theory_csv.is_file():  # drawn here in the app's style; the PNGs are for the report
         found = True
-        st.image(str(image), caption=FIGURE_CAPTIONS.get(image.stem, "The theory checked"))
+        t = pd.read_csv(theory_csv)
+        st.subheader("The theory checked")
+        st.plotly_chart(theory_figures.engine_fitness_figure(t), key="theory_engine")
+        st.plotly_chart(theory_figures.random_rules_figure(t), key="theory_random_rules")
+    else:
+        for image in sorted(folder.glob("theory_*.png")):
+            found = True
+            st.image(str(image), caption=FIGURE_CAPTIONS.get(image.stem, "The theory checked"))
     if not found:
         st.info("No results in this folder: run `python benchmarks/reproduce_paper.py` or "
                 "`python -m mlr_core.evaluation.experiments --out FOLDER`.")

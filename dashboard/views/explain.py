@@ -125,9 +125,9 @@ def fitted_weights(session: state.Session, index: int) -> None:
     """The same instance scored as the library scores it: fitted rule weights, on all rules or a
     compact model, the answer built up as the baseline plus each matching rule's weight."""
     st.markdown("#### With fitted rule weights (the library's scoring)")
-    st.caption("The model above scores MLR_agg by the rules' vote, as the paper does, so it can "
-               "follow every tick. `MLRClassifier()` in Python keeps the same rules but gives "
-               "each a weight per label, fitted on the training split by ridge regression: a "
+    st.caption("Above, the rules are scored by the paper's vote. `MLRClassifier()` in Python "
+               "(and the Train page's default model) keeps the same rules but gives each a "
+               "weight per label, fitted on the training split by ridge regression: a "
                "label's score is the baseline plus the weights of the matching rules. A "
                "compact model keeps k of the rules (the baseline counted) and refits them, as "
                "the Rules page's rule budget does.")
@@ -192,7 +192,7 @@ def explanation(session: state.Session, index: int) -> None:
     split = "held-out (never trained on)" if held_out else "training"
     st.subheader(f"Instance #{index} · {split}")
     snap = session.snapshot()
-    st.info(f"**Shown: the model being trained**, all {len(snap.rules):,} rules at iteration "
+    st.info(f"**Shown: the rules being trained**, all {len(snap.rules):,} at iteration "
             f"{snap.iteration:,}, scored by the paper's vote (below, on request: the same rules "
             "with fitted weights, or a compact model).", icon=":material/model_training:")
     if exp.fallback:

@@ -16,7 +16,7 @@ def options(session: state.Session) -> pages.PopulationOptions:
     def feature(j: int) -> str:
         return f"{names[j]} · {usage[j]:,} rules" if len(snap.rules) else names[j]
 
-    cols = st.columns([3, 3, 2, 1])
+    cols = st.columns(2)  # a row of their own: long feature names are read whole
     fx = cols[0].selectbox("x feature", ranked, ranked.index(default[0]), format_func=feature,
                            key="pop_x",
                            help="Features the rules specify most come first (with how many "
@@ -24,14 +24,15 @@ def options(session: state.Session) -> pages.PopulationOptions:
                                 "two features the most rules specify together.")
     fy = cols[1].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
                            key="pop_y")
-    color_by = cols[2].segmented_control("Colour rules by", ["fitness", "labelset"],
+    cols = st.columns([2, 1, 3], vertical_alignment="bottom")
+    color_by = cols[0].segmented_control("Colour rules by", ["fitness", "labelset"],
                                          default="fitness", required=True, key="pop_color")
-    cap = cols[3].number_input("Max rectangles", 10, 5000, 300, step=50, key="pop_cap")
+    cap = cols[1].number_input("Max rectangles", 10, 5000, 300, step=50, key="pop_cap")
     if len(snap.rules) and not shared and len(names) > 1:
         st.info("No rule specifies two features together yet (each rule conditions on one "
                 "feature here): the two features used most are shown, and the rules on either "
                 "one are drawn as bands across the plot.", icon=":material/info:")
-    only_specified = st.toggle(
+    only_specified = cols[2].toggle(
         "Only rules that specify both features", value=len(names) > 2 and bool(shared),
         key="pop_both",
         help="A rule with a wildcard on one of the two features is a band across the whole "

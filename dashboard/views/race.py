@@ -1,6 +1,6 @@
 """Race: EM against HL fitness, two models learning the same data side by side."""
 
-import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dashboard import compare_figures, pacing, pages, state, tables, ui
@@ -19,6 +19,12 @@ def race() -> state.Race:
     return current
 
 
+def _new_race(weighting: str) -> None:
+    session = ui.session()
+    st.session_state[RACE] = state.Race(session.split, {**session.params, "weighting": weighting},
+                                        race().iterations_per_tick)
+
+
 @ui.shielded_callback("starting the race")
 def _start() -> None:
     race().running = True
@@ -31,9 +37,12 @@ def _pause() -> None:
 
 @ui.shielded_callback("restarting the race")
 def _restart() -> None:
-    session = ui.session()
-    st.session_state[RACE] = state.Race(session.split, dict(session.params),
-                                        race().iterations_per_tick)
+    _new_race(race().params["weighting"])
+
+
+@ui.shielded_callback("changing the race's model")
+def _model() -> None:
+    _new_race(st.session_state["race_model"])
 
 
 @ui.shielded_callback("changing the race's speed")
@@ -41,13 +50,19 @@ def _speed() -> None:
     race().iterations_per_tick = int(st.session_state["race_speed"])
 
 
-def match_counts(lane: state.Session, snap: state.Snapshot) -> np.ndarray:
-    """How many training rows each rule of ``snap`` matches (the engine's matching)."""
-    from mlr_core.audit import row_rules
+#: The race's table, one row per quantity (lanes as columns: it fits beside the sidebar), with
+#: how each is printed.
+TABLE_FORMATS = {"iteration": "{:,.0f}", "rules": "{:,.0f}", "τ (specificity)": "{:.3g}",
+                 "measured F (ν = 1)": "{:.3g}", "random rule E[F] ≥": "{:.3g}",
+                 "random rule E[F] ≤": "{:.3g}"}
 
-    X, _ = lane.split.training()
-    return lane.read_model(snap, lambda model: np.bincount(row_rules(model, X).match_ids,
-                                                           minlength=len(snap.rules)))
+
+def printed(table: pd.DataFrame) -> pd.DataFrame:
+    """``pages.race_table`` turned for reading: quantities down, lanes across, as text."""
+    turned = table.T
+    return turned.apply(lambda row: row.map(
+        lambda v: "—" if pd.isna(v) else TABLE_FORMATS.get(row.name, "{:.3f}").format(v)),
+        axis=1).rename_axis("")
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run
@@ -69,6 +84,12 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                    help="Two fresh models with the Train page's current parameters.")
     cols[3].select_slider("Iterations per tick (each model)", SPEEDS, current.iterations_per_tick,
                           key="race_speed", on_change=_speed)
+    st.session_state["race_model"] = current.params["weighting"]
+    st.segmented_control("Both models score labels by", list(state.MODELS), key="race_model",
+                         format_func=state.MODELS.get, required=True, on_change=_model,
+                         help="A new race. The paper raced EM and HL under its vote, with rules "
+                              "of up to ⌈log2 n⌉ conditions; the library's default fits a weight "
+                              "per rule and label to rules of at most 3 conditions.")
 
 
     @st.fragment(run_every=pacing.TICK_EVERY_S if current.running else None)
@@ -77,27 +98,23 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         if current.running:
             with ui.shielded("racing"):
                 ui.wait_for_kernels()
-                current.advance()
+                current.advance(keep_going=lambda: current.running)
         with ui.shielded("drawing the race"):
             split = current.split
             st.markdown(f"**Iteration {current.iteration:,}** of each model on "
                         f"{split.dataset.name} ({len(split.train_idx):,} training "
                         f"rows, {len(split.test_idx):,} held out)")
             st.plotly_chart(pages.race_chart(current), key="race_curves")
-            table = pages.race_table(current, match_counts)
-            small = ["τ (specificity)", "measured F (ν = 1)", "random rule E[F] ≥",
-                     "random rule E[F] ≤"]
-            formats = {name: st.column_config.NumberColumn(format="%.3g" if name in small
-                                                           else "%.3f")
-                       for name in table.columns if name not in ("iteration", "rules")}
-            st.dataframe(table, key="race_table", column_config=tables.fit_columns(table, formats))
+            table = pages.race_table(current)
+            shown = printed(table)
+            st.dataframe(shown, key="race_table", column_config=tables.fit_columns(shown))
             left, right = st.columns([1, 1], vertical_alignment="center")
             if table["measured F (ν = 1)"].notna().all():
                 left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
             right.caption(
                 "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
                 "population's mean over rules of (share of training rows matched × accuracy), "
-                "numerosity-weighted, as on the Theory page. The **random rule** columns are what "
+                "numerosity-weighted, as on the Theory page. The **random rule** rows are what "
                 "the paper's analysis expects of a rule placed at random with the population's "
                 "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
                 "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "

@@ -87,11 +87,11 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
                    "of its rules.")
         return
     n = len(snap.rules)
-    st.caption(f"The table above is the model being trained: all {n:,} rules, scored by the "
-               "paper's vote. An auditor reads a compact model instead: at most k of these rules "
-               "(the baseline, the score when no rule matches, counted as one) with a weight "
-               "per rule and label fitted on the training rows, as `MLRClassifier.compact(k)` "
-               "makes it.")
+    st.caption(f"The table above is the model being trained: all {n:,} rules "
+               f"({session.model_words()}). An auditor reads a compact model instead: at most k "
+               "of these rules (the baseline, the score when no rule matches, counted as one) "
+               "with a weight per rule and label fitted on the training rows, as "
+               "`MLRClassifier.compact(k)` makes it.")
     budget = rule_budget.kept(st.session_state, snap)
     if budget is None:
         slot = st.empty()
@@ -196,8 +196,8 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     row.download_button(
         "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(
-            f"A compact model: {size - 1} of the {len(snap.rules):,} rules trained (by the "
-            "paper's vote) and the baseline, with weights fitted on the training rows. "
+            f"A compact model: {size - 1} of the {len(snap.rules):,} rules trained "
+            "and the baseline, with weights fitted on the training rows. "
             f"{len(session.split.train_idx):,} training rows audited, "
             f"{len(session.split.test_idx):,} held out; made by MLR Studio."),
             include_plotlyjs=True),

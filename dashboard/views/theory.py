@@ -35,21 +35,35 @@ def population_measured(session: state.Session, snap: state.Snapshot):
         return kept[1]
     if snap.rules.empty:
         return None
-    from mlr_core.audit import row_rules  # the engine's matching: loaded once rules exist
-
-    X, _ = session.split.training()
-    counts = session.read_model(snap, lambda model: np.bincount(
-        row_rules(model, X).match_ids, minlength=len(snap.rules)))
-    value = theory.measured_fitness(counts, snap.rules["accuracy"], snap.rules["numerosity"],
-                                    len(X))
+    value = theory.measured_fitness(session.match_counts(snap), snap.rules["accuracy"],
+                                    snap.rules["numerosity"], len(session.split.train_idx))
     st.session_state["theory_measured"] = (snap, value)
     return value
+
+
+@ui.shielded_callback("switching to the paper's vote")
+def _train_the_vote() -> None:
+    session = ui.session()
+    session.reset({**session.params, "weighting": "vote"})
+
+
+def which_population(session: state.Session) -> None:
+    """Say whose rules the star measures, with the paper's vote one click away."""
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.caption(f"The star measures this tab's population: {session.model_words()}. The paper's "
+                 "analysis is of the rules its vote evolves (up to ⌈log2 n⌉ conditions each).")
+    if session.params["weighting"] != "vote":
+        right.button("Train the paper's vote (MLR_agg)", key="theory_vote",
+                     on_click=_train_the_vote, icon=":material/how_to_vote:", width="stretch",
+                     help="A fresh model with the Train page's parameters, scored by the paper's "
+                          "vote; train it (Step or Start) to measure its rules here.")
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Theory")
     session = ui.session()
     ui.wait_for_kernels()  # this page asks the engine: say so while it loads
+    which_population(session)
     snap = session.snapshot()
     stats = dataset_stats(session.split.dataset.Y)
     d_data = session.split.dataset.X.shape[1]

@@ -1,5 +1,7 @@
 """Time travel: the population at any earlier iteration of this run, and the run replayed."""
 
+import time
+
 import streamlit as st
 
 from dashboard import frames, pages, state, ui
@@ -8,6 +10,7 @@ AT = "tt_at"
 PLAYING = "tt_playing"
 END = "tt_end"
 FIRST_FRAME = "tt_first_frame"
+STARTED = "tt_started"
 #: Seconds between two snapshots of a replay.
 REPLAY_EVERY_S = 0.8
 
@@ -17,6 +20,15 @@ def _play() -> None:
     st.session_state[AT] = ui.session().past_snapshots()[0].iteration
     st.session_state[PLAYING] = True
     st.session_state[FIRST_FRAME] = True
+    st.session_state[STARTED] = time.monotonic()
+
+
+def next_frame(shown: int) -> int:
+    """The replay's next snapshot: the one the clock has reached (``REPLAY_EVERY_S`` each since
+    the replay started), and at least the one after ``shown``. A frame that takes longer than
+    that to draw (a big population) makes the replay skip ahead, not slow down."""
+    due = int((time.monotonic() - st.session_state[STARTED]) / REPLAY_EVERY_S)
+    return max(shown + 1, due)
 
 
 def _stop() -> None:
@@ -69,7 +81,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 if shown == len(past) - 1:
                     st.session_state[PLAYING] = False
                     st.rerun()  # the whole page: the button becomes "Replay" again
-                st.session_state[AT] = iterations[shown + 1]
+                st.session_state[AT] = iterations[min(next_frame(shown), len(past) - 1)]
             chosen = st.select_slider("Iteration", iterations, key=AT,
                                       format_func="{:,}".format,
                                       disabled=st.session_state.get(PLAYING, False),
@@ -91,7 +103,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
 
         with right:
             st.caption("Replay plays the snapshots from the first, one every "
-                       f"{REPLAY_EVERY_S:g} s.")
+                       f"{REPLAY_EVERY_S:g} s (skipping one when drawing falls behind).")
         scrub()
 
 

@@ -10,35 +10,63 @@ FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
 PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labelset)"}
 
 
+#: The form's widgets, keyed so the Apply callback reads them: parameter -> widget key.
+KEYS = {name: f"param_{name}" for name in state.DEFAULT_PARAMS}
+HOLDOUT = "param_holdout"
+#: The parameters the form was last filled from (a new dict at every reset).
+FILLED_FROM = "param_filled_from"
+#: The type each number widget holds.
+NUMBERS = {"n_rules": int, "p_hash": float, "nu": float, "theta_ga": int, "r0": float,
+           "random_state": int}
+
+
+def _fill(session: state.Session) -> None:
+    """Put the session's parameters in the form when they changed (a reset, a loaded model)
+    or when its widgets were forgotten (another page was open); a user's unsent edits stay."""
+    fresh = st.session_state.get(FILLED_FROM) is not session.params
+    values = {KEYS[name]: NUMBERS.get(name, str)(value) for name, value in session.params.items()
+              if name in KEYS}
+    values[HOLDOUT] = float(session.split.holdout)
+    for key, value in values.items():
+        if fresh or key not in st.session_state:
+            st.session_state[key] = value
+    st.session_state[FILLED_FROM] = session.params
+
+
+@ui.shielded_callback("applying the parameters")
+def _apply() -> None:
+    """Reset with the form's parameters before the page is drawn, so the page shows the new
+    model at once (a reset inside the page came after the curves were drawn)."""
+    params = {name: st.session_state[key] for name, key in KEYS.items()}
+    ui.session().reset(params, st.session_state[HOLDOUT])
+
+
 def parameters_form(session: state.Session) -> None:
     """The model's parameters; applied (with a fresh model) only when the form is submitted."""
-    p = session.params
+    _fill(session)
     with st.form("params", border=True):
         st.markdown("**Model parameters** (applied on reset)")
-        params = {
-            "n_rules": st.number_input("N: max population (micro)", 10, 20_000,
-                                       int(p["n_rules"]), step=50),
-            "p_hash": st.slider("P#: wildcard probability at covering", 0.0, 1.0,
-                                float(p["p_hash"]), 0.01),
-            "fitness": st.radio("Fitness", list(FITNESS), list(FITNESS).index(p["fitness"]),
-                                format_func=FITNESS.get, horizontal=True),
-            "nu": st.number_input("ν: fitness pressure (F = acc^ν)", 0.5, 50.0, float(p["nu"]),
-                                  step=0.5),
-            "theta_ga": st.number_input("θ_GA: GA threshold", 0, 1_000, int(p["theta_ga"]),
-                                        step=5),
-            "r0": st.slider("r0: mean interval width at covering", 0.05, 1.0, float(p["r0"]),
-                            0.05),
-            "prediction": st.radio("Prediction", list(PREDICTION),
-                                   list(PREDICTION).index(p["prediction"]),
-                                   format_func=PREDICTION.get),
-            "random_state": st.number_input("Seed", 0, 2**31 - 1, int(p["random_state"])),
-        }
-        holdout = st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5,
-                            float(session.split.holdout), 0.05, format="%.2f")
-        if st.form_submit_button("Apply and reset", key="apply", type="primary",
-                                 width="stretch"):
-            with ui.shielded("applying the parameters"):
-                session.reset(params, holdout)
+        st.radio("Model", list(state.MODELS), format_func=state.MODELS.get,
+                 key=KEYS["weighting"],
+                 help="The library's default, `MLRClassifier()`: one weight per rule and label, "
+                      "fitted by ridge regression, rules of at most 3 conditions. The paper's "
+                      "vote: each label's share of the matching rules' fitness × numerosity, "
+                      "rules of up to ⌈log2 n⌉ conditions.")
+        st.number_input("N: max population (micro)", 10, 20_000, step=50, key=KEYS["n_rules"])
+        st.slider("P#: wildcard probability at covering", 0.0, 1.0, step=0.01,
+                  key=KEYS["p_hash"])
+        st.radio("Fitness", list(FITNESS), format_func=FITNESS.get, horizontal=True,
+                 key=KEYS["fitness"])
+        st.number_input("ν: fitness pressure (F = acc^ν)", 0.5, 50.0, step=0.5, key=KEYS["nu"])
+        st.number_input("θ_GA: GA threshold", 0, 1_000, step=5, key=KEYS["theta_ga"])
+        st.slider("r0: mean interval width at covering", 0.05, 1.0, step=0.05, key=KEYS["r0"])
+        st.radio("Prediction", list(PREDICTION), format_func=PREDICTION.get,
+                 key=KEYS["prediction"])
+        st.number_input("Seed", 0, 2**31 - 1, key=KEYS["random_state"])
+        st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5, step=0.05,
+                  format="%.2f", key=HOLDOUT)
+        st.form_submit_button("Apply and reset", key="apply", type="primary", width="stretch",
+                              on_click=_apply)
 
 
 def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
@@ -62,6 +90,9 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         f" held-out {len(session.split.test_idx):,} rows"
     )
     curves, population = pages.train_charts(snap)
+    st.caption(f"**Curves of:** {session.model_words()}, refitted to the rules at each point "
+               "(as `tune_bipartition()` does), so they show what the model would predict at "
+               "that iteration.")
     st.plotly_chart(curves, key="learning_curves")
     if session.runs:
         st.plotly_chart(pages.runs_chart(session, snap), key="runs_curves")

@@ -20,7 +20,7 @@ def data():
 
 @pytest.fixture(scope="module")
 def model(data):
-    """A model as the dashboard trains it (state.LIVE_WEIGHTING)."""
+    """A model scored by the paper's vote, as the dashboard trains it on request."""
     return MLRClassifier(n_rules=300, random_state=0, weighting="vote").fit(data.X, data.Y)
 
 

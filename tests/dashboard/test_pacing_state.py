@@ -1,12 +1,14 @@
 """Pacing, run history and time travel in the session: a target that stops training by itself,
 earlier runs kept when the parameters change, and bounded snapshots spanning the run."""
 
+import threading
+
 import pytest
 
 from dashboard import state
 from dashboard.curves import RUN_HISTORY
 from dashboard.data_split import DataSplit
-from dashboard.pacing import DEFAULT_TICK_CAP
+from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
 from dashboard.snapshots import SnapshotStore
 from mlr_core import make_hypercube_dataset
 
@@ -50,7 +52,8 @@ def test_a_reset_keeps_the_earlier_runs_curves_a_new_dataset_drops_them(session)
     session.step(30)
     session.reset()
     names = [run.name for run in session.runs]
-    assert len(names) == 2 and names[0].startswith("run 1: HL") and names[1].startswith("run 2: EM")
+    assert len(names) == 2 and names[0].startswith("run 1: fitted weights, HL")
+    assert names[1].startswith("run 2: fitted weights, EM")
     assert session.runs[0].curves["iteration"].max() == 50
     assert session.runs[1].curves["iteration"].max() == 30
     for _ in range(RUN_HISTORY + 2):
@@ -59,3 +62,121 @@ def test_a_reset_keeps_the_earlier_runs_curves_a_new_dataset_drops_them(session)
     assert len(session.runs) == RUN_HISTORY
     session.set_dataset(make_hypercube_dataset(n_samples=100, random_state=3))
     assert not session.runs
+
+
+class CountingSession:
+    """What ``Pacing.advance`` needs of a session, counting chunks and curve points; ``on_chunk``
+    runs inside a chunk (where a click's callback can land, on Streamlit's other thread)."""
+
+    def __init__(self, on_chunk) -> None:
+        self.iteration, self.chunks, self.recorded, self.on_chunk = 0, [], 0, on_chunk
+
+    def learn(self, n: int) -> None:
+        self.chunks.append(n)
+        self.iteration += n
+        self.on_chunk(len(self.chunks))
+
+    def record(self, force: bool = False) -> None:
+        self.recorded += 1
+
+
+def test_a_pause_during_a_tick_starts_no_further_chunk_and_scores_nothing():
+    pace = Pacing(running=True, tick_cap=None, speed=1e6)  # chunks of about 30 ms each
+
+    def click_pause_during_the_third(chunk: int) -> None:
+        if chunk == 3:
+            pace.running = False
+
+    session = CountingSession(click_pause_during_the_third)
+    done = pace.advance(session, 5.0, keep_going=lambda: pace.running)
+    assert len(session.chunks) == 3 and done == sum(session.chunks) == session.iteration
+    assert session.recorded == 0  # no refit holds the lock after the click
+
+
+def test_a_race_paused_mid_tick_keeps_its_lanes_level(session):
+    race = state.Race(session.split, dict(session.params), iterations_per_tick=1000)
+    calls = []
+
+    def keep_going() -> bool:
+        calls.append(race.iteration)
+        return len(calls) <= 3
+
+    assert race.advance(keep_going=keep_going) == 3 * 1000 // state.RACE_CHUNKS
+    assert race.lanes["em"].iteration == race.lanes["hl"].iteration == 300
+    assert calls == [0, 100, 200, 300]  # asked before every chunk of both lanes
+    assert not race.lanes["em"].curves.points  # stopped: no curve point
+
+
+def test_the_curves_are_the_library_default_model_at_each_point(session):
+    """Held-out curves of the model ``MLRClassifier()`` fits: fitted weights, 3-condition rules,
+    refitted at the point's iteration (what ``tune_bipartition`` gives, bit for bit)."""
+    from mlr_core import MLRClassifier
+    from mlr_core.evaluation.measures import hamming_loss
+
+    assert session.params["weighting"] == "fitted"
+    session.step(400)
+    model = session._started()
+    assert model.weighting == "fitted" and model.max_specified == "auto"
+    X, Y = session.split.training()
+    library = MLRClassifier(**session.params).start(X, Y).learn(400).tune_bipartition()
+    data = session.split.dataset
+    expected = hamming_loss(data.Y[session.split.test_idx],
+                            library.predict(data.X[session.split.test_idx]))
+    curves = session.snapshot().curves
+    held_out = curves[curves["split"] == "held-out"]
+    assert held_out["hamming_loss"].iloc[-1] == expected
+    assert "fitted rule weights" in session.model_words()
+
+
+def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
+    session.step(50)
+    model = session._started()
+    tune = model.tune_bipartition
+
+    def slow_tune():
+        threading.Event().wait(0.4)  # a refit as slow as yeast's on a busy machine, scaled
+        return tune()
+
+    monkeypatch.setattr(model, "tune_bipartition", slow_tune)
+    session.step(10)
+    assert session.curves.min_seconds >= 0.4 / state.REFIT_SHARE
+    assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)
+
+
+def test_a_snapshot_is_read_while_a_refit_holds_the_lock(session):
+    """A page redrawn after a click (Pause) reads the snapshot taken before a refit began."""
+    session.step(20)
+    taken = session.snapshot()
+    holding, release, read = threading.Event(), threading.Event(), []
+
+    def refit():
+        with session._lock:
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=refit)
+    holder.start()
+    holding.wait(30)
+    reader = threading.Thread(target=lambda: read.append(session.snapshot()))
+    reader.start()
+    reader.join(10)
+    finished = not reader.is_alive()
+    release.set()
+    holder.join()
+    reader.join()
+    assert finished and read == [taken]
+
+
+def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
+    """Live training refits the weights only for curve points; exports and explanations of the
+    model in between get it refitted, never the engine's 'weights are stale' refusal."""
+    session.step(50)
+    session.learn(30)  # a live chunk: no curve point, weights now older than the rules
+    snap = session.snapshot()
+    assert session.read_model(snap, lambda model: model.to_json())
+    assert session._started().rule_set_.iteration == 80  # refitted to the rules as they are
+    explanation = session.model_cache().explain(0)  # the Explain page's lesson: the vote's
+    assert not explanation.baseline.any() and explanation.scores.sum() > 0
+    vote = session.model_cache().vote_model()
+    assert vote.weighting == "vote" and vote is not session._started()
+    assert vote.max_specified_ == session._started().max_specified_

@@ -9,7 +9,7 @@ import sys
 
 from numba.core.registry import CPUDispatcher
 
-from dashboard import state, warmup
+from dashboard import warmup
 from mlr_core import MLRClassifier, make_hypercube_dataset
 from mlr_core.audit import audit, export_rules, row_rules
 
@@ -30,7 +30,7 @@ def every_page_action(fitness: str) -> None:
     data = make_hypercube_dataset(n_samples=80, n_relevant=3, n_labels=3, random_state=1)
     X, Y = data.X, data.Y
     model = MLRClassifier(n_rules=40, random_state=1, fitness=fitness,
-                          weighting=state.LIVE_WEIGHTING).start(X, Y)
+                          weighting="vote").start(X, Y)
     model.learn(200)
     model.step_traced()
     model.tune_bipartition()
