@@ -241,7 +241,7 @@ def test_explain_shows_match_set_answers_and_scores(app):
     _no_exception(at)
     assert _session(at).selection.index == 5
     assert at.subheader[0].value.startswith("Instance #5")
-    assert any(i.value.startswith("**Shown: the model being trained**") for i in at.info)
+    assert any(i.value.startswith("**Shown: the rules being trained**") for i in at.info)
     assert any("MLR_agg" in m.value for m in at.markdown)
     assert any("MLR_max" in m.value for m in at.markdown)
     scores = _specs(at)[0]

@@ -112,6 +112,25 @@ def test_the_bundled_results_say_where_they_come_from_and_name_every_learner():
     assert "fitted weight" in names and "vote" in names
 
 
+def test_the_bundled_results_draw_the_theory_in_the_apps_style_and_explain_the_ranks():
+    at = _page()
+    at.selectbox(key="folder_measure").set_value("hamming_loss").run()
+    _no_exception(at)
+    specs = {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
+             for c in at.get("plotly_chart")}
+    engine = specs["The evolved population's mean fitness against a random rule's"]
+    random_rules = specs["Expected fitness: random rules measured vs the paper's equations"]
+    assert not at.get("imgs") and not at.get("image")  # charts, no PNG in plotly's own style
+    axis = random_rules["layout"]["yaxis"]
+    assert axis["type"] == "log" and len(axis["tickvals"]) == len(axis["ticktext"]) <= 8
+    assert all(text.replace(".", "").replace(",", "").isdigit() or "10<sup>" in text
+               for text in axis["ticktext"])  # 0.01, 0.02, 0.05, ...: no bare minor digits
+    assert engine["layout"]["barmode"] == "group" and engine["layout"]["title"]["x"] == 0.0
+    note = next(c.value for c in at.caption if c.value.startswith("Ranks are among"))
+    assert "benchmarks/field.py" in note and "peers.csv" in note
+    assert "BOOMER on genbase (hamming_loss 0.04" in note and "recall 0" in note
+
+
 def test_runs_a_small_comparison_live():
     at = _page()
     at.multiselect(key="exp_learners").set_value(["BR-LR", "LP-DT", "MLkNN"])

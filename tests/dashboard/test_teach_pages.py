@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from dashboard import pages
+
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
@@ -71,8 +73,74 @@ def test_earlier_runs_stay_on_the_train_page_after_new_parameters():
     runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
                 if "Held-out curves" in c.proto.spec)
     names = {t["name"] for t in runs["data"]}
-    assert any(n.startswith("run 1: HL") for n in names)
-    assert any(n.startswith("run 2: EM") and n.endswith("(this run)") for n in names)
+    assert any(n.startswith("run 1: fitted weights, HL") for n in names)
+    assert any(n.startswith("run 2: fitted weights, EM") and n.endswith("(this run)")
+               for n in names)
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _sidebar_text(at: AppTest) -> str:
+    return " ".join(e.value for e in [*at.sidebar.markdown, *at.sidebar.caption])
+
+
+def test_apply_and_reset_redraws_at_once_and_names_every_run():
+    at = _app()
+    for run in range(1, 4):
+        at.button(key="step").click().run()
+        assert _metric(at, "Iteration") == "200"
+        at.button(key="apply").click().run()  # the same parameters
+        assert _metric(at, "Iteration") == "0"  # the new model, in this very run
+        assert "not started" in _sidebar_text(at)
+    at.button(key="step").click().run()
+    runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+                if "Held-out curves" in c.proto.spec)
+    names = [t["name"] for t in runs["data"] if t.get("showlegend") is not False]
+    numbers = [name.split(":")[0] for name in names]
+    assert numbers == ["run 1", "run 2", "run 3", "run 4"] and len(set(names)) == 4
+    assert names[-1].endswith("(this run)")
+    assert not at.exception
+
+
+def test_the_sidebar_and_the_train_page_say_which_model_trains_and_whether_it_has():
+    at = _app()
+    text = _sidebar_text(at)
+    assert "Training:** not started" in text and "trained" not in text.lower()
+    assert "Model: the library's default (fitted rule weights)" in text
+    at.button(key="step").click().run()
+    text = _sidebar_text(at)
+    assert "paused at iteration 200" in text
+    assert "rules of at most 2 conditions" in text  # the sample has 2 features (auto: min(3, d))
+    assert any(c.value.startswith("**Curves of:** the library's default (fitted rule weights)")
+               for c in at.caption)
+
+
+def test_the_papers_vote_is_one_click_away_on_train_race_and_theory():
+    at = _app()
+    next(w for w in at.radio if w.label == "Model").set_value("vote")
+    at.button(key="apply").click().run()
+    session = at.session_state["session"]
+    at.button(key="step").click().run()
+    assert session._started().weighting == "vote"
+    assert any(c.value.startswith("**Curves of:** the paper's vote (MLR_agg)") for c in at.caption)
+    at = at.switch_page("views/theory.py").run()
+    assert not [b for b in at.button if b.key == "theory_vote"]  # already the vote
+    at = at.switch_page("views/train.py").run()
+    next(w for w in at.radio if w.label == "Model").set_value("fitted")
+    at.button(key="apply").click().run()
+    assert session._started().weighting == "fitted"
+    at = at.switch_page("views/theory.py").run()
+    at.button(key="theory_vote").click().run()
+    assert session.params["weighting"] == "vote" and session.iteration == 0
+    at = at.switch_page("views/race.py").run()
+    race = at.session_state["race"]
+    assert {lane.params["weighting"] for lane in race.lanes.values()} == {"vote"}
+    at.segmented_control(key="race_model").set_value("fitted").run()
+    race = at.session_state["race"]
+    assert {lane.params["weighting"] for lane in race.lanes.values()} == {"fitted"}
+    assert not at.exception
 
 
 def test_time_travel_scrubs_and_replays_the_snapshots():
@@ -100,6 +168,22 @@ def test_time_travel_scrubs_and_replays_the_snapshots():
     assert not at.exception
 
 
+def test_a_replay_keeps_its_stated_pace_when_frames_draw_slowly():
+    from dashboard.views.time_travel import REPLAY_EVERY_S
+
+    at = _app().switch_page("views/time_travel.py").run()
+    for _ in range(5):
+        at.button(key="step").click().run()
+    at.run()
+    at.button(key="tt_play").click().run()
+    assert at.select_slider(key="tt_at").value == 200
+    at.session_state["tt_started"] -= 3.2 * REPLAY_EVERY_S  # three frames' time went to drawing
+    at.run()
+    assert at.select_slider(key="tt_at").value == 800  # the fourth snapshot, on time
+    caption = next(c.value for c in at.caption if c.value.startswith("Replay plays"))
+    assert f"one every {REPLAY_EVERY_S:g} s" in caption
+
+
 def test_race_trains_em_and_hl_in_step_with_theory_columns():
     at = _app()
     at = at.switch_page("views/race.py").run()
@@ -115,9 +199,10 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     assert not em.snapshots.points and not hl.snapshots.points  # no time travel in the race
     session = at.session_state["session"]
     assert em.split is hl.split is session.split  # the Train page's rows, one split for both
-    table = at.dataframe[0].value
-    assert list(table.index) == ["EM (exact match)", "HL (1 − Hamming loss)"]
-    assert (table["iteration"] == 2000).all()
+    shown = at.dataframe[0].value  # quantities down, lanes across: it fits beside the sidebar
+    assert list(shown.columns) == ["EM (exact match)", "HL (1 − Hamming loss)"]
+    assert list(shown.loc["iteration"]) == ["2,000", "2,000"]
+    table = pages.race_table(race)
     assert table[["Accuracy", "measured F (ν = 1)", "random rule E[F] ≥"]].stack().between(
         0, 1).all()
     low, high = table["random rule E[F] ≥"], table["random rule E[F] ≤"]
