@@ -73,7 +73,12 @@ def test_population_axes_legends_and_points():
     assert layout["xaxis"]["range"] == [0.0, 1.0]
     assert layout["title"]["text"] == "Population"
     assert "fitness" in layout["legend"]["title"]["text"]
-    assert "1 / 2–4 / 5–9 / ≥ 10" in layout["annotations"][0]["text"]
+    key = layout["annotations"][0]
+    assert "1 / 2–4 / 5–9 / ≥ 10" in key["text"]
+    # under the plot from its left edge, below the x axis title and within the bottom margin:
+    # beside the plot it was cut wherever the side legend was narrower than the key
+    assert (key["x"], key["xanchor"], key["y"], key["yanchor"]) == (0.0, "left", 0.0, "top")
+    assert -key["yshift"] + 2 * 17 <= layout["margin"]["b"]  # two lines of 12 px text
     markers = [t for t in fig["data"] if t["mode"] == "markers" and "customdata" in t]
     assert sum(len(values(t["customdata"])) for t in markers) == 40
     # labelsets outside the palette are grouped as "other"
