@@ -41,8 +41,12 @@ class Pacing:
 
     def advance(self, session, budget_s: float = TICK_BUDGET_S,
                 keep_going: Callable[[], bool] = lambda: True) -> int:
-        """Train ``session`` for about ``budget_s`` seconds (at most ``tick_cap`` iterations),
-        then let it record a curve point.
+        """Let ``session`` record a curve point if one is due, then train it for about
+        ``budget_s`` seconds (at most ``tick_cap`` iterations).
+
+        The point comes first, on the model as the last tick left and drew it: a refit (seconds
+        on yeast) then happens while the page shows the model's own iteration, so a click during
+        it stops training where the page said it was.
 
         Chunks are sized from the measured speed, ``1 / CHUNKS_PER_TICK`` of the budget each, so
         a population that slows down as it grows overruns the budget by little; the session
@@ -53,6 +57,7 @@ class Pacing:
         when the tick runs whole, so every tick shows progress, except at ``stop_at``, where
         training pauses by itself.
         """
+        session.record()
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
         if self.stop_at is not None:
@@ -72,8 +77,7 @@ class Pacing:
             rate = chunk / max(time.perf_counter() - began, 1e-6)
             self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
             done += chunk
-        at_target = self.stop_at is not None and session.iteration >= self.stop_at
-        session.record(force=at_target)
-        if at_target:
+        if self.stop_at is not None and session.iteration >= self.stop_at:
+            session.record(force=True)  # the run ends on a point at the target
             self.running = False
         return done
