@@ -67,7 +67,7 @@ def theory_position_figure(table: pd.DataFrame) -> go.Figure:
                              hovertemplate="measured: %{y:.3g}<extra></extra>"))
     values = np.array([v for v in [*ys, *table["measured F (ν = 1)"]]
                        if v is not None and np.isfinite(v) and v > 0])
-    low, high = values.min() / 1.6, values.max() * 1.6  # room for the stars' labels
+    low, high = values.min() / 1.6, values.max() * 2.5  # room for the stars' labels above them
     ticks, labels = log_ticks(low, high)
     fig.update_yaxes(type="log", title_text="fitness at ν = 1 (log)", tickvals=ticks,
                      ticktext=labels, range=[np.log10(low), np.log10(high)])

@@ -163,14 +163,16 @@ def random_rules_figure(t) -> go.Figure:
     log axis ticked by :func:`log_ticks` (plotly's own printed ``3 2 0.1 9 8 7 6``)."""
     fig = go.Figure()
     labels = theory_labels(t)
+    shown = {column: t[column].where(t["hl_upper_valid"]) if column == "hl_upper" else t[column]
+             for column in RANDOM_RULE_SERIES}  # the upper bound only where it is meaningful
     for column, (name, color, symbol) in RANDOM_RULE_SERIES.items():
-        y = t[column].where(t["hl_upper_valid"]) if column == "hl_upper" else t[column]
+        y = shown[column]
         fig.add_trace(go.Scatter(
             x=labels, y=y, name=name, mode="markers",
             marker={"color": color, "symbol": symbol, "size": 11, "line": {"width": 2,
                                                                           "color": color}},
             hovertemplate=f"{name}<br>%{{x}}: %{{y:.3g}}<extra></extra>"))
-    values = t[list(RANDOM_RULE_SERIES)].to_numpy(dtype=float).ravel()
+    values = np.concatenate([y.to_numpy(dtype=float) for y in shown.values()])
     values = values[np.isfinite(values) & (values > 0)]
     low, high = float(values.min()) / 1.3, float(values.max()) * 1.3
     vals, texts = log_ticks(low, high)

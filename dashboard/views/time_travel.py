@@ -49,7 +49,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 "the learning curves get their points.", icon=":material/history:")
     else:
         playing = st.session_state.get(PLAYING, False)
-        left, right = st.columns([1, 5], vertical_alignment="bottom")
+        left, right = st.columns([1, 3], vertical_alignment="bottom")
         if playing:
             left.button("Stop replay", key="tt_stop", on_click=_stop, icon=":material/stop:",
                         width="stretch")
