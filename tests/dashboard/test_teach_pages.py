@@ -88,7 +88,7 @@ def _sidebar_text(at: AppTest) -> str:
 
 def test_apply_and_reset_redraws_at_once_and_names_every_run():
     at = _app()
-    for run in range(1, 4):
+    for _ in range(3):
         at.button(key="step").click().run()
         assert _metric(at, "Iteration") == "200"
         at.button(key="apply").click().run()  # the same parameters
