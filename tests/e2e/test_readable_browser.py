@@ -77,6 +77,32 @@ async () => {
 """
 
 
+#: What a screen cuts: grids that scroll sideways, picker and button texts cut short, chart
+#: annotations outside their chart (each a problem as text; empty when all fits).
+CUT_OFF = """
+() => {
+  const problems = [];
+  document.querySelectorAll('[data-testid=stDataFrame] .dvn-scroller').forEach(s => {
+    if (s.scrollWidth > s.clientWidth + 1)
+      problems.push(`grid scrolls: ${s.scrollWidth} > ${s.clientWidth}`);
+  });
+  document.querySelectorAll(
+      '[data-testid=stSelectbox] [data-baseweb=select] *, [data-testid=stButton] button *')
+    .forEach(e => { if (e.innerText && e.scrollWidth > e.clientWidth + 1)
+                      problems.push(`cut: "${e.innerText.slice(0, 50)}"`); });
+  document.querySelectorAll('.js-plotly-plot').forEach(plot => {
+    const svg = plot.querySelector('svg.main-svg').getBoundingClientRect();
+    plot.querySelectorAll('.infolayer g.annotation').forEach(a => {
+      const r = a.getBoundingClientRect();
+      if (r.right > svg.right + 1 || r.bottom > svg.bottom + 1 || r.left < svg.left - 1)
+        problems.push(`annotation outside its chart: "${a.textContent.slice(0, 40)}"`);
+    });
+  });
+  return problems;
+}
+"""
+
+
 class Visit:
     """A tab's clicks, each timed from the click until the app is idle again."""
 
@@ -242,3 +268,28 @@ def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(own_fo
           f"page, {after:.0f} MB on emotions again")
     assert trained - before < 300, "the wide data added more than 300 MB to the tab"
     assert after - before < 0.25 * (trained - before) + 40, "the wide data's memory stayed"
+
+
+def test_the_teaching_pages_fit_a_1300_px_screen(folder_tab):
+    """On emotions (long feature names) at 1,300 px: the race table needs no sideways scroll,
+    the feature pickers and buttons show their text whole, the rule-opacity key is inside its
+    chart (it was cut on Population, Time travel and Microscope)."""
+    app = folder_tab
+    app.page.set_viewport_size({"width": 1300, "height": 950})
+    visit = Visit(app)
+    load_from_folder(visit, "emotions")
+    app.open("Train (live)")
+    train(visit)
+    for title in ("Train (live)", "Population", "Microscope", "Time travel", "Race: EM vs HL"):
+        app.open(title)
+        if title == "Microscope":
+            visit.click("trace one iteration", lambda: app.press("Trace one iteration"))
+            visit.click("next step", lambda: app.press("Next step"))
+        if title == "Race: EM vs HL":
+            app.press("Start race")
+            app.page.wait_for_timeout(3000)
+            app.press("Pause race")
+            app.page.get_by_test_id("stDataFrame").first.wait_for()
+            app.idle()
+        app.no_exception()
+        assert app.page.evaluate(CUT_OFF) == [], title
