@@ -86,10 +86,10 @@ CUT_OFF = """
     if (s.scrollWidth > s.clientWidth + 1)
       problems.push(`grid scrolls: ${s.scrollWidth} > ${s.clientWidth}`);
   });
-  document.querySelectorAll(
-      '[data-testid=stSelectbox] [data-baseweb=select] *, [data-testid=stButton] button *')
-    .forEach(e => { if (e.innerText && e.scrollWidth > e.clientWidth + 1)
-                      problems.push(`cut: "${e.innerText.slice(0, 50)}"`); });
+  document.querySelectorAll('[data-testid=stSelectbox] input, [data-testid=stButton] button *')
+    .forEach(e => { const text = e.value || e.innerText;
+                    if (text && e.scrollWidth > e.clientWidth + 1)
+                      problems.push(`cut: "${text.slice(0, 50)}"`); });
   document.querySelectorAll('.js-plotly-plot').forEach(plot => {
     const svg = plot.querySelector('svg.main-svg').getBoundingClientRect();
     plot.querySelectorAll('.infolayer g.annotation').forEach(a => {
