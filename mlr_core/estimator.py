@@ -1,6 +1,7 @@
 """MLRClassifier: the scikit-learn estimator, with an incremental API for watching it learn."""
 
 import math
+from collections.abc import Iterable
 from numbers import Integral, Real
 
 import numpy as np
@@ -22,7 +23,7 @@ from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
 from mlr_core.rule_weights import fit_rule_weights, fitting_rows
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun, make_config
-from mlr_core.validation import check_features, check_labels
+from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
 
 MAX_ITERATIONS = 10**9
 """The most iterations one call trains: days of work at the fastest, and within the counters'
@@ -365,13 +366,10 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         ``start`` or ``fit`` first). Can be called again and again; ``fit`` is ``start``, one
         call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
         call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
-        if isinstance(n_iterations, bool) or not isinstance(n_iterations, Integral) \
-                or not 0 <= n_iterations <= MAX_ITERATIONS:
-            raise InputError(f"learn() takes a whole number of iterations in 0..{MAX_ITERATIONS:,}"
-                             f", got {n_iterations!r}.")
+        n_iterations = check_count(n_iterations, "learn()", "iterations", 0, MAX_ITERATIONS)
         if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        self.run_.learn(int(n_iterations))
+        self.run_.learn(n_iterations)
         return self
 
     def tune_bipartition(self):
@@ -439,32 +437,32 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def population_(self):
         """The rule population (struct of arrays, see ``mlr_core/_engine/population.py``)."""
-        return self.run_.population
+        return self._run().population
 
     @property
     def labelsets_(self):
         """The distinct labelsets seen, one 0/1 row each; rules refer to them by row."""
-        return self.run_.labelsets
+        return self._run().labelsets
 
     @property
     def n_rules_(self):
         """N in force (``n_rules`` with ``auto`` resolved)."""
-        return self.run_.config.n_rules
+        return self._run().config.n_rules
 
     @property
     def max_specified_(self):
         """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
-        return self.run_.config.max_specified
+        return self._run().config.max_specified
 
     @property
     def data_min_(self):
         """Per feature, the smallest training value (the rules' axis starts there)."""
-        return self.run_.scaling.data_min
+        return self._run().scaling.data_min
 
     @property
     def data_max_(self):
         """Per feature, the largest training value (the rules' axis ends there)."""
-        return self.run_.scaling.data_max
+        return self._run().scaling.data_max
 
     @property
     def rule_weights_(self) -> WeightScorer:
@@ -549,6 +547,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         bipartition tuned on their leave-one-out scores (``mlr_core/compaction.py``). One
         elimination serves every size. Needs fitted weights and the training data still bound
         (as after ``fit``)."""
+        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+            raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
+        sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
         run = self._run()
         rule_set = self.current_rule_set("agg")
         if not isinstance(rule_set.scorer, WeightScorer):
@@ -558,10 +559,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             raise InputError("Compacting refits the weights on the training data: call "
                              "start(X, Y) or fit(X, Y) first (a loaded model has "
                              "none bound).")
-        sizes = [int(k) for k in sizes]
-        if any(k < 1 for k in sizes):
-            raise InputError(f"A rule budget counts the baseline, so it is at least 1, got "
-                             f"{min(sizes)}.")
         rows = fitting_rows(len(run.y_ids), seed=run.iteration)
         truth = run.truth()[rows]
         path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth,
@@ -576,7 +573,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def compact(self, max_rules):
         """A new fitted model of at most ``max_rules`` rules, the baseline counted as one (see
         :meth:`compaction_path`); this model is left as it is."""
-        return self.compaction_path([max_rules])[int(max_rules)]
+        max_rules = _rule_budget(max_rules, "compact()")
+        return self.compaction_path([max_rules])[max_rules]
 
     def subset(self, rule_ids):
         """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
@@ -587,8 +585,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"),
-                          self._run())
+        run = self._run()
+        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"), run)
 
     @classmethod
     def from_json(cls, text):
@@ -708,6 +706,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def bipartition_(self):
         """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
+        self._run()
         return self._bipartition()
 
 
@@ -733,4 +732,11 @@ def _names(given, from_frame, count, prefix):
     names = [str(n) for n in names]
     if len(names) != count:
         raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
+    check_unique_names(names, "feature" if prefix == "x" else "label")
     return names
+
+
+def _rule_budget(k, what: str) -> int:
+    """A rule budget given to ``what``: a whole number, at least 1 (the baseline counts as
+    one rule)."""
+    return check_count(k, what, "rules (the baseline counted as one)", 1)

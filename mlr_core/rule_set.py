@@ -31,9 +31,10 @@ from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import vote, voters
-from mlr_core.errors import InputError, require
+from mlr_core.errors import InputError, ModelFormatError, require
 from mlr_core.explain import Explanation, contribution_columns, contributions
 from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
+from mlr_core.validation import check_unique_names
 
 RULE_STATS = {  # JSON key -> population array
     "fitness": "fit",
@@ -397,6 +398,8 @@ class RuleSet:
         labels = [str(n) for n in _list(data, "label_names")]
         d, m = len(features), len(labels)
         require(d >= 1 and m >= 1, "A model needs at least one feature and one label.")
+        check_unique_names(features, "feature", ModelFormatError)
+        check_unique_names(labels, "label", ModelFormatError)
         max_specified = min(max_specified, d)
         data_min = _floats(data["data_min"], d, "data_min")
         data_max = _floats(data["data_max"], d, "data_max")
