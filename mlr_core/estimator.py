@@ -332,6 +332,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _bind(self, X, Y, feature_names, label_names, warm_start):
         """`start` without the tuning, which ``fit`` does once training is over."""
         self._validate_params()
+        for names, what in ((feature_names, "feature"), (label_names, "label")):
+            if names is not None:  # before X is checked, which would reset n_features_in_
+                check_unique_names([str(n) for n in names], what)
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
         Y, label_dtype = check_labels(Y, X.shape[0])
@@ -732,7 +735,6 @@ def _names(given, from_frame, count, prefix):
     names = [str(n) for n in names]
     if len(names) != count:
         raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
-    check_unique_names(names, "feature" if prefix == "x" else "label")
     return names
 
 

@@ -119,3 +119,25 @@ def test_compacting_needs_training_data_and_a_sensible_budget(emotions):
     with pytest.raises(InputError, match="at least 1"):
         model.compact(0)
     assert model.compact(1).rule_set_.n_rules == 0  # the baseline alone
+
+
+@pytest.mark.parametrize("budget", [2.5, True, "10", "abc", float("nan"), float("inf"), 0, -3,
+                                    np.float64(10)])
+def test_a_rule_budget_is_a_whole_number_as_learn_takes(emotions, budget):
+    """Refused as ``learn`` refuses a count (one check, validation.check_count): never rounded,
+    parsed or converted, and the model is left as it was."""
+    model, X, _, _ = emotions
+    before = model.predict(X)
+    with pytest.raises(InputError, match=r"compact\(\) takes a whole number of rules .* of "
+                                         r"at least 1, got"):
+        model.compact(budget)
+    with pytest.raises(InputError, match=r"compaction_path\(\) takes a whole number of rules"):
+        model.compaction_path([20, budget])
+    assert np.array_equal(model.predict(X), before)
+
+
+@pytest.mark.parametrize("sizes", [5, "abc", None])
+def test_compaction_path_takes_a_list_of_budgets(emotions, sizes):
+    model, _, _, _ = emotions
+    with pytest.raises(InputError, match=r"compaction_path\(\) takes a list of rule budgets"):
+        model.compaction_path(sizes)

@@ -308,6 +308,51 @@ def test_bad_input_names_file_and_place(text, filename, kwargs, message):
         load_dataset_bytes(text.encode(), filename, **kwargs)
 
 
+@pytest.mark.parametrize(
+    ("text", "filename", "kwargs", "message"),
+    [
+        # two columns of one name: CSV header (features, labels), ARFF attributes
+        ("a,b,a,label:y\n1,2,3,0\n", "c.csv", {}, r"c\.csv: column name 'a' appears twice"),
+        ("a,label:y,label:y\n1,0,1\n", "c.csv", {}, r"column name 'label:y' appears twice"),
+        ("a,a,b\n0,1,2\n", "c.csv", {"labels": ["a"]}, r"column name 'a' appears twice"),
+        ("a,b,a,b,label:y\n1,2,3,4,0\n", "c.csv", {"labels": ["label:y"]},
+         r"column names 'a', 'b' appear more than once"),
+        (DENSE.replace("@attribute c numeric", "@attribute a numeric"), "d.arff", {"labels": 2},
+         r"d\.arff: Bad @ATTRIBUTE name a at line 4"),
+        (DENSE.replace("@attribute c numeric", "@attribute \"a\" numeric"), "d.arff",
+         {"labels": 2}, r"name a at line 4, this name is already in use"),
+        # a one-hot column 'b=x' meets an attribute of that name, or a nominal repeats a value
+        (DENSE.replace("@attribute c numeric", "@attribute 'b=x' numeric"), "d.arff",
+         {"labels": 2}, r"d\.arff: feature columns would share the name 'b=x': one-hot"),
+        (DENSE.replace("b {x, y}", "b {x, y, x}"), "d.arff", {"labels": 2},
+         r"d\.arff: attribute 'b': value name 'x' appears twice"),
+        # a sparse row naming one index twice: liac-arff kept the last value
+        (SPARSE.replace("{1 y, 2 3, 4 0}", "{1 y, 2 3, 2 0, 4 0}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 9: attribute index 2 is given twice in one sparse row"),
+        (SPARSE.replace("{0 1.5, 3 1}", "{3 1, 3 0}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 8: attribute index 3 is given twice"),
+        (SPARSE.replace("{0 1.5, 3 1}", "{0 1.5, 03 1, 3 1}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 8: attribute index 3 is given twice"),
+    ],
+)  # fmt: skip
+def test_names_and_indices_given_twice_are_refused(text, filename, kwargs, message):
+    with pytest.raises(DatasetError, match=message):
+        load_dataset_bytes(text.encode(), filename, **kwargs)
+
+
+def test_duplicate_dataframe_columns_are_refused_and_quoted_commas_are_no_repeat():
+    frame = pd.DataFrame([[1, 2, 0], [3, 4, 1]], columns=["a", "a", "label:y"])
+    with pytest.raises(DatasetError, match=r"dataframe: column name 'a' appears twice"):
+        dataset_from_frame(frame)
+    with pytest.raises(DatasetError, match=r"feature name 'f' appears twice"):
+        Dataset(np.zeros((2, 2)), np.zeros((2, 1)), ["f", "f"], ["l"])
+    # a quoted value holding ", 2 " is one pair: the row names index 2 once
+    text = SPARSE.replace("@attribute c numeric", "@attribute c string").replace(
+        "{1 y, 2 3, 4 0}", "{1 y, 2 'u, 2 v', 4 0}")
+    data = load_text(text, "s.arff", labels=2)
+    assert data.feature_names == ["a", "b=x", "b=y"] and data.X[1].tolist() == [0.0, 0.0, 1.0]
+
+
 def test_binary_bytes_are_refused():
     with pytest.raises(DatasetError, match=r"u\.csv: not a text file \(NUL byte at offset 1"):
         load_dataset_bytes("a,label:b\n".encode("utf-16-le"), "u.csv")

@@ -115,6 +115,9 @@ CORRUPTIONS = {
     "history rows": lambda t: _corrupt(t, lambda d: d["training"]["history"].update(
         rows=[{"x": 1}])),
     "n_rules of ten million": lambda t: _corrupt(t, _set("training", n_rules=10_000_000)),
+    "a feature name twice": lambda t: _corrupt(t, _set("rule_set",
+                                                       feature_names=["a", "b", "a", "d", "e"])),
+    "a label name twice": lambda t: _corrupt(t, _set("rule_set", label_names=["w"] * 4)),
 }
 
 
@@ -138,3 +141,29 @@ def test_a_model_file_is_checked_before_memory_is_allocated(fitted):
     assert loaded.max_specified_ == 5 and peak < 50 * 2**20
     with pytest.raises(ModelFormatError, match="n_rules"):
         MLRClassifier.from_json(_corrupt(model.to_json(), _set("training", n_rules=10**7)))
+
+
+@pytest.mark.parametrize("part", ["training", "params"])
+def test_a_declared_capacity_is_refused_before_it_is_allocated(fitted, part):
+    """A 38 kB file declaring 2e7 rule slots: ``training.n_rules`` sizes the population it is
+    loaded into, ``params.n_rules`` the one a warm start reallocates to; either is checked
+    against the memory budget before anything is allocated, naming the number and where."""
+    model, X, Y = fitted
+    text = _corrupt(model.to_json(), _set(part, n_rules=20_000_000))
+    tracemalloc.start()
+    with pytest.raises(ModelFormatError, match=f'n_rules=20,000,000 the model file declares in '
+                                               f'"{part}" would take 2.6 GB'):
+        MLRClassifier.from_json(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2**20
+    # within the budget the declared N is what the warm start runs with
+    loaded = MLRClassifier.from_json(_corrupt(model.to_json(), _set(part, n_rules=5000)))
+    assert loaded.start(X, Y, warm_start=True).n_rules_ == (5000 if part == "params" else 200)
+
+
+def test_names_given_twice_in_a_model_file_are_named(fitted):
+    model, _, _ = fitted
+    text = _corrupt(model.to_json(), _set("rule_set", feature_names=["a", "b", "a", "b", "e"]))
+    with pytest.raises(ModelFormatError, match="feature names 'a', 'b' appear more than once"):
+        MLRClassifier.from_json(text)
