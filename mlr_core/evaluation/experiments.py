@@ -622,8 +622,8 @@ def main(argv=None) -> int:
 
     parser = _parser()
     args = parser.parse_args(argv)
-    earlier = _earlier_rows(args.out, args.resume)
-    try:  # a dataset or fold file that cannot be used, folds for more rows than there are
+    try:  # a journal, dataset or fold file that cannot be used, more folds than rows
+        earlier = _earlier_rows(args.out, args.resume)
         datasets, folds = _inputs(args)
     except MLRError as err:
         parser.error(str(err))
