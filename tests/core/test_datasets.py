@@ -299,18 +299,6 @@ def test_latin1_bytes_are_read_with_a_note():
         (DENSE, "d.arff", {"labels": ["L9"]}, r"d\.arff: no column named 'L9'"),
         (DENSE.replace("@relation dense", "@relation 'dense: -C 9'"), "d.arff", {},
          r"'-C 9' in @relation must select between 1 and 4"),
-        # not a format we read
-        ("a,b\n", "d.xlsx", {}, r"d\.xlsx: unsupported file type '\.xlsx'"),
-    ],
-)  # fmt: skip
-def test_bad_input_names_file_and_place(text, filename, kwargs, message):
-    with pytest.raises(DatasetError, match=message):
-        load_dataset_bytes(text.encode(), filename, **kwargs)
-
-
-@pytest.mark.parametrize(
-    ("text", "filename", "kwargs", "message"),
-    [
         # two columns of one name: CSV header (features, labels), ARFF attributes
         ("a,b,a,label:y\n1,2,3,0\n", "c.csv", {}, r"c\.csv: column name 'a' appears twice"),
         ("a,label:y,label:y\n1,0,1\n", "c.csv", {}, r"column name 'label:y' appears twice"),
@@ -333,9 +321,11 @@ def test_bad_input_names_file_and_place(text, filename, kwargs, message):
          r"s\.arff, line 8: attribute index 3 is given twice"),
         (SPARSE.replace("{0 1.5, 3 1}", "{0 1.5, 03 1, 3 1}"), "s.arff", {"labels": 2},
          r"s\.arff, line 8: attribute index 3 is given twice"),
+        # not a format we read
+        ("a,b\n", "d.xlsx", {}, r"d\.xlsx: unsupported file type '\.xlsx'"),
     ],
 )  # fmt: skip
-def test_names_and_indices_given_twice_are_refused(text, filename, kwargs, message):
+def test_bad_input_names_file_and_place(text, filename, kwargs, message):
     with pytest.raises(DatasetError, match=message):
         load_dataset_bytes(text.encode(), filename, **kwargs)
 
