@@ -1,10 +1,12 @@
-"""Checks on the arrays given to MLR Studio, with messages a user can act on.
+"""Checks on what is given to MLR Studio (arrays, names, counts), with messages a user can act on.
 
 `check_label_matrix` is the one check of a 0/1 label matrix, shared by the estimator, the
 loaders, the statistics and the measures, so that every layer refuses the same inputs with the
 same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf,
 feature names and counts); its ValueErrors are re-raised as :class:`InputError` so callers catch
-one family.
+one family. `check_unique_names` is the one check that names are unique, wherever names enter
+(the estimator, the loaders, a model file); `check_count` the one check of a count a caller
+gives (``learn``'s iterations, ``compact``'s rule budget).
 """
 
 from __future__ import annotations
@@ -43,12 +45,12 @@ def check_memory(n_bytes: float, what: str, error: type[MLRError], budget: float
 
 
 def check_unique_names(names: Iterable[str], what: str, error: type[MLRError] = InputError,
-                       source: str = "") -> None:
+                       source: str = "", hint: str = "") -> None:
     """Raise ``error`` naming every name in ``names`` that occurs more than once. Names are
     how the exports (Python, SQL), the rule texts and the DataFrames address a feature or a
     label: with two of one name, an exported row cannot say which is which, so it could not
-    reproduce ``predict``. ``what`` is ``"feature"`` or ``"label"``; ``source`` prefixes the
-    message (a file name)."""
+    reproduce ``predict``. ``what`` names their kind (feature, label, column, ...); ``source``
+    prefixes the message (a file name), ``hint`` ends it (how such names came about)."""
     counts = Counter(names)
     twice = [repr(name) for name, count in counts.items() if count > 1]
     if not twice:
@@ -60,7 +62,7 @@ def check_unique_names(names: Iterable[str], what: str, error: type[MLRError] = 
     else:
         shown = ", ".join(twice[:10]) + (f" and {len(twice) - 10} more" if len(twice) > 10 else "")
         said = f"{what} names {shown} appear more than once"
-    raise error(f"{prefix}{said}; each {what} needs a name of its own")
+    raise error(f"{prefix}{said}; each {what} needs a name of its own{hint}")
 
 
 def check_count(value, what: str, unit: str, low: int = 0, high: int | None = None) -> int:

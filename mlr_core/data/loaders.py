@@ -20,7 +20,9 @@ yes/no (``{YES,NO}``, ``{0,1}``, ``{1,0}``, ``{t,f}``, ``{true,false}``, any cas
 column, decoded by value name and never by position; any other nominal attribute becomes one
 one-hot column per value, named ``attribute=value``; string attributes (IDs, free text) are
 dropped with a note. Missing values (``?`` or empty cells), NaN and inf are errors: the engine
-cannot use them and silently imputing would change the data.
+cannot use them and silently imputing would change the data. So are two columns of one name (in
+a header, or made by one-hot encoding) and a sparse row giving one index twice: a name picks one
+column, and the rules, their texts and exports address features by name.
 
 Size: a file of under 1 MB can declare gigabytes (a sparse ARFF row lists only its non-zero
 values), so the size of the arrays a file will become is computed from its header and its number
@@ -35,7 +37,6 @@ import csv
 import io
 import re
 import xml.etree.ElementTree as ET
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -655,7 +656,11 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             names.extend(f"{attr}={value}" for value in kind)
             types.extend(["nominal"] * len(kind))
             sources.append((attr, "nominal"))
-    _refuse_clashing_columns(names, source)
+    # attribute names and each nominal's values are unique (checked with the header), so only
+    # a one-hot column can take another column's name
+    check_unique_names(names, "feature", DatasetError, source,
+                       " (one-hot columns are named 'attribute=value': rename an attribute or a "
+                       "value)")
     n_nominal = sum(kind == "nominal" for _, kind in sources)
     if n_nominal:
         notes.append(
@@ -663,21 +668,6 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             "columns named 'attribute=value'"
         )
     return X, names, types, sources
-
-
-def _refuse_clashing_columns(names: list[str], source: str) -> None:
-    """Attribute names and the values of each nominal are unique (checked with the header), so
-    two columns of X share a name only when a one-hot column ``attribute=value`` equals another
-    column's name: say so, naming them."""
-    counts = Counter(names)
-    clashes = [repr(name) for name in counts if counts[name] > 1]
-    if clashes:
-        raise DatasetError(
-            f"{source}: feature columns would share the name {', '.join(clashes[:10])}"
-            f"{' and more' if len(clashes) > 10 else ''}: one-hot columns are named "
-            "'attribute=value'; rename an attribute or a value so that every feature has a "
-            "name of its own"
-        )
 
 
 def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:

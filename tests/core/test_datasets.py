@@ -311,7 +311,7 @@ def test_latin1_bytes_are_read_with_a_note():
          {"labels": 2}, r"name a at line 4, this name is already in use"),
         # a one-hot column 'b=x' meets an attribute of that name, or a nominal repeats a value
         (DENSE.replace("@attribute c numeric", "@attribute 'b=x' numeric"), "d.arff",
-         {"labels": 2}, r"d\.arff: feature columns would share the name 'b=x': one-hot"),
+         {"labels": 2}, r"d\.arff: feature name 'b=x' appears twice.*one-hot columns are named"),
         (DENSE.replace("b {x, y}", "b {x, y, x}"), "d.arff", {"labels": 2},
          r"d\.arff: attribute 'b': value name 'x' appears twice"),
         # a sparse row naming one index twice: liac-arff kept the last value
