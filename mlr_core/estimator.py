@@ -330,11 +330,19 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self.tune_bipartition()
 
     def _bind(self, X, Y, feature_names, label_names, warm_start):
-        """`start` without the tuning, which ``fit`` does once training is over."""
+        """`start` without the tuning, which ``fit`` does once training is over. Refused input
+        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
+        are checked."""
+        before = dict(vars(self))
+        try:
+            self._bind_checked(X, Y, feature_names, label_names, warm_start)
+        except BaseException:
+            vars(self).clear()
+            vars(self).update(before)
+            raise
+
+    def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
         self._validate_params()
-        for names, what in ((feature_names, "feature"), (label_names, "label")):
-            if names is not None:  # before X is checked, which would reset n_features_in_
-                check_unique_names([str(n) for n in names], what)
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
         Y, label_dtype = check_labels(Y, X.shape[0])
@@ -735,6 +743,7 @@ def _names(given, from_frame, count, prefix):
     names = [str(n) for n in names]
     if len(names) != count:
         raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
+    check_unique_names(names, "feature" if prefix == "x" else "label")
     return names
 
 

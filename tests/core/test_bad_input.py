@@ -109,11 +109,23 @@ def test_names_given_twice_are_refused_naming_them(good, method):
     assert not hasattr(model, "run_")
     with pytest.raises(InputError, match="Expected unique column names"):
         getattr(model, method)(pd.DataFrame(X, columns=["a", "b", "a"]), Y)
+
+
+@pytest.mark.parametrize("method", ["fit", "start"])
+def test_a_refused_fit_leaves_a_fitted_model_as_it_was(good, method):
+    """Checking X (scikit-learn's validate_data) sets n_features_in_ before Y and the names are
+    checked: a refusal after it left a model expecting the refused X's width."""
+    X, Y = good
     fitted = MLRClassifier(n_rules=50, n_iter=200, random_state=0).fit(X, Y)
-    before = fitted.predict(X)
-    with pytest.raises(InputError, match="feature name 'a' appears twice"):  # changes nothing
-        getattr(fitted, method)(X[:, :2], Y, feature_names=["a", "a"])
-    assert fitted.n_features_in_ == 3 and np.array_equal(fitted.predict(X), before)
+    before, run = fitted.predict(X), fitted.run_
+    X4 = np.column_stack([X, X[:, 0]])
+    for feature_names, labels, message in ((["a", "b", "a", "c"], Y, "feature name 'a'"),
+                                           (None, Y * 2, "labels must be 0 or 1"),
+                                           (None, Y[:10], "30 rows but Y has 10")):
+        with pytest.raises(InputError, match=message):
+            getattr(fitted, method)(X4, labels, feature_names=feature_names)
+        assert fitted.n_features_in_ == 3 and fitted.run_ is run
+        assert np.array_equal(fitted.predict(X), before)
 
 
 @pytest.mark.parametrize("name", ["to_json", "rules_frame", "summary", "export_sql",
