@@ -18,7 +18,8 @@ class Explanation:
         label's score (its weight, negative when it lowers it). With the vote: the voters and
         the rule's F * num over the total vote when it advocates the label, else 0.
     rule_ids : ndarray
-        Their row positions in ``rules_frame()``.
+        Their ids (the ``rule_id`` of the model's ``rules_frame()``: for a compact model,
+        the ids its rules have in the full model).
     fallback : bool
         True when no rule matched: the baseline answered (fitted), or the nearest rules (vote).
     union : list of str
