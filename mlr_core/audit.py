@@ -379,7 +379,8 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     (``deciding``) side by side, on X and on the optional held-out ``X_test``.
 
     ``summary`` holds: ``prediction``, ``weighting`` (what scored it: ``"fitted"`` rule
-    weights or the ``"vote"``), ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
+    weights or the ``"vote"``), ``how`` (how it is made, the cut included, in words:
+    ``RuleSet.prediction_text``), ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
     some rule matches), ``n_deciding`` (rules deciding at least one row), ``rules_for_50``,
     ``rules_for_80``, ``rules_for_90`` (fewest most-decisive rules deciding that percentage of
     the rows), ``rules_for_coverage`` (fewest most-decisive rules matching every row the whole
@@ -404,6 +405,7 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     summary = {
         "prediction": mode,
         "weighting": "fitted" if _fitted(model, mode) else "vote",
+        "how": model.current_rule_set(mode).prediction_text(mode),
         "n_rows": len(decided),
         "n_rules": len(rules),
         "coverage": coverage,

@@ -277,9 +277,14 @@ class RuleSet:
 
     # -------------------------------------------------------------- predicting
 
-    def prediction_text(self) -> str:
-        """How MLR_agg answers, in words: how the scores are made (fitted weights clipped to
-        [0, 1], or the vote) and the cut (`bipartition.words`)."""
+    def prediction_text(self, prediction: str = "agg") -> str:
+        """How a prediction is made, in words: MLR_agg's scores (fitted weights clipped to
+        [0, 1], or the vote) and their cut (`bipartition.words`), or MLR_max's labelset."""
+        if prediction == "max":
+            whose = ("the one its voters (the rules matching it, its nearest rules when none "
+                     "does) back with the most fitness x numerosity"
+                     if self.voting.max_rule == "vote" else "that of its fittest voter")
+            return f"Each row gets one whole labelset: {whose}."
         words = self.scorer.words
         return f"{words[0].upper()}{words[1:]}; the predicted labels are " \
                f"{bp.words(self.bipartition)}."
