@@ -367,6 +367,7 @@ class RuleSet:
             bipartition=tuple(self.bipartition),
             agg_labels=list(names[bp.apply(scores, self.bipartition)[0].astype(bool)]),
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
+            how=self.prediction_text(),
         )
 
     # ------------------------------------------------------------------ reading
