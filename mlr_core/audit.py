@@ -60,6 +60,11 @@ class RowRules:
         """Where rules ``ids`` are in the rule set (what per-rule arrays are indexed by)."""
         return np.searchsorted(self.rule_ids, ids)
 
+    def counts(self, ids) -> np.ndarray:
+        """How often each rule, in ``rules_frame()`` order, occurs in ``ids`` (``match_ids``:
+        the rows it matches)."""
+        return np.bincount(self.positions(ids), minlength=len(self.rule_ids))
+
 
 @dataclass(frozen=True)
 class _Influence:
@@ -161,6 +166,12 @@ def row_rules(model, X, prediction=None) -> RowRules:
                     *_compressed(match_lists, rule_set.rule_ids), covered, rule_set.rule_ids)
 
 
+def rows_matched(model, X) -> np.ndarray:
+    """How many rows of X each rule matches, in ``rules_frame()`` order."""
+    rows = row_rules(model, X)
+    return rows.counts(rows.match_ids)
+
+
 def _compressed(lists, rule_ids):
     """(row starts, the rule ids of the rules at the positions ``lists`` hold)."""
     starts = np.zeros(len(lists) + 1, dtype=np.int64)
@@ -233,10 +244,9 @@ def rule_decisions(model, X, prediction=None, rows: RowRules | None = None,
     if decided is None:
         decided = deciding_rules(model, X, prediction, rows)
     frame = model.rules_frame()
-    n = len(frame)
-    frame["n_matched"] = np.bincount(rows.positions(rows.match_ids), minlength=n)
-    frame["n_voted"] = np.bincount(rows.positions(rows.voter_ids), minlength=n)
-    frame["n_decided"] = np.bincount(rows.positions(decided[decided >= 0]), minlength=n)
+    frame["n_matched"] = rows.counts(rows.match_ids)
+    frame["n_voted"] = rows.counts(rows.voter_ids)
+    frame["n_decided"] = rows.counts(decided[decided >= 0])
     frame["decided_share"] = frame["n_decided"] / max(len(decided), 1)
     return _most_decisive_first(frame)
 

@@ -21,6 +21,7 @@ from mlr_core.audit import (
     filter_rules,
     order_rules,
     row_rules,
+    rows_matched,
     rule_decisions,
     rules_needed,
     trusted_accuracy,
@@ -213,6 +214,9 @@ def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(dataset
     assert small.subset(result.compaction.kept).rules_frame().index.tolist() == \
         result.compaction.kept.tolist()
     np.testing.assert_array_equal(result.compaction.model.predict(data.X), small.predict(data.X))
+    matched = rows_matched(small, data.X)
+    np.testing.assert_array_equal(matched, result.rules.sort_index()["n_matched"])
+    np.testing.assert_array_equal(matched, small.scorecard(data.X)["support"])
     decided = deciding_rules(small, data.X)
     assert set(decided) <= {-1, *ids}
     for r in np.flatnonzero(decided >= 0)[::50]:
