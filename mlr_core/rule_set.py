@@ -259,9 +259,9 @@ class RuleSet:
         return int(self.rules.size[0])
 
     def subset(self, rule_ids) -> RuleSet:
-        """The rules ``rule_ids`` (ids of `rule_ids`) alone, keeping their ids and weights (in
-        ascending id order, so that ties between them break as here); the scorer and
-        bipartition stay as they are."""
+        """The rules whose ids (`RuleSet.rule_ids`) are ``rule_ids`` alone, keeping their ids
+        and weights (in ascending id order, so that ties between them break as here); the
+        scorer and bipartition stay as they are."""
         ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
         at = np.minimum(np.searchsorted(self.rule_ids, ids), max(self.n_rules - 1, 0))
         unknown = ids[self.rule_ids[at] != ids] if self.n_rules else ids
@@ -417,7 +417,8 @@ class RuleSet:
 
     def to_dict(self) -> dict:
         """JSON-ready data; conditions as XCSF's ``hyperrectangle_csr`` (a centre and a spread
-        per feature on the scaled axes, null for a wildcard). Floats round-trip exactly."""
+        per feature on the scaled axes, null for a wildcard), the rules' ids beside them
+        (``rule_ids``). Floats round-trip exactly."""
         pop, d = self.rules, len(self.feature_names)
         rules = []
         for i in range(self.n_rules):
