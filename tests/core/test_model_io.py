@@ -48,7 +48,7 @@ def test_the_format_is_readable_and_versioned(fitted):
 
 def test_a_file_without_rule_ids_numbers_its_rules_from_0(fitted):
     """Files written before rules kept their ids still load, predicting the same."""
-    model, X, _ = fitted
+    model, X, Y = fitted
     small = model.subset([3, 5, 40])
     data = json.loads(small.to_json())
     assert data["rule_set"]["rule_ids"] == [3, 5, 40]
@@ -58,6 +58,10 @@ def test_a_file_without_rule_ids_numbers_its_rules_from_0(fitted):
     assert old.rules_frame().index.tolist() == [0, 1, 2]
     assert old.rules_frame()["rule"].tolist() == small.rules_frame()["rule"].tolist()
     assert np.array_equal(old.predict_proba(X), small.predict_proba(X))
+    # training changes the rules: from then on a rule's id is its slot, as in any fresh run
+    moved = small.start(X, Y, warm_start=True).rules_frame().index.tolist()
+    assert moved == [3, 5, 40]  # binding data changes no rule
+    assert small.learn(50).rules_frame().index.tolist() == list(range(small.rules_frame().shape[0]))
 
 
 def test_loaded_model_continues_training_as_the_original(fitted):
