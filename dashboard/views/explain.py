@@ -204,8 +204,7 @@ def explanation(session: state.Session, index: int) -> None:
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
     st.markdown(vote_text.vote_paragraph(exp, index, truth))
     method, value = exp.bipartition
-    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · "
-               f"{exp.how}")
+    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · {exp.how}")
     predicted = np.isin(names, exp.agg_labels)
     st.plotly_chart(
         figures.label_scores(names, exp.scores.to_numpy(), None if method == "rcut" else value,
