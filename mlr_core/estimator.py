@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import bipartition as bp
-from mlr_core import export, io
+from mlr_core import export, io, scorecard
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
@@ -514,11 +514,21 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def scorecard(self, X=None):
         """The model's rules as a scorecard (``weighting="fitted"``; read best on a compact
-        model): per rule, its condition in the data's units, its weight per label, and its
-        ``support`` and ``coverage`` on X (the bound training rows by default). The baseline,
-        the score when no rule matches, is ``rule_weights_.intercept``."""
+        model): per rule (``rule_id``: its id in ``rules_frame()``, for a compact model the id
+        in the full model's), its condition in the data's units, its weight per label, and
+        its ``support`` and ``coverage`` on X (the bound training rows by default). The
+        baseline, the score when no rule matches, is ``rule_weights_.intercept``; how scores
+        become labels is ``rule_set_.prediction_text()``; :meth:`scorecard_csv` holds it all."""
         rule_set = self.current_rule_set("agg")
         return rule_set.scorecard(self._rows(X))
+
+    def scorecard_csv(self, X=None, order=None):
+        """The scorecard as a CSV file (text) from which ``predict``'s labels follow without
+        this package: notes on how scores are added, clipped to [0, 1] and cut (the cut in
+        words and as ``# cut: <method> <value>``), then the baseline and the rules with
+        their exact bounds in the data's units (:mod:`mlr_core.scorecard`). ``order``: rule
+        ids in the order to list them (ascending by default)."""
+        return scorecard.to_csv(self.current_rule_set("agg"), self._rows(X), order)
 
     def rules_per_row(self, X=None):
         """How many rules match each row of X (the bound training rows by default): how many
@@ -556,8 +566,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         scores when no rule matches, BOOMER's default rule) counted as one rule: k - 1 of the
         evolved rules chosen by backward elimination, their weights refitted and the
         bipartition tuned on their leave-one-out scores (``mlr_core/compaction.py``). One
-        elimination serves every size. Needs fitted weights and the training data still bound
-        (as after ``fit``)."""
+        elimination serves every size; each rule keeps its id here (the ``rule_id`` of
+        ``rules_frame()``). Needs fitted weights and the training data still bound (as after
+        ``fit``)."""
         if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
             raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
         sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
@@ -578,7 +589,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         for k in sizes:
             ids, scorer, loo = path[k - 1]
             cut = rule_set.bipartition if loo is None else self._cut(loo, truth)
-            models[k] = self._with_rule_set(rule_set.subset(ids).with_scorer(scorer, cut))
+            models[k] = self._with_rule_set(rule_set.subset(rule_set.rule_ids[ids])
+                                            .with_scorer(scorer, cut))
         return models
 
     def compact(self, max_rules):

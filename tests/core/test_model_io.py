@@ -46,6 +46,24 @@ def test_the_format_is_readable_and_versioned(fitted):
     assert {"fitness", "numerosity", "experience", "labelset"} <= set(rule)
 
 
+def test_a_file_without_rule_ids_numbers_its_rules_from_0(fitted):
+    """Files written before rules kept their ids still load, predicting the same."""
+    model, X, Y = fitted
+    small = model.subset([3, 5, 40])
+    data = json.loads(small.to_json())
+    assert data["rule_set"]["rule_ids"] == [3, 5, 40]
+    assert MLRClassifier.from_json(small.to_json()).rules_frame().index.tolist() == [3, 5, 40]
+    del data["rule_set"]["rule_ids"]
+    old = MLRClassifier.from_json(json.dumps(data))
+    assert old.rules_frame().index.tolist() == [0, 1, 2]
+    assert old.rules_frame()["rule"].tolist() == small.rules_frame()["rule"].tolist()
+    assert np.array_equal(old.predict_proba(X), small.predict_proba(X))
+    # training changes the rules: from then on a rule's id is its slot, as in any fresh run
+    moved = small.start(X, Y, warm_start=True).rules_frame().index.tolist()
+    assert moved == [3, 5, 40]  # binding data changes no rule
+    assert small.learn(50).rules_frame().index.tolist() == list(range(small.rules_frame().shape[0]))
+
+
 def test_loaded_model_continues_training_as_the_original(fitted):
     model, X, Y = fitted
     loaded = MLRClassifier.from_json(model.to_json())
@@ -96,6 +114,11 @@ CORRUPTIONS = {
     "binary missing": lambda t: _corrupt(t, lambda d: d["rule_set"].pop("binary")),
     "binary on a numeric feature": lambda t: _corrupt(t, _set("rule_set", binary=[True] * 5)),
     "rules not a list": lambda t: _corrupt(t, _set("rule_set", rules={"a": 1})),
+    "rule ids of other rules": lambda t: _corrupt(t, _set("rule_set", rule_ids=[0, 1])),
+    "rule ids repeated": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        rule_ids=[0] * len(d["rule_set"]["rules"]))),
+    "rule ids not integers": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        rule_ids=[0.5] * len(d["rule_set"]["rules"]))),
     "weights of other rules": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
         coef=[[0.0] * 4])),
     "unknown scorer": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
