@@ -670,8 +670,24 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
     return X, names, types, sources
 
 
+def _relation_without_comment(line: str) -> str:
+    """An ``@relation`` line without a trailing ``% comment`` outside quotes, which Weka reads
+    as a comment and liac-arff refuses (slashdot's MULAN file ends its line in ``%50``)."""
+    quote = None
+    for k, char in enumerate(line):
+        if quote:
+            quote = None if char == quote and line[k - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "%" and k and line[k - 1].isspace():
+            return line[:k].rstrip()
+    return line
+
+
 def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [_relation_without_comment(line) if line.lstrip().upper().startswith("@RELATION")
+             else line for line in lines]
     # The header alone first: the attributes and the number of data lines give the arrays' size,
     # checked before the rows are parsed.
     data_at = next((k for k, line in enumerate(lines) if line.strip().upper().startswith("@DATA")),

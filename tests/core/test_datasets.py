@@ -114,6 +114,17 @@ def test_mulan_arff_with_xml():
     assert data.name == "quirks" and data.meta["format"] == "MULAN"
 
 
+def test_a_comment_ending_the_relation_line_is_dropped(shared_datasets_dir):
+    """MULAN's slashdot ends its @relation line in ``%50``, a comment liac-arff refuses."""
+    relation = "@relation 'quirks: -C 3'"
+    commented = ARFF.replace(relation, relation + " %50", 1)
+    assert load_text(commented, xml=XML).X.tolist() == load_text(ARFF, xml=XML).X.tolist()
+    quoted = ARFF.replace(relation, "@relation 'a %b'", 1)  # inside quotes: the name's own
+    assert load_text(quoted, xml=XML).name == "quirks"
+    slashdot = load_dataset(shared_datasets_dir / "slashdot.arff")
+    assert slashdot.X.shape == (3782, 1079) and slashdot.Y.shape == (3782, 22)
+
+
 def test_xml_without_namespace_and_with_nested_labels():
     xml = b"<labels><label name='other'><label name=\"Swainson's Thrush\"/></label></labels>"
     assert load_text(ARFF, xml=xml).label_names == ["Swainson's Thrush", "other"]
