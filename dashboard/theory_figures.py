@@ -143,6 +143,11 @@ RANDOM_RULE_SERIES = {
 }
 
 
+#: The columns of ``theory.csv`` the two figures read.
+THEORY_COLUMNS = ["m", "dl", "half_edges", *RANDOM_RULE_SERIES, "hl_upper_valid",
+                  "match_predicted", "engine_em_fitness", "engine_hl_fitness"]
+
+
 def theory_labels(t) -> list[str]:
     """One x label per generated dataset of ``theory.csv``: ``m=3, DL=6, edges 0.15-0.3``."""
     return [f"m={m}, DL={dl}, edges {edges}"

@@ -44,6 +44,7 @@ def _apply() -> None:
 def parameters_form(session: state.Session) -> None:
     """The model's parameters; applied (with a fresh model) only when the form is submitted."""
     _fill(session)
+    ranges = state.PARAM_RANGES
     with st.form("params", border=True):
         st.markdown("**Model parameters** (applied on reset)")
         st.radio("Model", list(state.MODELS), format_func=state.MODELS.get,
@@ -52,17 +53,20 @@ def parameters_form(session: state.Session) -> None:
                       "fitted by ridge regression, rules of at most 3 conditions. The paper's "
                       "vote: each label's share of the matching rules' fitness × numerosity, "
                       "rules of up to ⌈log2 n⌉ conditions.")
-        st.number_input("N: max population (micro)", 10, 20_000, step=50, key=KEYS["n_rules"])
-        st.slider("P#: wildcard probability at covering", 0.0, 1.0, step=0.01,
+        st.number_input("N: max population (micro)", *ranges["n_rules"], step=50,
+                        key=KEYS["n_rules"])
+        st.slider("P#: wildcard probability at covering", *ranges["p_hash"], step=0.01,
                   key=KEYS["p_hash"])
         st.radio("Fitness", list(FITNESS), format_func=FITNESS.get, horizontal=True,
                  key=KEYS["fitness"])
-        st.number_input("ν: fitness pressure (F = acc^ν)", 0.5, 50.0, step=0.5, key=KEYS["nu"])
-        st.number_input("θ_GA: GA threshold", 0, 1_000, step=5, key=KEYS["theta_ga"])
-        st.slider("r0: mean interval width at covering", 0.05, 1.0, step=0.05, key=KEYS["r0"])
+        st.number_input("ν: fitness pressure (F = acc^ν)", *ranges["nu"], step=0.5,
+                        key=KEYS["nu"])
+        st.number_input("θ_GA: GA threshold", *ranges["theta_ga"], step=5, key=KEYS["theta_ga"])
+        st.slider("r0: mean interval width at covering", *ranges["r0"], step=0.05,
+                  key=KEYS["r0"])
         st.radio("Prediction", list(PREDICTION), format_func=PREDICTION.get,
                  key=KEYS["prediction"])
-        st.number_input("Seed", 0, 2**31 - 1, key=KEYS["random_state"])
+        st.number_input("Seed", *ranges["random_state"], key=KEYS["random_state"])
         st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5, step=0.05,
                   format="%.2f", key=HOLDOUT)
         st.form_submit_button("Apply and reset", key="apply", type="primary", width="stretch",

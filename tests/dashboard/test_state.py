@@ -1,6 +1,7 @@
 """The training session without Streamlit: budgets, bounded curves, failures that change nothing,
 and one model read and trained from two threads at once."""
 
+import json
 import math
 import threading
 import time
@@ -204,3 +205,29 @@ def test_load_model_continues_training_the_loaded_rules(session):
     before = session.snapshot().iteration
     session.step(10)
     assert session.snapshot().iteration == before + 10
+
+
+@pytest.mark.parametrize(("key", "value"), [("n_rules", 1_000_000), ("nu", 0.1), ("r0", 3.0)])
+def test_load_model_refuses_parameters_the_train_page_cannot_show(session, key, value):
+    """A file whose n_rules is within the library's memory budget but beyond the Train form's
+    range loaded, then broke every run of the Train page: refused, the session kept."""
+    session.step(50)
+    saved = json.loads(session.model_json())
+    saved["params"][key] = value
+    before = session.snapshot()
+    with pytest.raises(InputError, match=f"model's {key} = .* is outside what this dashboard "
+                                         "offers"):
+        session.load_model(json.dumps(saved))
+    assert session.snapshot() is before
+
+
+def test_a_model_saved_with_the_library_defaults_loads(session):
+    """n_rules="auto", random_state=None and fitted weights (max_specified 3, where the vote's
+    "auto" would resolve to more): the session adopts what the file holds."""
+    model = MLRClassifier(n_iter=300).fit(*session.split.training())
+    session.load_model(model.to_json())
+    params = session.params
+    assert params["n_rules"] == model.n_rules_ and params["random_state"] == 0
+    assert all(low <= params[key] <= high for key, (low, high) in state.PARAM_RANGES.items())
+    session.step(10)
+    assert session.snapshot().iteration == model.n_iter_ + 10
