@@ -1,4 +1,5 @@
-"""The rule budget's pure parts on a session trained as the dashboard trains (the vote): compact
+"""The rule budget's pure parts on a session trained by the paper's vote (the dashboard's other
+model, one click away; the default, fitted weights, is checked at the end): compact
 models at each size with their held-out measures, kept per snapshot; the scorecard in each order
 and as a file; and the charts (curve, heatmap, waterfall) read through ``fig.to_dict()``."""
 
@@ -21,7 +22,8 @@ def session():
     weights, so the fitted copy must keep the vote's limit to keep its rules."""
     data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=4, n_labels=4,
                                   random_state=0)
-    current = state.Session(DataSplit.of(data))
+    current = state.Session(DataSplit.of(data),
+                            params={**state.DEFAULT_PARAMS, "weighting": "vote"})
     current.step(3000)
     return current
 
@@ -183,3 +185,24 @@ def test_waterfall_shows_the_clip_to_zero():
     (trace,) = scorecard_figures.waterfall(exp, label).to_dict()["data"]
     y = values(trace["y"])
     assert trace["x"][-2] == "clipped to [0, 1]" and y[-1] == 0.0 and y[-2] > 0
+
+
+def test_on_the_default_model_the_vote_row_is_the_same_rules_voting():
+    """Training the library's default, the budget's 'paper's vote' row scores the very rules by
+    the vote (a copy), and 'all rules, fitted weights' predicts as the model being trained."""
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_irrelevant=2, n_labels=3,
+                                  random_state=1)
+    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 300})
+    session.step(1500)
+    budget = rule_budget.kept_or_built({}, session, session.snapshot())
+    test = session.split.test_idx
+    vote = session.model_cache().vote_model()
+    live = session.read_model(session.snapshot(), lambda m: m)
+    assert vote.weighting == "vote" and live.weighting == "fitted"
+    assert len(vote.rules_frame()) == len(live.rules_frame())
+    row = budget.curve.set_index("model").loc[rule_budget.VOTE]
+    assert row["accuracy"] == pytest.approx(
+        measures.accuracy(data.Y[test], vote.predict(data.X[test])))
+    full = budget.curve.set_index("model").loc[rule_budget.FULL]
+    assert full["accuracy"] == pytest.approx(
+        measures.accuracy(data.Y[test], live.predict(data.X[test])))
