@@ -221,10 +221,11 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
             x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",
             line={"color": mark.color, "width": mark.width, "dash": mark.dash},
             hoverinfo="skip"))
-    # this step's rules in their own row under the plot: the side legend is long on real data
+    # this step's rules in their own row at the bottom, under the rule-opacity key below the
+    # x axis title: the side legend is long on real data
     fig.update_layout(legend3={"title": {"text": "This step:"}, "orientation": "h", "x": 0.0,
-                               "y": -0.12, "yanchor": "top"},
-                      margin={"b": 110}, height=620)
+                               "y": 0.0, "yref": "container", "yanchor": "bottom"},
+                      margin={"b": figures.OPACITY_KEY_SHIFT_PX + 100}, height=660)
     return fig
 
 
