@@ -3,6 +3,7 @@ load, and the first answer of a cold server.
 
     python benchmarks/bench_dashboard.py                      # all of it
     python benchmarks/bench_dashboard.py --only first-answer  # one part
+    python benchmarks/bench_dashboard.py --only pause --repeats 3  # Pause on yeast, full speed
     python benchmarks/bench_dashboard.py --no-paint           # no browser (no Chromium needed)
 
 Targets: a live tick (train for the budget + rebuild every visible chart) under 1 s with at
@@ -196,8 +197,61 @@ def bench_first_answer(repeats: int) -> None:
             f"{name} {t:.2f} s" for name, t in zip(names, medians, strict=True)))
 
 
+ENABLED_START = ("() => [...document.querySelectorAll('[data-testid=stSidebar] button')]"
+                 ".some(b => b.innerText.trim().endsWith('Start') && !b.disabled)")
+
+
+def bench_pause(repeats: int) -> None:
+    """Pause at full speed on yeast, in a browser: the iteration the page shows when Pause is
+    clicked against the one it shows once paused, and the seconds until Start is enabled."""
+    from playwright.sync_api import sync_playwright
+
+    idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "server.log"
+        process, url = start_server(log, app_args=("--data-dir", str(YEAST.parent)))
+        try:
+            wait_healthy(process, url, log)
+            browser = launch_chromium(playwright)
+            page = browser.new_page(viewport={"width": 1500, "height": 1000})
+            page.goto(url)
+            page.get_by_test_id("stMetric").first.wait_for(timeout=180_000)
+            nav = page.get_by_test_id("stSidebarNav")
+            nav.get_by_text("Data", exact=True).click()
+            page.wait_for_selector(idle, timeout=180_000)
+            page.get_by_test_id("stSelectbox").filter(has_text="Datasets in").click()
+            page.get_by_role("option").filter(has_text="yeast.arff").click()
+            page.get_by_role("button", name="Load dataset").click()
+            page.get_by_text("Loaded yeast").first.wait_for(timeout=180_000)
+            nav.get_by_text("Train (live)", exact=True).click()
+            page.wait_for_selector(idle, timeout=180_000)
+            page.get_by_test_id("stSidebar").get_by_role("slider").first.focus()
+            page.keyboard.press("End")  # "max": 250 ms of training per tick
+            page.wait_for_selector(idle, timeout=180_000)
+            iteration = page.get_by_test_id("stMetric").first.get_by_test_id("stMetricValue")
+            for run in range(repeats):
+                page.get_by_role("button", name="Start", exact=True).click()
+                page.wait_for_timeout(6000)
+                shown = int(iteration.inner_text().replace(",", ""))
+                began = time.perf_counter()
+                page.get_by_role("button", name="Pause", exact=True).click()
+                page.wait_for_function(ENABLED_START, timeout=60_000, polling=20)
+                lag = time.perf_counter() - began
+                page.wait_for_selector(idle, timeout=60_000)
+                page.wait_for_timeout(1500)
+                final = int(iteration.inner_text().replace(",", ""))
+                print(f"  run {run + 1}: shown {shown:,} at the click, {final:,} once paused "
+                      f"(+{final - shown:,}), Start enabled after {lag:.2f} s")
+            browser.close()
+        finally:
+            stop(process)
+
+
 PARTS = {"rectangles": bench_rectangles, "tick": bench_tick, "kernels": bench_kernels,
-         "first-answer": bench_first_answer}
+         "first-answer": bench_first_answer, "pause": bench_pause}
+
+
+BROWSER_PARTS = ("first-answer", "pause")
 
 
 def main() -> None:
@@ -209,7 +263,7 @@ def main() -> None:
                         help="skip the browser part (no Chromium needed)")
     args = parser.parse_args()
     for name, bench in PARTS.items():
-        if (args.only and name not in args.only) or (args.no_paint and name == "first-answer"):
+        if (args.only and name not in args.only) or (args.no_paint and name in BROWSER_PARTS):
             continue
         bench(args.repeats)
 
