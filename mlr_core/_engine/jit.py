@@ -41,5 +41,7 @@ for _stale in _CACHE.parent.glob("numba-*"):
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` with ``cache=True``."""
-    return numba.njit(*args, cache=True, **kwargs)
+    """``numba.njit`` with ``cache=True`` and ``nogil=True``: a kernel never touches a Python
+    object, so it lets go of the interpreter's lock, and one dashboard tab's training leaves
+    the other tabs' pages free to answer."""
+    return numba.njit(*args, cache=True, nogil=True, **kwargs)
