@@ -52,9 +52,9 @@ def _cut_words(rule_set: RuleSet) -> str:
             return "no label for any row (a rank cut at 0 labels)"
         return (f"a rank cut: the {value} best-scoring labels, ties going to the earlier label, "
                 "each only if its score is above 0")
-    words = f"a threshold: the labels scoring at least {_num(value)}"
+    words = f"a threshold: the labels scoring at least {float(value)!r}"
     if method == "threshold_or_top":
-        words += (f"; when none does, the best-scoring label (the earlier one on ties) if its "
+        words += ("; when none does, the best-scoring label (the earlier one on ties) if its "
                   "score is above 0 (top fallback)")
     return words
 
@@ -191,8 +191,8 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     unpivoted to one row per (row, feature a rule tests), joined to the conditions (``VALUES``
     rows) to find the rules whose every condition holds, joined to the weights (``VALUES``
     rows, the baseline as a rule that matches every row), summed per row with ``GROUP BY``,
-    clipped, and cut with window functions. Standard SQL, run in the tests by SQLite and
-    DuckDB. ``SUM`` adds in an order of the database's own (SQLite 3.43+ also compensates the
+    clipped, and cut with window functions (``CROSS JOIN`` where SQLite must scan the left table
+    first). Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own (SQLite 3.43+ also compensates the
     rounding), so a score may differ from ``predict_proba`` in its last bits."""
     scorer = _checked(rule_set)
     features, labels = rule_set.feature_names, rule_set.label_names
@@ -241,7 +241,8 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
         "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline"))
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
                      ["matched.k", *(_clip(f"SUM(weight.{c})") for c in w)],
-                     "matched CROSS JOIN weight\n  WHERE weight.rule = matched.rule\n  GROUP BY matched.k",
+                     "matched CROSS JOIN weight\n  WHERE weight.rule = matched.rule\n"
+                     "  GROUP BY matched.k",
                      "each label's score: the sum of its matching rules' weights, clipped to "
                      "[0, 1]"))
     ctes.append(_values("label", ["j"], [[str(j)] for j in range(m)], "the label indices"))
