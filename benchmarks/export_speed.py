@@ -39,6 +39,7 @@ if engine == "sqlite":
 else:
     import duckdb
     db = duckdb.connect()
+    db.execute("SET enable_progress_bar = false")
     db.register("frame", frame)
     db.execute("CREATE TABLE data AS SELECT * FROM frame")
     version = duckdb.__version__
@@ -62,7 +63,7 @@ def sql_figures(model, X, folder: Path) -> list[str]:
     lines = []
     for engine in ("sqlite", "duckdb"):
         out = subprocess.run([sys.executable, "-c", RUN_SQL, engine, str(folder)],
-                             capture_output=True, text=True, check=True)
+                             stdout=subprocess.PIPE, text=True, check=True)
         got = json.loads(out.stdout)
         same = np.array_equal(np.load(folder / f"{engine}.npy"), expected)
         lines.append(f"| {engine} {got['version']} | {len(X):,} | {got['wall']:.2f} | "

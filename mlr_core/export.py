@@ -1,12 +1,14 @@
 """A scorecard as plain code an auditor can run and diff without this package: a Python module
 and one SQL query.
 
-Both do the library's arithmetic step for step, so they give exactly ``predict``'s labels: a
-feature is put on the rules' axis as ``min(max((x - data_min) / span, 0), 1)``, a rule matches
-when ``abs(axis - centre) <= spread`` on each feature it tests, a label's score is the baseline
-plus the weights of the matching rules, added one at a time in rule order, clipped to [0, 1],
-and the bipartition cuts the scores (``mlr_core/bipartition.py``). Only fitted weights export
-(the vote's nearest-rule fallback is no scorecard).
+Both do the library's arithmetic: a feature is put on the rules' axis as
+``min(max((x - data_min) / span, 0), 1)``, a rule matches when ``abs(axis - centre) <= spread``
+on each feature it tests, a label's score is the baseline plus the weights of the matching
+rules, clipped to [0, 1], and the bipartition cuts the scores (``mlr_core/bipartition.py``).
+The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
+``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order, so its scores may
+differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
+weights export (the vote's nearest-rule fallback is no scorecard).
 
 Names (features, labels, the rule texts that quote them) are data: Python string literals
 (``repr``), SQL quoted identifiers; comments and docstrings hold numbers and fixed words only,
@@ -21,8 +23,8 @@ from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet, WeightScorer
 
 SQL_UNION = 400
-"""Rules per ``UNION ALL`` of the SQL's matching step: SQLite refuses more than 500 terms in one
-compound ``SELECT`` (``SQLITE_MAX_COMPOUND_SELECT``)."""
+"""Features per ``UNION ALL`` where the SQL unpivots the rows: SQLite refuses more than 500 terms
+in one compound ``SELECT`` (``SQLITE_MAX_COMPOUND_SELECT``)."""
 
 
 def _checked(rule_set: RuleSet) -> WeightScorer:
@@ -59,15 +61,16 @@ def _cut_words(rule_set: RuleSet) -> str:
     return words
 
 
-def _header(rule_set: RuleSet) -> list[str]:
-    """The exports' common description (numbers and fixed words only)."""
+def _header(rule_set: RuleSet, added: str) -> list[str]:
+    """The exports' common description (numbers and fixed words only); ``added`` says how the
+    weights are added up."""
     return [
         f"A scorecard of {rule_set.n_rules} rules on {len(rule_set.feature_names)} features "
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
         "Each feature is put on the rules' [0, 1] axis as min(max((x - data_min) / span, 0), 1);",
         "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
-        "score is its baseline plus the weights of the matching rules, added one at a time in",
-        "rule order, then clipped to [0, 1].",
+        f"score is its baseline plus the weights of the matching rules ({added}),",
+        "then clipped to [0, 1].",
         f"Labels are cut from the scores by {_cut_words(rule_set)}.",
     ]
 
@@ -89,7 +92,7 @@ def to_python(rule_set: RuleSet) -> str:
         for i, rid in enumerate(_rule_ids(rule_set))]
     cut = _cut_words(rule_set)
     lines = [
-        '"""' + "\n".join(_header(rule_set)),
+        '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",
         "predict(row) takes a dict from each feature name (FEATURES) to its value and returns the",
         'predicted label names. Plain Python, no imports; names are data, never code."""',
@@ -191,9 +194,14 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     unpivoted to one row per (row, feature a rule tests), joined to the conditions (``VALUES``
     rows) to find the rules whose every condition holds, joined to the weights (``VALUES``
     rows, the baseline as a rule that matches every row), summed per row with ``GROUP BY``,
-    clipped, and cut with window functions (``CROSS JOIN`` where SQLite must scan the left table
-    first). Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own (SQLite 3.43+ also compensates the
-    rounding), so a score may differ from ``predict_proba`` in its last bits."""
+    clipped, and cut with window functions (``CROSS JOIN`` where SQLite must scan the left
+    table first). Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an order
+    of the database's own (SQLite 3.43+ also compensates the rounding), so a score may differ
+    from ``predict_proba`` in its last bits.
+
+    Why not one expression per label (the first export): SQLite caps expression depth at 1000
+    and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
+    a fraction of a millisecond per term, minutes for a full model."""
     scorer = _checked(rule_set)
     features, labels = rule_set.feature_names, rule_set.label_names
     _sql_names(features, "feature", distinct=True)
@@ -253,13 +261,12 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     columns = [f"k AS {_ident(key)}",
                *(f"MAX(CASE WHEN j = {j} THEN picked ELSE 0 END) AS {_ident(name)}"
                  for j, name in enumerate(labels))]
-    header = [*_header(rule_set),
+    header = [*_header(rule_set, "summed by SQL in the database's order, so a score may "
+                               "differ from the library's in its last bits"),
               f"Input: table {_ident(table)} with a unique key column {_ident(key)} and one "
               "numeric column per feature, named as the feature.",
               f"Output: one row per input row, ordered by {_ident(key)}: the key, then one 0/1 "
-              "column per label, named as the label.",
-              "The database adds the weights in an order of its own, so a score may differ "
-              "from the library's in its last bits."]
+              "column per label, named as the label."]
     return ("".join(f"-- {line}\n" for line in header) + "WITH\n" + ",\n".join(ctes)
             + "\nSELECT\n  " + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k\n")
 
