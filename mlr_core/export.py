@@ -210,7 +210,6 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     ids = _rule_ids(rule_set)
     conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
     used = sorted({j for tests in conditions for j, _, _ in tests})
-    everywhere = [-1, *(ids[i] for i, tests in enumerate(conditions) if not tests)]
     low, span = rule_set.scaling.data_min, rule_set.scaling.span
     m = len(labels)
     w = [f"w{j}" for j in range(m)]
@@ -223,30 +222,42 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
         ctes.append(_union(f"axis{p}", ["k", "j", "x"], [
             f"SELECT k, {j}, {_clip(f'(v{j} - {_num(low[j])}) / {_num(span[j])}')} FROM raw"
             for j in part], "each row's features on the rules' [0, 1] axes, one row each"))
-    ctes.append(_union("axis", ["k", "j", "x"],
-                       [f"SELECT k, j, x FROM axis{p}" for p in range(1, len(parts) + 1)]
-                       or ["SELECT k, 0, 0.0e0 FROM raw WHERE 1 = 0"],
-                       "all rows' axes"))
-    ctes.append(_values("test", ["rule", "j", "centre", "spread", "tests"], [
-        [str(ids[i]), str(j), _num(c), _num(s), str(len(tests))]
-        for i, tests in enumerate(conditions) for j, c, s in tests]
-        or [["-1", "0", "0.0e0", "0.0e0", "1"]],
-        "each rule's conditions: it matches where abs(axis - centre) <= spread for all its "
-        "tests"))
-    ctes.append(_values("everywhere", ["rule"], [[str(r)] for r in everywhere],
-                        "the rules that test nothing, and the baseline (-1): they match every "
-                        "row"))
-    ctes.append(
-        "-- each row's matching rules\nmatched (k, rule) AS (\n"
-        "  SELECT axis.k, test.rule\n  FROM axis JOIN test ON test.j = axis.j\n"
-        "  WHERE ABS(axis.x - test.centre) <= test.spread\n"
-        "  GROUP BY axis.k, test.rule, test.tests\n  HAVING COUNT(*) = test.tests\n"
-        "  UNION ALL\n  SELECT raw.k, everywhere.rule FROM raw CROSS JOIN everywhere\n)")
+    if parts:
+        ctes.append(_union("axis", ["k", "j", "x"],
+                           [f"SELECT k, j, x FROM axis{p}" for p in range(1, len(parts) + 1)],
+                           "all rows' axes"))
     ctes.append(_values("weight", ["rule", *w], [
         [str(rid), *map(_num, row)]
         for rid, row in [(-1, scorer.intercept),
                          *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
         "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline"))
+    slots = max(map(len, conditions), default=0)
+    if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
+        always = (used[0], 0.5, 0.5)  # holds on all of [0, 1]: |x - 0.5| <= 0.5 rounds so too
+        ctes.append(_values("test", ["rule", "slot", "j", "centre", "spread"], [
+            [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
+            for i, tests in enumerate(conditions)
+            for slot, (j, c, s) in enumerate(
+                sorted(tests, key=lambda test: test[2]) + [always] * (slots - len(tests)), 1)],
+            "each rule's tests, one per slot, narrowest first (a rule that tests fewer "
+            "features is padded with abs(axis - 0.5) <= 0.5, true on every axis)"))
+        for slot in range(1, slots + 1):
+            before = f"pass{slot - 1}"
+            ctes.append(
+                f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
+                f"pass{slot} (k, rule) AS (\n"
+                + ("  SELECT axis.k, test.rule\n  FROM test CROSS JOIN axis\n"
+                   "  WHERE test.slot = 1 AND axis.j = test.j" if slot == 1 else
+                   f"  SELECT {before}.k, {before}.rule\n"
+                   f"  FROM {before} CROSS JOIN test CROSS JOIN axis\n"
+                   f"  WHERE test.rule = {before}.rule AND test.slot = {slot}\n"
+                   f"    AND axis.k = {before}.k AND axis.j = test.j")
+                + "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
+        every = f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n  SELECT k, -1 FROM raw"
+    else:  # no rule tests anything: each matches every row
+        every = "SELECT raw.k, weight.rule FROM raw CROSS JOIN weight"
+    ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
+                f"matches\nmatched (k, rule) AS (\n  {every}\n)")
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
                      ["matched.k", *(_clip(f"SUM(weight.{c})") for c in w)],
                      "matched CROSS JOIN weight\n  WHERE weight.rule = matched.rule\n"
