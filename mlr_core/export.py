@@ -22,10 +22,6 @@ import numpy as np
 from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet, WeightScorer
 
-SQL_UNION = 400
-"""Features per ``UNION ALL`` where the SQL unpivots the rows: SQLite refuses more than 500 terms
-in one compound ``SELECT`` (``SQLITE_MAX_COMPOUND_SELECT``)."""
-
 
 def _checked(rule_set: RuleSet) -> WeightScorer:
     if not isinstance(rule_set.scorer, WeightScorer):
@@ -213,19 +209,17 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     low, span = rule_set.scaling.data_min, rule_set.scaling.span
     m = len(labels)
     w = [f"w{j}" for j in range(m)]
-    ctes = [_cte("raw", ["k", *(f"v{j}" for j in used)],
-                 [_ident(key), *(f"CAST({_ident(features[j])} AS DOUBLE PRECISION)"
-                                 for j in used)], _ident(table),
-                 "each row's key and the features the rules test, as doubles (v<j>: feature j)")]
-    parts = [used[at:at + SQL_UNION] for at in range(0, len(used), SQL_UNION)]
-    for p, part in enumerate(parts, 1):  # SQLite allows 500 terms in one UNION ALL
-        ctes.append(_union(f"axis{p}", ["k", "j", "x"], [
-            f"SELECT k, {j}, {_clip(f'(v{j} - {_num(low[j])}) / {_num(span[j])}')} FROM raw"
-            for j in part], "each row's features on the rules' [0, 1] axes, one row each"))
-    if parts:
-        ctes.append(_union("axis", ["k", "j", "x"],
-                           [f"SELECT k, j, x FROM axis{p}" for p in range(1, len(parts) + 1)],
-                           "all rows' axes"))
+    ctes = []
+    if used:
+        ctes.append(_values("feature", ["j", "low", "span"],
+                            [[str(j), _num(low[j]), _num(span[j])] for j in used],
+                            "each feature a rule tests: its index, data_min and span"))
+        ctes.append(_cte("axis", ["k", "j", "x"], [
+            f"{_ident(table)}.{_ident(key)}", "feature.j",
+            _clip(f"({_pick(used, features, table)} - feature.low) / feature.span")],
+            f"{_ident(table)} CROSS JOIN feature",
+            "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
+            "CASE finds feature j's column by halving the list of features)"))
     ctes.append(_values("weight", ["rule", *w], [
         [str(rid), *map(_num, row)]
         for rid, row in [(-1, scorer.intercept),
@@ -253,9 +247,11 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
                    f"  WHERE test.rule = {before}.rule AND test.slot = {slot}\n"
                    f"    AND axis.k = {before}.k AND axis.j = test.j")
                 + "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
-        every = f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n  SELECT k, -1 FROM raw"
+        every = (f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n"
+                 f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
     else:  # no rule tests anything: each matches every row
-        every = "SELECT raw.k, weight.rule FROM raw CROSS JOIN weight"
+        every = (f"SELECT {_ident(table)}.{_ident(key)}, weight.rule\n"
+                 f"  FROM {_ident(table)} CROSS JOIN weight")
     ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
                 f"matches\nmatched (k, rule) AS (\n  {every}\n)")
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
@@ -308,9 +304,15 @@ def _cte(name, columns, values, source, what) -> str:
             + ",\n    ".join(values) + f"\n  FROM {source}\n)")
 
 
-def _union(name, columns, selects, what) -> str:
-    return (f"-- {what}\n{name} ({', '.join(columns)}) AS (\n  "
-            + "\n  UNION ALL\n  ".join(selects) + "\n)")
+def _pick(used, features, table) -> str:
+    """The value of feature ``j`` of a row, as a double: a binary search over ``used`` (sorted
+    feature indices), so a row's unpivot costs log(features) tests per feature, with no
+    ``UNION`` of a term per feature (SQLite 3.5x refuses large ones read more than once)."""
+    if len(used) == 1:
+        return f"CAST({_ident(table)}.{_ident(features[used[0]])} AS DOUBLE PRECISION)"
+    half = len(used) // 2
+    return (f"CASE WHEN feature.j < {used[half]} THEN {_pick(used[:half], features, table)} "
+            f"ELSE {_pick(used[half:], features, table)} END")
 
 
 def _values(name, columns, rows, what) -> str:
