@@ -185,15 +185,16 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     one row per input row, ordered by ``key``: the key, then one 0/1 column per label, named
     as the label.
 
-    Relational, so that its size grows with the rules' conditions and weights, never with
-    rows x rules or rules x labels, and no expression is deeper than a rule: the data
-    unpivoted to one row per (row, feature a rule tests), joined to the conditions (``VALUES``
-    rows) to find the rules whose every condition holds, joined to the weights (``VALUES``
-    rows, the baseline as a rule that matches every row), summed per row with ``GROUP BY``,
-    clipped, and cut with window functions (``CROSS JOIN`` where SQLite must scan the left
-    table first). Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an order
-    of the database's own (SQLite 3.43+ also compensates the rounding), so a score may differ
-    from ``predict_proba`` in its last bits.
+    Relational, so that its size grows with the rules' tests and weights, never with rows x
+    rules or rules x labels, and no expression is deeper than log(features): each row
+    unpivoted to one row per feature a rule tests (``axis``); the rows that pass each rule's
+    tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
+    slot, no grouping of every passed test); joined to the weights (``VALUES`` rows, the
+    baseline as a rule that every row matches), summed per row with ``GROUP BY``, clipped, and
+    cut with window functions. ``CROSS JOIN`` where SQLite must scan the left table first.
+    Standard SQL, run in the tests by SQLite (3.40 and 3.54) and DuckDB. ``SUM`` adds in an
+    order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
+    differ from ``predict_proba`` in its last bits.
 
     Why not one expression per label (the first export): SQLite caps expression depth at 1000
     and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
