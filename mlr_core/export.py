@@ -192,7 +192,7 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     slot, no grouping of every passed test); joined to the weights (``VALUES`` rows, the
     baseline as a rule that every row matches), summed per row with ``GROUP BY``, clipped, and
     cut with window functions. ``CROSS JOIN`` where SQLite must scan the left table first.
-    Standard SQL, run in the tests by SQLite (3.40 and 3.54) and DuckDB. ``SUM`` adds in an
+    Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an
     order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
     differ from ``predict_proba`` in its last bits.
 
