@@ -536,14 +536,15 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self.current_rule_set("agg").match_counts(self._rows(X))
 
     def export_python(self):
-        """The scorecard as a dependency-free Python function ``predict(row)`` (source text)
+        """The scorecard as a dependency-free Python module with ``predict(row)`` (source text)
         that gives ``predict``'s labels (:func:`mlr_core.export.to_python`)."""
         return export.to_python(self.current_rule_set("agg"))
 
-    def export_sql(self, table="data"):
-        """The scorecard as SQL: a ``SELECT`` over ``table`` with one ``CASE WHEN`` column per
-        label, giving ``predict``'s labels (:func:`mlr_core.export.to_sql`)."""
-        return export.to_sql(self.current_rule_set("agg"), table)
+    def export_sql(self, table="data", key="row_id"):
+        """The scorecard as one SQL ``SELECT`` over ``table`` (a unique ``key`` column and a
+        column per feature), giving per key one 0/1 column per label, ``predict``'s labels
+        (:func:`mlr_core.export.to_sql`)."""
+        return export.to_sql(self.current_rule_set("agg"), table, key)
 
     def step_traced(self):
         """Run one training iteration, exactly as ``learn(1)`` would, and return what it did:

@@ -1,13 +1,18 @@
-"""A scorecard as plain code an auditor can run and diff without this package: a Python function
-and one SQL ``CASE WHEN`` expression per label.
+"""A scorecard as plain code an auditor can run and diff without this package: a Python module
+and one SQL query.
 
-Both do the library's arithmetic step for step, so they give exactly ``predict``'s labels: a
-feature is put on the rule's axis as ``min(max((x - data_min) / span, 0), 1)``, a rule matches
-when ``abs(scaled - centre) <= spread`` on each feature it specifies, a label's score is the
-baseline plus the weights of the matching rules, added one at a time in rule order, clipped to
-[0, 1], and
-the bipartition cuts the scores. Each rule is preceded by its readable condition in the data's
-units. Only fitted weights export (the vote's nearest-rule fallback is no scorecard).
+Both do the library's arithmetic: a feature is put on the rules' axis as
+``min(max((x - data_min) / span, 0), 1)``, a rule matches when ``abs(axis - centre) <= spread``
+on each feature it tests, a label's score is the baseline plus the weights of the matching
+rules, clipped to [0, 1], and the bipartition cuts the scores (``mlr_core/bipartition.py``).
+The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
+``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order, so its scores may
+differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
+weights export (the vote's nearest-rule fallback is no scorecard).
+
+Names (features, labels, the rule texts that quote them) are data: Python string literals
+(``repr``), SQL quoted identifiers; comments and docstrings hold numbers and fixed words only,
+so no name can end a comment or run as code.
 """
 
 from __future__ import annotations
@@ -25,6 +30,11 @@ def _checked(rule_set: RuleSet) -> WeightScorer:
     return rule_set.scorer
 
 
+def _rule_ids(rule_set: RuleSet) -> list[int]:
+    """The number each rule carries in the exports: its position in the rule set."""
+    return list(range(rule_set.n_rules))
+
+
 def _conditions(rule_set: RuleSet, i: int):
     """(feature index, centre, spread) of rule i's specified features."""
     pop = rule_set.rules
@@ -32,141 +42,312 @@ def _conditions(rule_set: RuleSet, i: int):
             for k in range(pop.nspec[i])]
 
 
-def to_python(rule_set: RuleSet, name: str = "predict") -> str:
-    """Source of ``name(row)``: ``row`` maps each feature name to its value; returns the
-    predicted label names (and ``name_scores(row)``, the scores by label)."""
-    scorer = _checked(rule_set)
-    features, labels = list(rule_set.feature_names), list(rule_set.label_names)
-    span = rule_set.scaling.span
-    texts = rule_set.rule_texts()
-    lines = [
-        f'"""A scorecard of {rule_set.n_rules} rules exported by MLR Studio: plain Python, no',
-        'imports. Give a dict of feature values; get the predicted labels."""',
-        "",
-        f"FEATURES = {features!r}",
-        f"LABELS = {labels!r}",
-        f"DATA_MIN = {rule_set.scaling.data_min.tolist()!r}",
-        f"SPAN = {span.tolist()!r}",
-        f"BASELINE = {scorer.intercept.tolist()!r}",
-        "",
-        "",
-        "def _axis(row, j):",
-        "    return min(max((float(row[FEATURES[j]]) - DATA_MIN[j]) / SPAN[j], 0.0), 1.0)",
-        "",
-        "",
-        f"def {name}_scores(row):",
-        '    """Each label\'s score: the baseline plus the weights of the matching rules."""',
-        "    total = list(BASELINE)",
+def _cut_words(rule_set: RuleSet) -> str:
+    """The bipartition in words and numbers, for the exports' headers (no names)."""
+    method, value = rule_set.bipartition
+    if method == "rcut":
+        if value == 0:
+            return "no label for any row (a rank cut at 0 labels)"
+        return (f"a rank cut: the {value} best-scoring labels, ties going to the earlier label, "
+                "each only if its score is above 0")
+    words = f"a threshold: the labels scoring at least {float(value)!r}"
+    if method == "threshold_or_top":
+        words += ("; when none does, the best-scoring label (the earlier one on ties) if its "
+                  "score is above 0 (top fallback)")
+    return words
+
+
+def _header(rule_set: RuleSet, added: str) -> list[str]:
+    """The exports' common description (numbers and fixed words only); ``added`` says how the
+    weights are added up."""
+    return [
+        f"A scorecard of {rule_set.n_rules} rules on {len(rule_set.feature_names)} features "
+        f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
+        "Each feature is put on the rules' [0, 1] axis as min(max((x - data_min) / span, 0), 1);",
+        "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
+        f"score is its baseline plus the weights of the matching rules ({added}),",
+        "then clipped to [0, 1].",
+        f"Labels are cut from the scores by {_cut_words(rule_set)}.",
     ]
-    for i, text in enumerate(texts):
-        tests = " and ".join(f"abs(_axis(row, {j}) - {c!r}) <= {s!r}"
-                             for j, c, s in _conditions(rule_set, i)) or "True"
-        lines += [f"    # rule {i}: {text}", f"    if {tests}:"]
-        lines += [f"        total[{j}] += {float(w)!r}"
-                  for j, w in enumerate(scorer.coef[i]) if w != 0.0] or ["        pass"]
-    lines += [
-        "    return {label: min(max(total[j], 0.0), 1.0)",
-        "            for j, label in enumerate(LABELS)}",
+
+
+# ------------------------------------------------------------------------------------- Python
+
+def to_python(rule_set: RuleSet) -> str:
+    """Source of a module with ``predict(row)`` (``row`` maps each feature name to its value;
+    returns the predicted label names), ``predict_scores(row)`` (the scores by label),
+    ``scores(values)`` (values in ``FEATURES`` order; scores in ``LABELS`` order) and
+    ``chosen(scores)`` (the indices of the predicted labels). Plain CPython, no imports: each
+    row's axes are computed once, each rule tested once, the cut made once."""
+    scorer = _checked(rule_set)
+    texts = rule_set.rule_texts()
+    rules = [
+        f"    ({rid}, {_py(texts[i])}, "
+        f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in _conditions(rule_set, i))}), "
+        f"{_py_floats(scorer.coef[i])}),"
+        for i, rid in enumerate(_rule_ids(rule_set))]
+    cut = _cut_words(rule_set)
+    lines = [
+        '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
+        "",
+        "predict(row) takes a dict from each feature name (FEATURES) to its value and returns the",
+        'predicted label names. Plain Python, no imports; names are data, never code."""',
+        "",
+        f"FEATURES = ({''.join(f'{_py(n)}, ' for n in rule_set.feature_names)})",
+        f"LABELS = ({''.join(f'{_py(n)}, ' for n in rule_set.label_names)})",
+        f"DATA_MIN = {_py_floats(rule_set.scaling.data_min)}",
+        f"SPAN = {_py_floats(rule_set.scaling.span)}",
+        f"BASELINE = {_py_floats(scorer.intercept)}",
+        "# One entry per rule: (rule id, its text, its tests as (feature index, centre, spread) on",
+        "# the [0, 1] axes, its weight for each label in LABELS order).",
+        "RULES = (",
+        *rules,
+        ")",
         "",
         "",
-        f"def {name}(row):",
-        f'    """The predicted labels: {_cut_words(rule_set)}."""',
-        f"    scores = [{name}_scores(row)[label] for label in LABELS]",
+        "def scores(values):",
+        '    """Each label\'s score (LABELS order) for the feature values in FEATURES order: the',
+        "    baseline plus the weights of every matching rule, added in rule order, clipped to",
+        '    [0, 1]."""',
+        "    axes = [min(max((float(v) - low) / span, 0.0), 1.0)",
+        "            for v, low, span in zip(values, DATA_MIN, SPAN)]",
+        "    total = list(BASELINE)",
+        "    for _, _, tests, weights in RULES:",
+        "        for j, centre, spread in tests:",
+        "            if abs(axes[j] - centre) > spread:",
+        "                break",
+        "        else:  # every test passed: the rule matches",
+        "            total = [t + w for t, w in zip(total, weights)]",
+        "    return [min(max(t, 0.0), 1.0) for t in total]",
+        "",
+        "",
+        "def chosen(scores):",
+        f'    """The indices of the predicted labels: {cut}."""',
         *_python_cut(rule_set),
+        "",
+        "",
+        "def predict(row):",
+        '    """The predicted label names of row (a dict from each feature name to its value):',
+        f"    {cut}; scores clipped to [0, 1].\"\"\"",
+        "    return [LABELS[j] for j in chosen(scores([row[name] for name in FEATURES]))]",
+        "",
+        "",
+        "def predict_scores(row):",
+        '    """Each label\'s score in [0, 1] for row, by label name."""',
+        "    return dict(zip(LABELS, scores([row[name] for name in FEATURES])))",
         "",
     ]
     return "\n".join(lines)
 
 
-def _cut_words(rule_set):
+def _python_cut(rule_set: RuleSet) -> list[str]:
     method, value = rule_set.bipartition
     if method == "rcut":
-        return f"the {value} best-scoring labels with a score above 0"
-    words = f"the labels scoring at least {value}"
+        return ["    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)",
+                f"    return [j for j in sorted(order[:{int(value)}]) if scores[j] > 0.0]"]
+    lines = [f"    picked = [j for j, score in enumerate(scores) if score >= {float(value)!r}]"]
     if method == "threshold_or_top":
-        words += ", or the best-scoring one when none does (if it scores above 0)"
-    return words
+        lines += ["    if not picked and max(scores) > 0.0:",
+                  "        picked = [scores.index(max(scores))]"]
+    return lines + ["    return picked"]
 
 
-def _python_cut(rule_set):
-    method, value = rule_set.bipartition
-    if method == "rcut":
-        return ["    order = sorted(range(len(LABELS)), key=lambda j: -scores[j])",
-                f"    return [LABELS[j] for j in sorted(order[:{value}]) if scores[j] > 0]"]
-    lines = [f"    chosen = [j for j in range(len(LABELS)) if scores[j] >= {_num(value)}]"]
-    if method == "threshold_or_top":
-        lines += ["    if not chosen and max(scores) > 0:",
-                  "        chosen = [scores.index(max(scores))]"]
-    return lines + ["    return [LABELS[j] for j in chosen]"]
+def _py(name) -> str:
+    """A name as a Python string literal: quotes, backslashes, line breaks, NUL and every other
+    unprintable character escaped."""
+    return repr(str(name))
 
 
-def to_sql(rule_set: RuleSet, table: str = "data") -> str:
-    """A ``SELECT`` over ``table`` (one column per feature, named as the features) giving one
-    0/1 column per label, each a ``CASE WHEN`` expression over the label scores; plain SQL
-    (CASE, ABS and arithmetic only)."""
+def _py_floats(values) -> str:
+    return "(" + "".join(f"{float(v)!r}, " for v in values) + ")"
+
+
+def python_labels(source: str, rows, feature_names=None) -> np.ndarray:
+    """Run exported Python source on rows (for tests and the audit report): a 0/1 matrix.
+    The rows are given by position (``FEATURES`` order), so repeated names do no harm;
+    ``feature_names``, when given, must be the exported ones."""
+    namespace: dict = {}
+    exec(compile(source, "<scorecard>", "exec"), namespace)  # our own generated source
+    if feature_names is not None and list(feature_names) != list(namespace["FEATURES"]):
+        raise InputError("The rows' feature names are not the exported model's.")
+    scores, chosen = namespace["scores"], namespace["chosen"]
+    out = np.zeros((len(rows), len(namespace["LABELS"])), dtype=np.uint8)
+    for r, row in enumerate(rows):
+        out[r, chosen(scores(row))] = 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------- SQL
+
+def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
+    """One ``SELECT`` over ``table``, which has a column ``key`` identifying each row (unique,
+    not NULL) and one numeric column per feature, named as the feature (no NULLs). It returns
+    one row per input row, ordered by ``key``: the key, then one 0/1 column per label, named
+    as the label.
+
+    Relational, so that its size grows with the rules' tests and weights, never with rows x
+    rules or rules x labels, and no expression is deeper than log(features): each row
+    unpivoted to one row per feature a rule tests (``axis``); the rows that pass each rule's
+    tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
+    slot, no grouping of every passed test); joined to the weights (``VALUES`` rows, the
+    baseline as a rule that every row matches), summed per row with ``GROUP BY``, clipped, and
+    cut with window functions. ``CROSS JOIN`` where SQLite must scan the left table first.
+    Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an
+    order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
+    differ from ``predict_proba`` in its last bits.
+
+    Why not one expression per label (the first export): SQLite caps expression depth at 1000
+    and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
+    a fraction of a millisecond per term, minutes for a full model."""
     scorer = _checked(rule_set)
-    features, labels = list(rule_set.feature_names), list(rule_set.label_names)
-    span = rule_set.scaling.span
-    texts = rule_set.rule_texts()
+    features, labels = rule_set.feature_names, rule_set.label_names
+    _sql_names(features, "feature", distinct=True)
+    _sql_names(labels, "label")
+    _sql_names([table, key], "table or key")
+    ids = _rule_ids(rule_set)
+    conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
+    used = sorted({j for tests in conditions for j, _, _ in tests})
+    low, span = rule_set.scaling.data_min, rule_set.scaling.span
+    m = len(labels)
+    w = [f"w{j}" for j in range(m)]
+    ctes = []
+    if used:
+        ctes.append(_values("feature", ["j", "low", "span"],
+                            [[str(j), _num(low[j]), _num(span[j])] for j in used],
+                            "each feature a rule tests: its index, data_min and span"))
+        ctes.append(_cte("axis", ["k", "j", "x"], [
+            f"{_ident(table)}.{_ident(key)}", "feature.j",
+            _clip(f"({_pick(used, features, table)} - feature.low) / feature.span")],
+            f"{_ident(table)} CROSS JOIN feature",
+            "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
+            "CASE finds feature j's column by halving the list of features)"))
+    ctes.append(_values("weight", ["rule", *w], [
+        [str(rid), *map(_num, row)]
+        for rid, row in [(-1, scorer.intercept),
+                         *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
+        "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline"))
+    slots = max(map(len, conditions), default=0)
+    if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
+        always = (used[0], 0.5, 0.5)  # holds on all of [0, 1]: |x - 0.5| <= 0.5 rounds so too
+        ctes.append(_values("test", ["rule", "slot", "j", "centre", "spread"], [
+            [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
+            for i, tests in enumerate(conditions)
+            for slot, (j, c, s) in enumerate(
+                sorted(tests, key=lambda test: test[2]) + [always] * (slots - len(tests)), 1)],
+            "each rule's tests, one per slot, narrowest first (a rule that tests fewer "
+            "features is padded with abs(axis - 0.5) <= 0.5, true on every axis)"))
+        for slot in range(1, slots + 1):
+            before = f"pass{slot - 1}"
+            ctes.append(
+                f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
+                f"pass{slot} (k, rule) AS (\n"
+                + ("  SELECT axis.k, test.rule\n  FROM test CROSS JOIN axis\n"
+                   "  WHERE test.slot = 1 AND axis.j = test.j" if slot == 1 else
+                   f"  SELECT {before}.k, {before}.rule\n"
+                   f"  FROM {before} CROSS JOIN test CROSS JOIN axis\n"
+                   f"  WHERE test.rule = {before}.rule AND test.slot = {slot}\n"
+                   f"    AND axis.k = {before}.k AND axis.j = test.j")
+                + "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
+        every = (f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n"
+                 f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
+    else:  # no rule tests anything: each matches every row
+        every = (f"SELECT {_ident(table)}.{_ident(key)}, weight.rule\n"
+                 f"  FROM {_ident(table)} CROSS JOIN weight")
+    ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
+                f"matches\nmatched (k, rule) AS (\n  {every}\n)")
+    ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
+                     ["matched.k", *(_clip(f"SUM(weight.{c})") for c in w)],
+                     "matched CROSS JOIN weight\n  WHERE weight.rule = matched.rule\n"
+                     "  GROUP BY matched.k",
+                     "each label's score: the sum of its matching rules' weights, clipped to "
+                     "[0, 1]"))
+    ctes.append(_values("label", ["j"], [[str(j)] for j in range(m)], "the label indices"))
+    ctes.append(_cte("long", ["k", "j", "score"],
+                     ["k", "j", "CASE j " + " ".join(f"WHEN {j} THEN s{j}" for j in range(m))
+                      + " END"], "score CROSS JOIN label", "one row per row and label"))
+    ctes.append(_sql_cut(rule_set))
+    columns = [f"k AS {_ident(key)}",
+               *(f"MAX(CASE WHEN j = {j} THEN picked ELSE 0 END) AS {_ident(name)}"
+                 for j, name in enumerate(labels))]
+    header = [*_header(rule_set, "summed by SQL in the database's order, so a score may "
+                               "differ from the library's in its last bits"),
+              f"Input: table {_ident(table)} with a unique key column {_ident(key)} and one "
+              "numeric column per feature, named as the feature.",
+              f"Output: one row per input row, ordered by {_ident(key)}: the key, then one 0/1 "
+              "column per label, named as the label."]
+    return ("".join(f"-- {line}\n" for line in header) + "WITH\n" + ",\n".join(ctes)
+            + "\nSELECT\n  " + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k\n")
 
-    def axis(j):
-        raw = (f'(("{_ident(features[j])}" - {_num(rule_set.scaling.data_min[j])}) / '
-               f'{_num(span[j])})')
-        return f"(CASE WHEN {raw} < 0.0 THEN 0.0 WHEN {raw} > 1.0 THEN 1.0 ELSE {raw} END)"
 
-    matches = []
-    for i in range(rule_set.n_rules):
-        tests = " AND ".join(f"ABS({axis(j)} - {c!r}) <= {s!r}"
-                             for j, c, s in _conditions(rule_set, i)) or "1 = 1"
-        matches.append(tests)
-    scores = []
-    for j in range(len(labels)):
-        terms = [f"\n      /* rule {i}: {texts[i].replace('*/', '* /')} */ "
-                 f"+ CASE WHEN {matches[i]} THEN {float(scorer.coef[i, j])!r} ELSE 0.0 END"
-                 for i in range(rule_set.n_rules) if scorer.coef[i, j] != 0.0]
-        raw = f"({_num(scorer.intercept[j])}{''.join(terms)})"
-        scores.append(f"  CASE WHEN {raw} < 0.0 THEN 0.0 WHEN {raw} > 1.0 THEN 1.0 "
-                      f"ELSE {raw} END AS \"s{j}\"")
-    cuts = [f'  {_sql_cut(rule_set, j, len(labels))} AS "{_ident(label)}"'
-            for j, label in enumerate(labels)]
-    return (f"-- A scorecard of {rule_set.n_rules} rules exported by MLR Studio: one 0/1 column "
-            f"per label ({_cut_words(rule_set)}).\n"
-            "SELECT\n" + ",\n".join(cuts) + "\nFROM (SELECT\n" + ",\n".join(scores)
-            + f'\nFROM "{_ident(table)}") AS scores')
-
-
-def _sql_cut(rule_set, j, m):
+def _sql_cut(rule_set: RuleSet) -> str:
+    """The cut: (k, j, picked), picked 1 for a predicted label (as ``bipartition.apply``)."""
     method, value = rule_set.bipartition
-    s = [f'"s{i}"' for i in range(m)]
-    if method == "rcut":  # ahead of j: a higher score, or the same score and an earlier label
-        ahead = " + ".join(f"CASE WHEN {s[i]} > {s[j]}{f' OR {s[i]} = {s[j]}' if i < j else ''}"
-                           " THEN 1 ELSE 0 END" for i in range(m) if i != j) or "0"
-        return f"CASE WHEN {s[j]} > 0.0 AND ({ahead}) < {value} THEN 1 ELSE 0 END"
-    when = f"{s[j]} >= {_num(value)}"
-    if method == "threshold_or_top":  # none reaches it, and j is the first best, above 0
-        none = " AND ".join(f"{x} < {_num(value)}" for x in s)
-        first_best = " AND ".join([f"{s[i]} < {s[j]}" for i in range(j)]
-                                  + [f"{s[i]} <= {s[j]}" for i in range(j + 1, m)]) or "1 = 1"
-        when += f" OR ({none} AND {s[j]} > 0.0 AND {first_best})"
-    return f"CASE WHEN {when} THEN 1 ELSE 0 END"
+    columns = ["k", "j", "picked"]
+    if method == "threshold":
+        return _cte("cut", columns,
+                    ["k", "j", f"CASE WHEN score >= {_num(value)} THEN 1 ELSE 0 END"], "long",
+                    "1 for the labels at or above the threshold")
+    place = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY score DESC, j)"
+    if method == "rcut":
+        picked = f"CASE WHEN {place} <= {int(value)} AND score > 0.0e0 THEN 1 ELSE 0 END"
+        return _cte("cut", columns, ["k", "j", picked], "long",
+                    "1 for the best-scoring labels above 0 (the earlier label first on ties)")
+    best, t = "MAX(score) OVER (PARTITION BY k)", _num(value)
+    picked = (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0 AND {place} = 1) "
+              "THEN 1 ELSE 0 END")
+    return _cte("cut", columns, ["k", "j", picked], "long",
+                "1 for the labels at or above the threshold, else for the best one above 0")
+
+
+def _cte(name, columns, values, source, what) -> str:
+    """``name (columns) AS (SELECT values FROM source)``, after a comment saying what it is."""
+    return (f"-- {what}\n{name} ({', '.join(columns)}) AS (\n  SELECT\n    "
+            + ",\n    ".join(values) + f"\n  FROM {source}\n)")
+
+
+def _pick(used, features, table) -> str:
+    """The value of feature ``j`` of a row, as a double: a binary search over ``used`` (sorted
+    feature indices), so a row's unpivot costs log(features) tests per feature, with no
+    ``UNION`` of a term per feature (SQLite 3.5x refuses large ones read more than once)."""
+    if len(used) == 1:
+        return f"CAST({_ident(table)}.{_ident(features[used[0]])} AS DOUBLE PRECISION)"
+    half = len(used) // 2
+    return (f"CASE WHEN feature.j < {used[half]} THEN {_pick(used[:half], features, table)} "
+            f"ELSE {_pick(used[half:], features, table)} END")
+
+
+def _values(name, columns, rows, what) -> str:
+    return (f"-- {what}\n{name} ({', '.join(columns)}) AS (\n  VALUES\n"
+            + ",\n".join(f"    ({', '.join(row)})" for row in rows) + "\n)")
+
+
+def _clip(value: str) -> str:
+    return (f"CASE WHEN {value} < 0.0e0 THEN 0.0e0 WHEN {value} > 1.0e0 THEN 1.0e0 "
+            f"ELSE {value} END")
 
 
 def _num(value) -> str:
-    """A float as the shortest text that reads back to the same bits."""
-    return repr(float(value))
+    """A float as the shortest text that reads back to the same bits, in exponent form, which
+    SQL reads as a double (a plain decimal may be read as an exact DECIMAL first)."""
+    text = repr(float(value))
+    return text if "e" in text else f"{text}e0"
 
 
-def _ident(name: str) -> str:
-    return str(name).replace('"', '""')
+def _ident(name) -> str:
+    """A name as an SQL quoted identifier (double quotes doubled)."""
+    return '"' + str(name).replace('"', '""') + '"'
 
 
-def python_labels(source: str, rows, feature_names, name: str = "predict") -> np.ndarray:
-    """Run exported Python source on rows (for tests and the audit report): a 0/1 matrix."""
-    namespace: dict = {}
-    exec(compile(source, "<scorecard>", "exec"), namespace)  # our own generated source
-    labels = namespace["LABELS"]
-    out = np.zeros((len(rows), len(labels)), dtype=np.uint8)
-    for r, row in enumerate(rows):
-        chosen = namespace[name](dict(zip(feature_names, row, strict=True)))
-        out[r, [labels.index(label) for label in chosen]] = 1
-    return out
+def _sql_names(names, what, distinct=False) -> None:
+    """Refuse names no SQL can quote: empty or holding NUL; feature names must also differ
+    from each other regardless of case (SQL matches column names without regard to case)."""
+    seen: dict = {}
+    for i, name in enumerate(map(str, names)):
+        if not name or "\0" in name:
+            raise InputError(f"An SQL name cannot be empty or hold a NUL character: rename the "
+                             f"{what} {name!r}.")
+        first = seen.setdefault(name.casefold(), i)
+        if distinct and first != i:
+            raise InputError(f"SQL reads each {what} from the column of its name, and "
+                             f"{str(names[first])!r} and {name!r} name the same column: rename "
+                             "one.")

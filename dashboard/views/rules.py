@@ -212,7 +212,8 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     row.download_button(
         "SQL query", model.export_sql("data"), f"{name}-{size}-rules.sql", "application/sql",
         key="download_sql", icon=":material/download:", on_click="ignore",
-        help="A SELECT over a table `data` with one CASE WHEN column per label.")
+        help="A SELECT over a table `data` (a unique key column `row_id` and one column per "
+             "feature): per row_id, one 0/1 column per label.")
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run

@@ -110,9 +110,12 @@ def test_exported_python_and_sql_predict_the_same_labels(emotions, size):
     assert np.array_equal(python_labels(small.export_python(), X, data.feature_names),
                           expected)
     with sqlite3.connect(":memory:") as db:
-        pd.DataFrame(X, columns=data.feature_names).to_sql("data", db, index=False)
-        got = pd.read_sql_query(small.export_sql("data"), db).to_numpy(dtype=np.uint8)
-    assert np.array_equal(got, expected)
+        frame = pd.DataFrame(X, columns=data.feature_names)
+        frame.insert(0, "row_id", np.arange(len(X)))
+        frame.to_sql("data", db, index=False)
+        got = pd.read_sql_query(small.export_sql("data"), db)
+    assert got["row_id"].tolist() == list(range(len(X)))
+    assert np.array_equal(got.drop(columns="row_id").to_numpy(dtype=np.uint8), expected)
 
 
 def test_compacting_needs_training_data_and_a_sensible_budget(emotions):

@@ -1,0 +1,125 @@
+"""How fast the exports run (issue 23): the SQL of a full model of ~3,000 rules and 45 labels in
+SQLite and DuckDB on 2,500 rows, and the Python export at 50 rules and for a full model on yeast,
+each checked against ``predict`` on every row.
+
+Each SQL engine runs in a fresh Python process that loads only the engine and the rows: its wall
+and CPU time for the query (CPU summed over DuckDB's threads), the process's resident memory
+before the query (Python, pandas, the engine and the rows) and its peak (``VmHWM``). The
+Python export runs in this process, in plain CPython (the exported module imports nothing).
+The machine is shared: CPU time is the steadier figure.
+
+    PYTHONPATH=$PWD python benchmarks/export_speed.py > docs/export_speed.md
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mlr_core import MLRClassifier, load_dataset, make_hypercube_dataset
+from mlr_core.export import python_labels
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+RUN_SQL = r"""
+import json, sys, time
+import numpy as np, pandas as pd
+engine, folder = sys.argv[1], sys.argv[2]
+def memory(field):  # MB; VmHWM is the peak since exec (ru_maxrss would include the parent's)
+    status = open("/proc/self/status").read().split("\n")
+    return int(next(line for line in status if line.startswith(field)).split()[1]) / 1024
+frame = pd.read_pickle(f"{folder}/rows.pkl")
+sql = open(f"{folder}/model.sql").read()
+if engine == "sqlite":
+    import sqlite3
+    db = sqlite3.connect(":memory:")
+    frame.to_sql("data", db, index=False)
+    version = sqlite3.sqlite_version
+else:
+    import duckdb
+    db = duckdb.connect()
+    db.execute("SET enable_progress_bar = false")
+    db.register("frame", frame)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    version = duckdb.__version__
+before = memory("VmRSS")
+wall, cpu = time.perf_counter(), time.process_time()
+rows = db.execute(sql).fetchall()
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+np.save(f"{folder}/{engine}.npy", np.array([row[1:] for row in rows], dtype=np.uint8))
+print(json.dumps({"version": version, "wall": wall, "cpu": cpu, "before_mb": before,
+                  "peak_mb": memory("VmHWM")}))
+"""
+
+
+def sql_figures(model, X, folder: Path) -> list[str]:
+    """Run the model's SQL on X in each engine; a table row per engine."""
+    frame = pd.DataFrame(X, columns=model.feature_names_)
+    frame.insert(0, "row_id", np.arange(len(X)))
+    frame.to_pickle(folder / "rows.pkl")
+    sql = model.export_sql("data")
+    (folder / "model.sql").write_text(sql)
+    expected = model.predict(X).astype(np.uint8)
+    lines = []
+    for engine in ("sqlite", "duckdb"):
+        out = subprocess.run([sys.executable, "-c", RUN_SQL, engine, str(folder)],
+                             stdout=subprocess.PIPE, text=True, check=True)
+        got = json.loads(out.stdout)
+        same = np.array_equal(np.load(folder / f"{engine}.npy"), expected)
+        lines.append(f"| {engine} {got['version']} | {len(X):,} | {got['wall']:.2f} | "
+                     f"{got['cpu']:.2f} | {got['before_mb']:.0f} | {got['peak_mb']:.0f} | "
+                     f"{same} |")
+    return [f"SQL text: {len(sql) / 1e6:.2f} MB.", "",
+            "| engine | rows | wall s | CPU s | MB before | MB peak | labels = predict |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- |", *lines]
+
+
+def python_figures(model, X, what: str) -> str:
+    source = model.export_python()
+    namespace: dict = {}
+    exec(compile(source, "<export>", "exec"), namespace)
+    rows = [dict(zip(model.feature_names_, map(float, x), strict=True)) for x in X]
+    predict = namespace["predict"]
+    wall, cpu = time.perf_counter(), time.process_time()
+    for row in rows:
+        predict(row)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    same = np.array_equal(python_labels(source, X, model.feature_names_),
+                          model.predict(X).astype(np.uint8))
+    return (f"| {what} | {model.rule_set_.n_rules:,} | {len(X):,} | {len(X) / cpu:,.0f} | "
+            f"{len(X) / wall:,.0f} | {same} |")
+
+
+def main() -> None:
+    print("# Export speed\n")
+    print("Made by `benchmarks/export_speed.py` (its docstring says how it measures).\n")
+    cube = make_hypercube_dataset(n_samples=5000, n_relevant=8, n_labels=45, n_irrelevant=40,
+                                  random_state=0)
+    full = MLRClassifier(random_state=0).fit(cube.X[:2500], cube.Y[:2500])
+    print(f"## SQL: a full model of {full.rule_set_.n_rules:,} rules and "
+          f"{len(full.label_names_)} labels\n")
+    print("`make_hypercube_dataset(n_samples=5000, n_relevant=8, n_labels=45, n_irrelevant=40, "
+          "random_state=0)`, `MLRClassifier(random_state=0)` fitted on the first 2,500 rows, "
+          "its SQL run on the other 2,500.\n")
+    with tempfile.TemporaryDirectory() as folder:
+        print("\n".join(sql_figures(full, cube.X[2500:], Path(folder))))
+    yeast = load_dataset(DATA / "yeast.arff")
+    half = len(yeast.X) // 2
+    model = MLRClassifier(random_state=0).fit(yeast.X[:half], yeast.Y[:half],
+                                              feature_names=yeast.feature_names,
+                                              label_names=yeast.label_names)
+    print("\n## Python: yeast, `MLRClassifier(random_state=0)` fitted on the first half, "
+          "`predict(row)` on every row\n")
+    print("| model | rules | rows | rows/s (CPU) | rows/s (wall) | labels = predict |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    print(python_figures(model.compact(50), yeast.X, "compact(50)"))
+    print(python_figures(model, yeast.X, "full"))
+
+
+if __name__ == "__main__":
+    main()

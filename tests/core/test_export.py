@@ -1,0 +1,240 @@
+"""The exports (``mlr_core/export.py``): names are data and never code, in Python and SQL, by
+every route a name reaches a model (fit, model JSON, a CSV header); the Python and the SQL give
+``predict``'s labels on every row of the five real datasets' full models, in SQLite and DuckDB,
+and for every kind of cut; the headers say the cut and the clipping."""
+
+import ast
+import csv
+import io
+import json
+import sqlite3
+import tokenize
+from dataclasses import replace
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from mlr_core import InputError, MLRClassifier, load_dataset, make_hypercube_dataset
+from mlr_core.export import python_labels, to_python, to_sql
+
+ENGINES = ("sqlite", "duckdb")
+
+
+def payloads(marker) -> list[str]:
+    """Feature names that break out of a comment, a string or an identifier if pasted as code;
+    the first two would create ``marker`` if a line of them ran."""
+    return [
+        f"a\nopen({str(marker)!r}, 'w').close()\n#",
+        f"b\r__import__('os').mkdir({str(marker)!r} + 'dir')\r#",
+        "c\u2028line\u2029para\x85nel",
+        "d ' \" ''' \"\"\" \\ \\n \\\\",
+        "e */ /* -- # ;",
+        'f"; DROP TABLE data; --',
+        "SELECT * FROM data WHERE 1 = 1",
+        "naïve 中文 🚀 \u202eevil\u202c",
+        "g\x0c\x0b\t\x1b[0m",
+    ]
+
+
+LABELS = ["la\nbel'); DROP TABLE data; --", "lb\"*/\r\u2028", "lc \\ 'x' ü"]
+
+
+def run_sql(sql, X, feature_names, engine, key="row_id") -> np.ndarray:
+    """The SQL's labels for rows X, put in a table ``data`` with keys in reverse order (the
+    output is by key), as a matrix in the order of X."""
+    frame = pd.DataFrame(np.asarray(X, dtype=float), columns=list(feature_names))
+    frame.insert(0, key, np.arange(len(frame))[::-1])
+    if engine == "sqlite":
+        with sqlite3.connect(":memory:") as db:
+            frame.to_sql("data", db, index=False)
+            cursor = db.execute(sql)
+            names = [d[0] for d in cursor.description]
+            rows = cursor.fetchall()
+            assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(frame)
+    else:
+        db = duckdb.connect()
+        db.register("frame", frame)
+        db.execute("CREATE TABLE data AS SELECT * FROM frame")
+        cursor = db.execute(sql)
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+        assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(frame)
+        db.close()
+    keys = [row[0] for row in rows]
+    assert names[0] == key and keys == sorted(keys) == list(range(len(frame)))
+    return np.array([row[1:] for row in rows][::-1], dtype=np.uint8).reshape(len(frame), -1)
+
+
+def assert_exports_predict(rule_set, X, marker=None):
+    """Both exports give the rule set's labels on X; nothing in a name ran."""
+    expected = rule_set.labels(X)
+    source = to_python(rule_set)
+    namespace: dict = {}
+    exec(compile(source, "<export>", "exec"), namespace)
+    assert list(namespace["FEATURES"]) == list(rule_set.feature_names)
+    assert list(namespace["LABELS"]) == list(rule_set.label_names)
+    rows = [dict(zip(rule_set.feature_names, map(float, x), strict=True)) for x in X]
+    names = np.array(rule_set.label_names, dtype=object)
+    assert [namespace["predict"](row) for row in rows] == [
+        list(names[bits.astype(bool)]) for bits in expected]
+    assert np.array_equal(python_labels(source, X, rule_set.feature_names), expected)
+    for engine in ENGINES:
+        assert np.array_equal(run_sql(to_sql(rule_set), X, rule_set.feature_names, engine),
+                              expected), engine
+    if marker is not None:
+        assert not marker.exists() and not marker.with_name(marker.name + "dir").exists()
+
+
+@pytest.fixture(scope="module")
+def cube():
+    return make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, n_irrelevant=7,
+                                  random_state=0)
+
+
+def fitted(cube, feature_names, label_names):
+    return MLRClassifier(n_iter=3000, random_state=0).fit(
+        cube.X, cube.Y, feature_names=feature_names, label_names=label_names)
+
+
+def test_names_from_fit_are_data_not_code(cube, tmp_path):
+    marker = tmp_path / "ran"
+    model = fitted(cube, payloads(marker), LABELS)
+    rule_set = model.current_rule_set("agg")
+    assert rule_set.n_rules > 20
+    assert_exports_predict(rule_set, cube.X, marker)
+    source = model.export_python()
+    for name in [*payloads(marker), *LABELS]:
+        assert repr(name) in source  # each name as a literal
+    tree = ast.parse(source)
+    called = {node.func.id for node in ast.walk(tree)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert called <= {"abs", "chosen", "dict", "enumerate", "float", "len", "list", "max", "min",
+                      "range", "scores", "sorted", "zip"}
+    comments = [tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+                if tok.type == tokenize.COMMENT]
+    assert comments and not any(word in comment for comment in comments
+                                for word in ("open(", "__import__", "DROP", "naïve", "mkdir"))
+
+
+def test_names_from_a_tampered_model_json_are_data_not_code(cube, tmp_path):
+    marker = tmp_path / "ran"
+    text = fitted(cube, None, None).to_json()
+    data = json.loads(text)
+
+    def rename(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "feature_names":
+                    node[key] = payloads(marker)
+                elif key == "label_names":
+                    node[key] = LABELS
+                else:
+                    rename(value)
+        elif isinstance(node, list):
+            for value in node:
+                rename(value)
+
+    rename(data)
+    model = MLRClassifier.from_json(json.dumps(data))
+    assert model.feature_names_ == payloads(marker) and model.label_names_ == LABELS
+    assert_exports_predict(model.current_rule_set("agg"), cube.X, marker)
+
+
+def test_names_from_a_csv_header_are_data_not_code(cube, tmp_path):
+    marker = tmp_path / "ran"
+    path = tmp_path / "names.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)  # quotes the multi-line names, as a spreadsheet would
+        writer.writerow(payloads(marker) + LABELS)
+        writer.writerows(np.hstack([cube.X, cube.Y]).tolist())
+    assert "\n" in path.read_text(encoding="utf-8").split("\r\n")[0]
+    data = load_dataset(path, labels=len(LABELS))
+    assert list(data.feature_names) == payloads(marker)
+    model = MLRClassifier(n_iter=3000, random_state=0).fit(
+        data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
+    assert_exports_predict(model.current_rule_set("agg"), data.X, marker)
+
+
+def test_sql_refuses_names_no_sql_can_hold(cube):
+    model = fitted(cube, [f"f{j}" for j in range(9)], ["a", "b", "c"])
+    rule_set = model.current_rule_set("agg")
+    nul = replace(rule_set, label_names=("a\0", "b", "c"))
+    with pytest.raises(InputError, match="NUL"):
+        to_sql(nul)
+    assert "'a\\x00'" in to_python(nul)  # Python escapes it
+    twins = replace(rule_set, feature_names=("Age", "age", *rule_set.feature_names[2:]))
+    with pytest.raises(InputError, match="same column"):
+        to_sql(twins)
+    with pytest.raises(InputError, match="empty"):
+        to_sql(rule_set, key="")
+    vote = MLRClassifier(n_iter=500, weighting="vote", random_state=0).fit(cube.X, cube.Y)
+    with pytest.raises(InputError, match="scorecard"):
+        vote.export_sql()
+
+
+@pytest.mark.parametrize("cut", [("threshold", 0.3), ("threshold_or_top", 0.95),
+                                 ("threshold_or_top", 0.0), ("rcut", 2), ("rcut", 0),
+                                 ("rcut", 3)])
+def test_every_cut_and_its_header(cube, cut):
+    model = fitted(cube, None, None)
+    rule_set = model.current_rule_set("agg")
+    rule_set = rule_set.with_scorer(rule_set.scorer, cut)
+    X = np.vstack([cube.X, cube.X * 3 - 1])  # rows off the training range clip
+    labels = rule_set.labels(X)
+    assert labels.any() or cut == ("rcut", 0)
+    assert_exports_predict(rule_set, X)
+    python, sql = to_python(rule_set), to_sql(rule_set)
+    docstring = python.split('"""')[1]
+    for text in (docstring, sql.split("WITH")[0]):
+        assert "clipped to [0, 1]" in text
+        assert {"threshold": "a threshold", "threshold_or_top": "top fallback",
+                "rcut": "rank cut"}[cut[0]] in text
+        assert (f"{cut[1]!r}" if cut[0] != "rcut" else f"{cut[1]}") in text
+
+
+def test_an_empty_scorecard_exports_its_baseline(cube):
+    rule_set = fitted(cube, None, None).current_rule_set("agg").subset([])
+    assert rule_set.n_rules == 0
+    assert_exports_predict(rule_set, cube.X[:50])
+
+
+def test_sql_numbers_read_back_to_the_same_bits(cube):
+    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    sql = to_sql(rule_set)
+    query = sql[:sql.rindex("\nSELECT\n")] + "\nSELECT * FROM weight ORDER BY rule"
+    expected = np.vstack([rule_set.scorer.intercept, rule_set.scorer.coef])
+    frame = pd.DataFrame(cube.X[:1], columns=rule_set.feature_names).assign(row_id=0)
+    with sqlite3.connect(":memory:") as db:
+        frame.to_sql("data", db, index=False)
+        assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+    db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+
+
+@pytest.fixture(scope="module")
+def full_models(real_datasets):
+    """Each real dataset's full model, the defaults fitted on its first half."""
+    out = {}
+    for name, data in real_datasets.items():
+        half = len(data.X) // 2
+        out[name] = MLRClassifier(random_state=0).fit(
+            data.X[:half], data.Y[:half], feature_names=data.feature_names,
+            label_names=data.label_names)
+    return out
+
+
+@pytest.mark.parametrize("name", ["yeast", "emotions", "flags", "cal500", "genbase"])
+def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_models, name):
+    data, model = real_datasets[name], full_models[name]
+    rule_set = model.current_rule_set("agg")
+    assert rule_set.n_rules >= 300
+    expected = model.predict(data.X).astype(np.uint8)
+    assert np.array_equal(python_labels(model.export_python(), data.X, data.feature_names),
+                          expected)
+    for engine in ENGINES:
+        got = run_sql(model.export_sql("data"), data.X, data.feature_names, engine)
+        assert np.array_equal(got, expected), engine

@@ -1,0 +1,76 @@
+"""The Rules page's "Python function" and "SQL query" downloads of data whose column names are
+code (issue 23): uploaded as a CSV, trained, compacted and audited through Streamlit's AppTest,
+the downloaded files run no name and give the compact model's labels."""
+
+import csv
+import io
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from mlr_core import make_hypercube_dataset
+
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
+
+
+def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
+    files = {}  # what the page offers for download, by file name
+    keep_id = MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, path_or_data, mimetype, kind, filename=None):
+        file_id = keep_id(self, path_or_data, mimetype, kind, filename)
+        files[filename] = self._files_by_id[file_id].content
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    marker = tmp_path / "ran"
+    features = [f"a\nopen({str(marker)!r}, 'w').close()\n#",
+                f"b\r__import__('os').mkdir({str(marker)!r})\r#", "c */ -- \u2028 '\"\\",
+                'd"; DROP TABLE data; --', *(f"x{j}" for j in range(4))]
+    labels = ["l1\nimport os", "l2 */ --", "l3 ü"]
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, n_irrelevant=6,
+                                  random_state=0)
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow([*features, *(f"label:{name}" for name in labels)])
+    writer.writerows(np.hstack([data.X, data.Y]).tolist())
+
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at = at.switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("names.csv", text.getvalue().encode(),
+                                                  "text/csv"))
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    session = at.session_state["session"]
+    assert session.split.dataset.feature_names == features
+    at.button(key="step").click().run()
+    at = at.switch_page("views/rules.py").run()
+    at.button(key="run_audit").click().run()
+    assert not at.exception
+    budget = at.session_state["rules_audit"]
+    model = budget.models[int(at.select_slider(key="rule_budget").value)]
+    X = session.split.dataset.X
+    expected = model.predict(X).astype(np.uint8)
+    assert model.rule_set_.n_rules > 0 and expected.any()
+
+    python = next(content for name, content in files.items() if name.endswith("-rules.py"))
+    namespace: dict = {}
+    exec(compile(python.decode(), "download.py", "exec"), namespace)
+    names = np.array(labels, dtype=object)
+    assert [namespace["predict"](dict(zip(features, row, strict=True))) for row in X] == [
+        list(names[bits.astype(bool)]) for bits in expected]
+    sql = next(content for name, content in files.items() if name.endswith("-rules.sql"))
+    with sqlite3.connect(":memory:") as db:
+        frame = pd.DataFrame(X, columns=features)
+        frame.insert(0, "row_id", np.arange(len(X)))
+        frame.to_sql("data", db, index=False)
+        cursor = db.execute(sql.decode())
+        got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
+        assert [d[0] for d in cursor.description] == ["row_id", *labels]
+        assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
+    assert np.array_equal(got, expected)
+    assert not marker.exists()
