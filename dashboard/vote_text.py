@@ -89,7 +89,7 @@ def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
     parts.append(f"Added up per label, the labels get {listed}"
                  + (f" and {more} more below that" if more > 0 else "")
                  + (" (the others none)." if len(scores) < len(exp.scores) else "."))
-    parts.append(f"MLR_agg keeps {bp.words(exp.bipartition)}: {_braces(exp.agg_labels)}.")
+    parts.append(f"MLR_agg cuts by {bp.words(exp.bipartition)}: {_braces(exp.agg_labels)}.")
     parts.append("MLR_max answers the one labelset its voters back most: "
                  f"{_braces(exp.max_labels)}.")
     parts.append(f"The true labelset is {_braces(true_labels)}: "

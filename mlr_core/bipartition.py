@@ -67,18 +67,20 @@ def apply(scores: np.ndarray, bipartition: Bipartition) -> np.ndarray:
 
 
 def words(bipartition: Bipartition) -> str:
-    """Which labels ``bipartition`` keeps, in words (what `apply` does): the one phrasing of
-    the cut for every place that shows a prediction. Thresholds print exactly (``repr``)."""
+    """Which labels ``bipartition`` keeps, in words and numbers (what `apply` does, ties
+    included): the one phrasing of the cut for every place that shows or exports a
+    prediction. Thresholds print exactly (``repr``)."""
     method, value = bipartition
     if method == "rcut":
         if value == 0:
-            return "no label"
-        if value == 1:
-            return "the best-scoring label, if it scores above 0"
-        return f"the {value} best-scoring labels with a score above 0"
-    text = f"the labels scoring at least {float(value)!r}"
+            return "no label (a rank cut at 0 labels)"
+        best = "the best-scoring label" if value == 1 else f"the {value} best-scoring labels"
+        return (f"a rank cut: {best} (the earlier label first on ties), each only if it "
+                "scores above 0")
+    text = f"a threshold: the labels scoring at least {float(value)!r}"
     if method == "threshold_or_top":
-        text += ", or the best-scoring one when none does (if it scores above 0)"
+        text += ("; when none does, the best-scoring one (the earlier label on ties) if it "
+                 "scores above 0 (top fallback)")
     return text
 
 

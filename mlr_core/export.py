@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mlr_core import bipartition as bp
 from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet, WeightScorer
 
@@ -31,8 +32,8 @@ def _checked(rule_set: RuleSet) -> WeightScorer:
 
 
 def _rule_ids(rule_set: RuleSet) -> list[int]:
-    """The number each rule carries in the exports: its position in the rule set."""
-    return list(range(rule_set.n_rules))
+    """The number each rule carries in the exports: its id in the full model."""
+    return rule_set.rule_ids.tolist()
 
 
 def _conditions(rule_set: RuleSet, i: int):
@@ -40,21 +41,6 @@ def _conditions(rule_set: RuleSet, i: int):
     pop = rule_set.rules
     return [(int(pop.feat[i, k]), float(pop.center[i, k]), float(pop.spread[i, k]))
             for k in range(pop.nspec[i])]
-
-
-def _cut_words(rule_set: RuleSet) -> str:
-    """The bipartition in words and numbers, for the exports' headers (no names)."""
-    method, value = rule_set.bipartition
-    if method == "rcut":
-        if value == 0:
-            return "no label for any row (a rank cut at 0 labels)"
-        return (f"a rank cut: the {value} best-scoring labels, ties going to the earlier label, "
-                "each only if its score is above 0")
-    words = f"a threshold: the labels scoring at least {float(value)!r}"
-    if method == "threshold_or_top":
-        words += ("; when none does, the best-scoring label (the earlier one on ties) if its "
-                  "score is above 0 (top fallback)")
-    return words
 
 
 def _header(rule_set: RuleSet, added: str) -> list[str]:
@@ -67,7 +53,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         "then clipped to [0, 1].",
-        f"Labels are cut from the scores by {_cut_words(rule_set)}.",
+        f"Labels are cut from the scores by {bp.words(rule_set.bipartition)}.",
     ]
 
 
@@ -86,7 +72,7 @@ def to_python(rule_set: RuleSet) -> str:
         f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in _conditions(rule_set, i))}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
-    cut = _cut_words(rule_set)
+    cut = bp.words(rule_set.bipartition)
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",

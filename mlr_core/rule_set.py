@@ -287,7 +287,7 @@ class RuleSet:
                      if self.voting.max_rule == "vote" else "that of its fittest voter")
             return f"Each row gets one whole labelset: {whose}."
         words = self.scorer.words
-        return f"{words[0].upper()}{words[1:]}; the predicted labels are " \
+        return f"{words[0].upper()}{words[1:]}; the labels are cut from them by " \
                f"{bp.words(self.bipartition)}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:

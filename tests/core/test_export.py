@@ -194,6 +194,18 @@ def test_every_cut_and_its_header(cube, cut):
         assert (f"{cut[1]!r}" if cut[0] != "rcut" else f"{cut[1]}") in text
 
 
+def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
+    model = fitted(cube, None, None)
+    small = model.compact(10).rule_set_
+    assert small.rule_ids.tolist() != list(range(small.n_rules))  # kept, not renumbered
+    namespace: dict = {}
+    exec(compile(to_python(small), "<scorecard>", "exec"), namespace)
+    assert [rule[0] for rule in namespace["RULES"]] == small.rule_ids.tolist()
+    assert [rule[1] for rule in namespace["RULES"]] == small.rule_texts()
+    sql = to_sql(small)
+    assert all(f"\n    ({rid}, " in sql for rid in small.rule_ids)  # the weights' rows
+
+
 def test_an_empty_scorecard_exports_its_baseline(cube):
     rule_set = fitted(cube, None, None).current_rule_set("agg").subset([])
     assert rule_set.n_rules == 0

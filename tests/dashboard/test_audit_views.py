@@ -131,7 +131,7 @@ def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
     assert text.startswith(f"{len(exp.rule_ids)} rules match instance #3")
     assert "{" + ", ".join(exp.agg_labels) + "}" in text
     assert "{" + ", ".join(exp.max_labels) + "}" in text
-    assert f"MLR_agg keeps {bp.words(exp.bipartition)}: {{" in text
+    assert f"MLR_agg cuts by {bp.words(exp.bipartition)}: {{" in text
     assert f"at least {exp.bipartition[1]}" in text
     assert "The true labelset is {" + ", ".join(truth) + "}" in text
     right = set(exp.agg_labels) == set(truth)
