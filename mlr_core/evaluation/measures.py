@@ -202,17 +202,15 @@ def one_error(Y_true, scores, paper_compatible: bool = False) -> float:
 
     scikit-learn has no one-error. Ties at the top score count as the expected error of a random
     tie-break (``paper_compatible``: no error if any tied label is relevant); an instance with no
-    relevant label scores 0 in standard mode (1 in the authors' code, which found no relevant top
-    label).
+    relevant label is an error in both modes (its top label cannot be relevant), as the field's
+    peers were measured (``../shared/field/README.md``, "The measures").
     """
     Y_true, scores = _labels_and_scores(Y_true, scores)
     top = scores == scores.max(axis=1, keepdims=True)
     relevant_top = (top & (Y_true == 1)).sum(axis=1)
     if paper_compatible:
         return float(np.mean(relevant_top == 0))
-    errors = 1.0 - relevant_top / top.sum(axis=1)
-    errors[~Y_true.any(axis=1)] = 0.0
-    return float(errors.mean())
+    return float(np.mean(1.0 - relevant_top / top.sum(axis=1)))
 
 
 def ranking_loss(Y_true, scores) -> float:

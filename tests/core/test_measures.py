@@ -55,8 +55,8 @@ STANDARD = {
     # per label F: 2/3, 1/2, 0, 0 (never relevant, predicted), 1 (never relevant nor predicted)
     "macro_f1": (2 / 3 + 1 / 2 + 0 + 0 + 1) / 5,
     "subset_accuracy": 1 / 5,
-    # expected error of a random tie-break: i0 1/2, i3 1; no relevant label: 0
-    "one_error": (0.5 + 0 + 0 + 1 + 0) / 5,
+    # expected error of a random tie-break: i0 1/2, i3 1; no relevant label (i2, i4): an error
+    "one_error": (0.5 + 0 + 1 + 1 + 1) / 5,
     # wrongly ordered (relevant, irrelevant) pairs, ties wrong: i0 2/6, i3 2/6
     "ranking_loss": (2 / 6 + 0 + 0 + 2 / 6 + 0) / 5,
     # rank of the lowest relevant label, pessimistic on ties: 3, 1, -, 3, -
