@@ -19,7 +19,7 @@ from mlr_core.compaction import SIZES, selection_path
 from mlr_core.errors import InputError
 from mlr_core.iteration_trace import describe
 from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
-from mlr_core.rule_weights import fit_rule_weights, fitting_rows
+from mlr_core.rule_weights import feature_rules, fit_rule_weights, fitting_rows
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun, make_config
 from mlr_core.validation import check_features, check_labels
@@ -388,9 +388,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         truth = run.truth()
         if self.weighting == "fitted":
             rows = fitting_rows(len(truth), seed=run.iteration)
-            truth = truth[rows]
-            scorer, scores = fit_rule_weights(match_matrix(run.population, run.X[rows]), truth)
-            rule_set = self._snapshot(scorer)
+            truth, X = truth[rows], run.X[rows]
+            base = feature_rules(X, run.scaling.binary, run.y_ids[rows],
+                                 run.population.feat.shape[1], run.iteration)
+            scorer, scores = fit_rule_weights(match_matrix(run.population, X), truth,
+                                              match_matrix(base, X))
+            rule_set = self._snapshot(scorer, base)
         else:
             rule_set = self._snapshot(VoteScorer(self.score_norm))
             scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
@@ -651,12 +654,13 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "run_")
         return self.run_
 
-    def _snapshot(self, scorer):
-        """The rules as they are now with ``scorer``, cut as last tuned."""
+    def _snapshot(self, scorer, extra=None):
+        """The rules as they are now (and ``extra``, see `TrainingRun.rule_set`) with
+        ``scorer``, cut as last tuned."""
         return self._run().rule_set(
             scorer, getattr(self, "rule_set_", None) and self.rule_set_.bipartition,
             Voting(int(self.min_vote_experience), int(self.n_nearest), self.max_rule),
-            self.feature_names_, self.label_names_)
+            self.feature_names_, self.label_names_, extra)
 
     def current_rule_set(self, prediction=None):
         """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or
