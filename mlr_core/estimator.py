@@ -19,7 +19,13 @@ from mlr_core.compaction import SIZES, selection_path
 from mlr_core.errors import InputError
 from mlr_core.iteration_trace import describe
 from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
-from mlr_core.rule_weights import feature_rules, fit_rule_weights, fitting_rows
+from mlr_core.rule_weights import (
+    feature_matches,
+    feature_rules,
+    fit_in_two_stages,
+    fit_rule_weights,
+    fitting_rows,
+)
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun, make_config
 from mlr_core.validation import check_features, check_labels
@@ -388,11 +394,15 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         truth = run.truth()
         if self.weighting == "fitted":
             rows = fitting_rows(len(truth), seed=run.iteration)
-            truth, X = truth[rows], run.X[rows]
-            base = feature_rules(X, run.scaling.binary, run.y_ids[rows],
+            A = match_matrix(run.population, run.X[rows])
+            base = feature_rules(run.X, run.scaling.binary, run.y_ids,
                                  run.population.feat.shape[1], run.iteration)
-            scorer, scores = fit_rule_weights(match_matrix(run.population, X), truth,
-                                              match_matrix(base, X))
+            if base.size[0]:
+                scorer, scores = fit_in_two_stages(A, truth, feature_matches(base, run.X), rows)
+            else:
+                scorer, scores = fit_rule_weights(A, truth[rows])
+                base = None
+            truth = truth[rows]
             rule_set = self._snapshot(scorer, base)
         else:
             rule_set = self._snapshot(VoteScorer(self.score_norm))
