@@ -146,6 +146,28 @@ def fit_in_two_stages(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix,
     return weights, np.clip(loo_first[rows] + loo_second, 0.0, 1.0)
 
 
+def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None,
+                rows: np.ndarray) -> tuple[WeightScorer, np.ndarray, bool]:
+    """The weights of the evolved rules (``A``: the fitting ``rows`` x rules; ``Y``: every
+    training row's labels) alone, or with the one-condition rules ``base`` (every training row
+    x `feature_rules`, None when there are none) fitted first (`fit_in_two_stages`): whichever
+    has the smaller leave-one-out squared error on the fitting rows. Returns (weights,
+    leave-one-out scores of ``rows``, whether ``base`` is used).
+
+    Why a choice rather than always both: the words' linear part is what ranks best on text
+    (slashdot, ohsumed), but on flags (36 one-hot 0/1 columns, 154 rows; fold 0) fitting it
+    first cost Hamming loss 0.229 -> 0.268 and accuracy 0.673 -> 0.632, and there the evolved
+    rules alone have the smaller leave-one-out error."""
+    alone, loo = fit_rule_weights(A, Y[rows])
+    if base is None:
+        return alone, loo, False
+    both, loo_both = fit_in_two_stages(A, Y, base, rows)
+    truth = Y[rows]
+    if np.mean((loo_both - truth) ** 2) < np.mean((loo - truth) ** 2):
+        return both, loo_both, True
+    return alone, loo, False
+
+
 def _fit(A, Yf: np.ndarray) -> tuple[WeightScorer, np.ndarray]:
     """RidgeCV on ``A`` (dense, or sparse: scikit-learn then decomposes the rules' covariance
     without densifying) with exact leave-one-out predictions for the chosen penalty, unclipped."""
