@@ -8,6 +8,12 @@ x?); one ridge regression per label on those features gives each rule a weight p
 label's score is ``intercept + sum of the weights of the rules that match x``, clipped to
 [0, 1]: an estimate of the probability of the label.
 
+On 0/1 data (words) each feature also becomes a rule of its own, ``word = 1`` (`feature_rules`):
+fitted first, on every training row, they are a linear model of the words, and the evolved rules
+are fitted on what it leaves (`fit_in_two_stages`); the leave-one-out error decides whether that
+beats the evolved rules alone (`fit_weights`). They stay rules of the rule set, after the evolved
+ones, so scorecards, explanations, compaction and exports read them as any other.
+
 The one penalty for all labels is chosen by exact leave-one-out error (scikit-learn's
 ``RidgeCV``, generalised cross-validation: no refits). Its leave-one-out predictions come for
 free and are scores for rows the weights did not see; the bipartition is tuned on them. Measured

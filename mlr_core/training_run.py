@@ -36,7 +36,7 @@ from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.trace import Trace, new_trace
 from mlr_core._engine.update import label_scores
 from mlr_core.errors import InputError, MLRError, require
-from mlr_core.rule_set import RuleSet, Scaling
+from mlr_core.rule_set import FEATURE_RULES_PER_FEATURE, RuleSet, Scaling
 
 MAX_HISTORY = 1000
 """History rows kept; when full, every other row goes and the spacing doubles."""
@@ -293,6 +293,9 @@ class TrainingRun:
         require(rule_set.rules.feat.shape[1] <= max(config.max_specified, 1),
                 "The rules specify more features than max_specified.")
         micro = int(rule_set.rules.micro[0])
+        limit = config.n_rules + FEATURE_RULES_PER_FEATURE * len(rule_set.feature_names)
+        require(micro <= limit, f"The rules hold {micro} copies, more than n_rules = "
+                f"{config.n_rules} and one per feature (the fit's one-condition rules).")
         run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
                   history_every=history_every)
         size = rule_set.n_rules

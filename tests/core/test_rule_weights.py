@@ -194,3 +194,25 @@ def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
     loaded.start(X, Y, warm_start=True).learn(200).tune_bipartition()
     assert int(loaded.population_.micro[0]) <= 50
+
+
+def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
+    """Labels made of words: the words' rules first win; labels the evolved rules already
+    tell exactly: they answer alone."""
+    import scipy.sparse as sp
+
+    from mlr_core.rule_weights import fit_weights
+
+    r = np.random.default_rng(8)
+    n = 200
+    words = (r.random((n, 40)) < 0.2).astype(float)
+    rows = np.arange(n)
+    by_words = (words[:, :3].sum(axis=1, keepdims=True) > 0).astype(np.uint8)
+    vague = (r.random((n, 15)) < 0.5).astype(float)  # evolved rules unrelated to the label
+    _, loo, used = fit_weights(vague, by_words, sp.csr_matrix(words), rows)
+    alone, alone_loo = fit_rule_weights(vague, by_words)
+    assert used and np.mean((loo - by_words) ** 2) < np.mean((alone_loo - by_words) ** 2)
+    exact = np.column_stack([by_words[:, 0], 1 - by_words[:, 0]]).astype(float)
+    weights, loo, used = fit_weights(exact, by_words, sp.csr_matrix(words), rows)
+    assert not used and weights.coef.shape == (2, 1)
+    assert fit_weights(exact, by_words, None, rows)[2] is False
