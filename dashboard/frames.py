@@ -217,14 +217,6 @@ def shared_pair(bounds: RuleBounds, numerosity) -> tuple[tuple[int, int], int]:
     return (pair[0], pair[1]), max(int(shared[a, b]), 0)
 
 
-def with_rule_texts(table: pd.DataFrame, rules: pd.DataFrame, ids=None) -> pd.DataFrame:
-    """``table`` with its ``rule`` column taken from the snapshot's ``rules`` (where 0/1
-    features read ``word = 1``), matched by rule id (``ids``; default: ``table["rule_id"]``)."""
-    ids = table["rule_id"] if ids is None else ids
-    texts = rules["rule"].reindex(np.asarray(ids)).to_numpy()
-    return table.assign(rule=np.where(pd.isna(texts), table["rule"].to_numpy(), texts))
-
-
 def specified_matrix(lower: np.ndarray) -> np.ndarray:
     """Which features each rule specifies (True) rather than leaves as a wildcard (False)."""
     return ~np.isnan(np.asarray(lower, dtype=float))

@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from mlr_core.compaction import SIZES
@@ -148,14 +147,6 @@ def scorecard(model, X, order: str = "largest weight first") -> pd.DataFrame:
 def baseline(model) -> pd.Series:
     """Each label's score when no rule matches (the weights' intercept)."""
     return pd.Series(model.rule_weights_.intercept, index=model.label_names_, name="baseline")
-
-
-def with_baseline(table: pd.DataFrame, base: pd.Series) -> pd.DataFrame:
-    """The scorecard as a file: the baseline first (every row starts there), then the rules."""
-    first = pd.DataFrame([{"support": np.nan, "coverage": np.nan, **base,
-                           "condition": "(every row: the score when no rule matches)"}],
-                         index=["baseline"])
-    return pd.concat([first, table.rename(index=str)]).rename_axis("rule_id")
 
 
 def condition_parts(condition: str) -> list[str]:

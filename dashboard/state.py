@@ -28,7 +28,7 @@ from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
 from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
-from mlr_core.errors import MLRError
+from mlr_core.errors import InputError, MLRError
 
 T = TypeVar("T")
 
@@ -36,6 +36,12 @@ T = TypeVar("T")
 DEFAULT_PARAMS = {
     "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
     "r0": 0.5, "prediction": "agg", "random_state": 0,
+}
+#: The range the Train page offers for each numeric parameter it shows (its form's bounds): a
+#: loaded model's parameters must lie in them, or the page could not show the model.
+PARAM_RANGES = {
+    "n_rules": (10, 20_000), "p_hash": (0.0, 1.0), "nu": (0.5, 50.0), "theta_ga": (0, 1_000),
+    "r0": (0.05, 1.0), "random_state": (0, 2**31 - 1),
 }
 #: The dashboard scores MLR_agg by the rules' own vote, the paper's, which it can show live after
 #: every tick; fitted rule weights (the library's default) cost seconds to refit each time.
@@ -193,12 +199,26 @@ class Session:
     def load_model(self, text: str) -> None:
         """Adopt a JSON rule set to inspect or continue training on the current dataset.
 
-        ``from_json`` validates (never unpickles); ``start(warm_start=True)`` checks the feature
-        and label counts against the current data and keeps the rules.
+        ``from_json`` validates (never unpickles); the parameters the Train page shows must lie
+        in its ranges (checked before the warm start sizes the population by ``n_rules``: an
+        ``auto`` one keeps the size the file holds); a model saved without a seed takes the
+        session's; ``start(warm_start=True)`` checks the feature and label counts against the
+        current data and keeps the rules.
         """
         model = _estimator().from_json(text).set_params(weighting=LIVE_WEIGHTING)
-        model.start(*self.split.training(), warm_start=True)
         params = {key: model.get_params()[key] for key in DEFAULT_PARAMS}
+        if params["n_rules"] == "auto":
+            params["n_rules"] = model.n_rules_
+        if params["random_state"] is None:
+            params["random_state"] = self.params["random_state"]
+        for key, (low, high) in PARAM_RANGES.items():
+            if not low <= params[key] <= high:
+                raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
+                                 f"dashboard offers ({low:,} to {high:,}): load it in Python "
+                                 "(MLRClassifier.from_json) instead.")
+        # the rules keep their specificity limit ("auto" resolves per weighting)
+        model.set_params(**params, max_specified=model.max_specified_).start(
+            *self.split.training(), warm_start=True)
         self._adopt(self.split, model, params)
 
     # ------------------------------------------------------------------ training

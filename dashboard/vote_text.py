@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from mlr_core import bipartition as bp
+
 VOTER_COLUMNS = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "experience",
                  "accuracy", "rule"]
 #: Labels named in the paragraph's list of shares (the chart shows them all).
@@ -87,10 +89,7 @@ def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
     parts.append(f"Added up per label, the labels get {listed}"
                  + (f" and {more} more below that" if more > 0 else "")
                  + (" (the others none)." if len(scores) < len(exp.scores) else "."))
-    method, value = exp.bipartition
-    rule = (f"whose share reaches the threshold {value:.0%}" if method == "threshold"
-            else f"with the {value} largest shares")
-    parts.append(f"MLR_agg keeps the labels {rule}: {_braces(exp.agg_labels)}.")
+    parts.append(f"MLR_agg keeps {bp.words(exp.bipartition)}: {_braces(exp.agg_labels)}.")
     parts.append("MLR_max answers the one labelset its voters back most: "
                  f"{_braces(exp.max_labels)}.")
     parts.append(f"The true labelset is {_braces(true_labels)}: "

@@ -19,10 +19,10 @@ Words used here (the model's own voting, ``mlr_core/_engine/voting.py``, defines
   then the lower rule id). When no voter contributes (an empty prediction), the heaviest voter
   decides. Every row with a voter has exactly one deciding rule.
 
-Rule ids are positions in the model's rule set (``model.current_rule_set()``): the ``rule_id``
-index of ``model.rules_frame()`` and positions in the JSON model's ``rule_set.rules`` list. The
-audit predicts and compacts through the rule set (`RuleSet.subset`), so what it measures is
-exactly what the model predicts.
+Rule ids are the model's (``RuleSet.rule_ids``): the ``rule_id`` index of
+``model.rules_frame()``, for a compact model the ids its rules have in the full model. The audit
+predicts and compacts through the rule set (`RuleSet.subset`), so what it measures is exactly
+what the model predicts.
 """
 
 from __future__ import annotations
@@ -42,35 +42,47 @@ from mlr_core.rule_set import WeightScorer
 
 @dataclass(frozen=True)
 class RowRules:
-    """Per row of the audited data, its voters and the rules matching it, as compressed rows:
-    row r's voters are ``voter_ids[voter_start[r]:voter_start[r + 1]]`` (likewise matches)."""
+    """Per row of the audited data, its voters and the rules matching it (by rule id), as
+    compressed rows: row r's voters are ``voter_ids[voter_start[r]:voter_start[r + 1]]``
+    (likewise matches); ``rule_ids`` are all the rule set's ids, ascending."""
 
     voter_start: np.ndarray
     voter_ids: np.ndarray
     match_start: np.ndarray
     match_ids: np.ndarray
     covered: np.ndarray
+    rule_ids: np.ndarray
 
     def voters(self, row: int) -> np.ndarray:
         return self.voter_ids[self.voter_start[row]:self.voter_start[row + 1]]
 
+    def positions(self, ids) -> np.ndarray:
+        """Where rules ``ids`` are in the rule set (what per-rule arrays are indexed by)."""
+        return np.searchsorted(self.rule_ids, ids)
+
+    def counts(self, ids) -> np.ndarray:
+        """How often each rule, in ``rules_frame()`` order, occurs in ``ids`` (``match_ids``:
+        the rows it matches)."""
+        return np.bincount(self.positions(ids), minlength=len(self.rule_ids))
+
 
 @dataclass(frozen=True)
 class _Influence:
-    """What each rule (by id) brings to a prediction: ``weight`` (see the module docstring) and
-    either its ``labelsets`` (the vote) or its per-label ``coef`` (fitted weights)."""
+    """What each rule (by position) brings to a prediction: ``weight`` (see the module
+    docstring) and either its ``labelsets`` (the vote) or its per-label ``coef`` (fitted
+    weights)."""
 
     weight: np.ndarray
     labelsets: np.ndarray | None = None
     coef: np.ndarray | None = None
 
-    def contributions(self, ids, predicted, mode):
-        """Contribution of rules ``ids`` to one row's predicted labels."""
+    def contributions(self, at, predicted, mode):
+        """Contribution of the rules at positions ``at`` to one row's predicted labels."""
         if self.coef is not None:
-            return self.coef[ids] @ (2.0 * predicted - 1.0)
+            return self.coef[at] @ (2.0 * predicted - 1.0)
         if mode == "max":
-            return self.weight[ids] * (self.labelsets[ids] == predicted).all(axis=1)
-        return self.weight[ids] * (self.labelsets[ids] @ predicted.astype(np.int64))
+            return self.weight[at] * (self.labelsets[at] == predicted).all(axis=1)
+        return self.weight[at] * (self.labelsets[at] @ predicted.astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -150,14 +162,22 @@ def row_rules(model, X, prediction=None) -> RowRules:
             continue
         count, covered[r] = voters(pop, x, min_exp, n_nearest, buffer)
         voter_lists.append(buffer[:count].copy())
-    return RowRules(*_compressed(voter_lists), *_compressed(match_lists), covered)
+    return RowRules(*_compressed(voter_lists, rule_set.rule_ids),
+                    *_compressed(match_lists, rule_set.rule_ids), covered, rule_set.rule_ids)
 
 
-def _compressed(lists):
+def rows_matched(model, X) -> np.ndarray:
+    """How many rows of X each rule matches, in ``rules_frame()`` order."""
+    rows = row_rules(model, X)
+    return rows.counts(rows.match_ids)
+
+
+def _compressed(lists, rule_ids):
+    """(row starts, the rule ids of the rules at the positions ``lists`` hold)."""
     starts = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(ids) for ids in lists], out=starts[1:])
-    ids = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)
-    return starts, ids.astype(np.int64)
+    np.cumsum([len(at) for at in lists], out=starts[1:])
+    at = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)
+    return starts, rule_ids[at.astype(np.int64)]
 
 
 def _fitted(model, mode) -> bool:
@@ -166,7 +186,7 @@ def _fitted(model, mode) -> bool:
 
 
 def _influence(model, mode) -> _Influence:
-    """Each rule's `_Influence`, in rule id order."""
+    """Each rule's `_Influence`, by position."""
     rule_set = model.current_rule_set(mode)
     if _fitted(model, mode):
         coef = rule_set.scorer.coef
@@ -200,17 +220,18 @@ def deciding_rules(model, X, prediction=None, rows: RowRules | None = None) -> n
     predicted = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
     influence = _influence(model, mode)
     weight = influence.weight
+    voter_at = rows.positions(rows.voter_ids)
     decided = np.full(len(predicted), -1, dtype=np.int64)
     for r in range(len(predicted)):
-        ids = rows.voters(r)
-        if len(ids) == 0:
+        at = voter_at[rows.voter_start[r]:rows.voter_start[r + 1]]
+        if len(at) == 0:
             continue
-        contribution = influence.contributions(ids, predicted[r], mode)
+        contribution = influence.contributions(at, predicted[r], mode)
         if not contribution.any():
-            contribution = weight[ids]
-        # largest contribution, then heavier, then lower id
-        order = np.lexsort((ids, -weight[ids], -contribution))
-        decided[r] = ids[order[0]]
+            contribution = weight[at]
+        # largest contribution, then heavier, then lower id (ids ascend with positions)
+        order = np.lexsort((at, -weight[at], -contribution))
+        decided[r] = rows.rule_ids[at[order[0]]]
     return decided
 
 
@@ -223,10 +244,9 @@ def rule_decisions(model, X, prediction=None, rows: RowRules | None = None,
     if decided is None:
         decided = deciding_rules(model, X, prediction, rows)
     frame = model.rules_frame()
-    n = len(frame)
-    frame["n_matched"] = np.bincount(rows.match_ids, minlength=n)
-    frame["n_voted"] = np.bincount(rows.voter_ids, minlength=n)
-    frame["n_decided"] = np.bincount(decided[decided >= 0], minlength=n)
+    frame["n_matched"] = rows.counts(rows.match_ids)
+    frame["n_voted"] = rows.counts(rows.voter_ids)
+    frame["n_decided"] = rows.counts(decided[decided >= 0])
     frame["decided_share"] = frame["n_decided"] / max(len(decided), 1)
     return _most_decisive_first(frame)
 
@@ -242,15 +262,15 @@ def coverage_curve(rules: pd.DataFrame, rows: RowRules, decided: np.ndarray) -> 
     first) account for, for k = 1 .. number of rules: ``covered``, the fraction of rows some of
     them match, and ``decided``, the fraction of rows one of them decides."""
     n_rows = len(rows.covered)
-    rank = np.empty(len(rules), dtype=np.int64)
-    rank[rules.index.to_numpy()] = np.arange(len(rules))
+    rank = np.empty(len(rules), dtype=np.int64)  # by position
+    rank[rows.positions(rules.index.to_numpy())] = np.arange(len(rules))
     # the rank at which each row is first matched / decided; rows never matched never count
     first_match = np.full(n_rows, len(rules), dtype=np.int64)
     if len(rows.match_ids):
         owner = np.repeat(np.arange(n_rows), np.diff(rows.match_start))
-        np.minimum.at(first_match, owner, rank[rows.match_ids])
+        np.minimum.at(first_match, owner, rank[rows.positions(rows.match_ids)])
     first_decided = np.full(n_rows, len(rules), dtype=np.int64)
-    first_decided[decided >= 0] = rank[decided[decided >= 0]]
+    first_decided[decided >= 0] = rank[rows.positions(decided[decided >= 0])]
     k = np.arange(1, len(rules) + 1)
     covered = np.bincount(first_match, minlength=len(rules) + 1)[:-1].cumsum()
     decides = np.bincount(first_decided, minlength=len(rules) + 1)[:-1].cumsum()
@@ -273,9 +293,9 @@ def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
 
 def _predict_with(model, keep, X_scaled, mode):
     """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
-    rule)."""
-    return model.current_rule_set(mode).subset(np.flatnonzero(keep)).labels_scaled(X_scaled,
-                                                                                   mode)
+    rule position)."""
+    rule_set = model.current_rule_set(mode)
+    return rule_set.subset(rule_set.rule_ids[keep]).labels_scaled(X_scaled, mode)
 
 
 def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
@@ -301,15 +321,15 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     if decided is None:
         decided = deciding_rules(model, X, mode, rows)
     influence = _influence(model, mode)
-    keep = np.zeros(len(influence.weight), dtype=bool)
-    keep[decided[decided >= 0]] = True
-    deciding = np.flatnonzero(keep)
+    keep = np.zeros(len(influence.weight), dtype=bool)  # by position
+    keep[rows.positions(decided[decided >= 0])] = True
+    deciding = rows.rule_ids[keep]
     if keep_predictions:
         full = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
         if _fitted(model, mode):
             _drop_lightest(model, X, full, influence, keep)
         _put_back(model, X, mode, rows, full, influence, keep)
-    kept = np.flatnonzero(keep)
+    kept = rows.rule_ids[keep]
     compacted = model.subset(kept)
     if keep_predictions and len(kept) and not np.array_equal(
         np.asarray(compacted.predict(X, prediction=mode)).astype(np.uint8), full
@@ -320,9 +340,10 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
 
 
 def _drop_lightest(model, X, full, influence, keep):
-    """Fitted weights: from all rules, drop each rule not in ``keep`` (the deciding ones), the
-    lightest first, if the rows it matches keep their predictions ``full`` without it; ``keep``
-    ends as the rules kept. Each trial costs only the rows the rule matches."""
+    """Fitted weights: from all rules, drop each rule not in ``keep`` (the deciding ones, by
+    position), the lightest first, if the rows it matches keep their predictions ``full``
+    without it; ``keep`` ends as the rules kept. Each trial costs only the rows the rule
+    matches."""
     rule_set = model.current_rule_set("agg")
     weights = rule_set.scorer
     matched = match_matrix(rule_set.rules, model.scaled(X)).astype(bool)
@@ -341,9 +362,10 @@ def _drop_lightest(model, X, full, influence, keep):
 
 
 def _put_back(model, X, mode, rows, full, influence, keep):
-    """Grow ``keep`` (in place) until the kept rules predict ``full`` on X (see `compact`)."""
+    """Grow ``keep`` (by position, in place) until the kept rules predict ``full`` on X (see
+    `compact`)."""
     for r in np.flatnonzero(~rows.covered):
-        keep[rows.voters(r)] = True
+        keep[rows.positions(rows.voters(r))] = True
     scaled = model.scaled(X)
     while keep.any():
         # every row again: a rule put back for one row also votes in others
@@ -351,8 +373,8 @@ def _put_back(model, X, mode, rows, full, influence, keep):
         if not len(wrong):
             return
         for r in wrong:
-            ids = rows.voters(r)
-            missing = ids[~keep[ids]]
+            at = rows.positions(rows.voters(r))
+            missing = at[~keep[at]]
             if not len(missing):  # filled in this pass for an earlier row
                 continue
             contribution = influence.contributions(missing, full[r], mode)
@@ -367,7 +389,8 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     (``deciding``) side by side, on X and on the optional held-out ``X_test``.
 
     ``summary`` holds: ``prediction``, ``weighting`` (what scored it: ``"fitted"`` rule
-    weights or the ``"vote"``), ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
+    weights or the ``"vote"``), ``how`` (how it is made, the cut included, in words:
+    ``RuleSet.prediction_text``), ``n_rows``, ``n_rules``, ``coverage`` (fraction of rows
     some rule matches), ``n_deciding`` (rules deciding at least one row), ``rules_for_50``,
     ``rules_for_80``, ``rules_for_90`` (fewest most-decisive rules deciding that percentage of
     the rows), ``rules_for_coverage`` (fewest most-decisive rules matching every row the whole
@@ -392,6 +415,7 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     summary = {
         "prediction": mode,
         "weighting": "fitted" if _fitted(model, mode) else "vote",
+        "how": model.current_rule_set(mode).prediction_text(mode),
         "n_rows": len(decided),
         "n_rules": len(rules),
         "coverage": coverage,

@@ -41,7 +41,8 @@ _DEFINITIONS = {
     ),
     "fitted": (
         "Each rule carries a fitted weight per label; a label's score is the intercept plus the "
-        "weights of the rules matching the row. The voters of a row are the rules matching it. "
+        "weights of the rules matching the row, clipped to [0, 1]. The voters of a row are the "
+        "rules matching it. "
         "A voter's contribution to the prediction is the sum of its weights for the predicted "
         "labels minus those for the other labels; its weight is the sum of its absolute label "
         "weights. The rule that decides a row is its voter of largest contribution. The "
@@ -54,7 +55,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; co
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; vertical-align: top; }
 td.text, th.text { text-align: left; }
-ol.rules li { font-family: ui-monospace, monospace; font-size: 0.85em; margin: 0.2em 0; }
+ul.rules li { font-family: ui-monospace, monospace; font-size: 0.85em; margin: 0.2em 0; }
 p.note { color: #555; font-size: 0.9em; }
 """
 
@@ -98,9 +99,8 @@ def _table(frame: pd.DataFrame, text_columns=(), float_format="{:.4f}") -> str:
 
 def _summary_rows(result: Audit) -> pd.DataFrame:
     s = result.summary
-    mode = {"agg": "MLR_agg (label scores, then a cut)", "max": "MLR_max (one labelset)"}
     rows = [
-        ("Prediction audited", mode[s["prediction"]]),
+        ("Prediction audited", f"MLR_{s['prediction']}: {s['how']}"),
         ("Rows audited", s["n_rows"]),
         ("Rules", s["n_rules"]),
         ("Rows some rule matches", f"{s['coverage']:.1%}"),
@@ -149,11 +149,12 @@ def _top_rules(result: Audit, top: int) -> pd.DataFrame:
 def _compact_list(result: Audit) -> str:
     kept = result.rules[result.rules["kept"]]
     items = [
-        f"<li>{html.escape(row.rule)} <span class=\"note\">(decides {row.n_decided} rows; "
-        f"F={row.fitness:.3f}, num={row.numerosity}, exp={row.experience})</span></li>"
+        f"<li><b>rule {row.Index}</b> {html.escape(row.rule)} <span class=\"note\">(decides "
+        f"{row.n_decided} rows; F={row.fitness:.3f}, num={row.numerosity}, "
+        f"exp={row.experience})</span></li>"
         for row in kept.itertuples()
     ]
-    return f'<ol class="rules">{"".join(items)}</ol>'
+    return f'<ul class="rules">{"".join(items)}</ul>'
 
 
 def report_html(result: Audit, title: str = "MLR rule audit", description: str = "",

@@ -66,6 +66,22 @@ def apply(scores: np.ndarray, bipartition: Bipartition) -> np.ndarray:
     return or_top(labels, scores) if method == "threshold_or_top" else labels
 
 
+def words(bipartition: Bipartition) -> str:
+    """Which labels ``bipartition`` keeps, in words (what `apply` does): the one phrasing of
+    the cut for every place that shows a prediction. Thresholds print exactly (``repr``)."""
+    method, value = bipartition
+    if method == "rcut":
+        if value == 0:
+            return "no label"
+        if value == 1:
+            return "the best-scoring label, if it scores above 0"
+        return f"the {value} best-scoring labels with a score above 0"
+    text = f"the labels scoring at least {float(value)!r}"
+    if method == "threshold_or_top":
+        text += ", or the best-scoring one when none does (if it scores above 0)"
+    return text
+
+
 def max_labels(chosen: np.ndarray, labelsets: np.ndarray) -> np.ndarray:
     """MLR_max's labels: row i is ``labelsets[chosen[i]]``, the empty labelset where
     ``chosen[i] < 0`` (no rule voted, as in an empty population)."""

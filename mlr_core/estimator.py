@@ -1,6 +1,7 @@
 """MLRClassifier: the scikit-learn estimator, with an incremental API for watching it learn."""
 
 import math
+from collections.abc import Iterable
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import bipartition as bp
-from mlr_core import export, io
+from mlr_core import export, io, scorecard
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
@@ -22,7 +23,7 @@ from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun, make_config
-from mlr_core.validation import check_features, check_labels
+from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
 
 MAX_ITERATIONS = 10**9
 """The most iterations one call trains: days of work at the fastest, and within the counters'
@@ -334,7 +335,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self.tune_bipartition()
 
     def _bind(self, X, Y, feature_names, label_names, warm_start):
-        """`start` without the tuning, which ``fit`` does once training is over."""
+        """`start` without the tuning, which ``fit`` does once training is over. Refused input
+        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
+        are checked."""
+        before = dict(vars(self))
+        try:
+            self._bind_checked(X, Y, feature_names, label_names, warm_start)
+        except BaseException:
+            vars(self).clear()
+            vars(self).update(before)
+            raise
+
+    def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
         self._validate_params()
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
@@ -370,13 +382,10 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         ``start`` or ``fit`` first). Can be called again and again; ``fit`` is ``start``, one
         call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
         call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
-        if isinstance(n_iterations, bool) or not isinstance(n_iterations, Integral) \
-                or not 0 <= n_iterations <= MAX_ITERATIONS:
-            raise InputError(f"learn() takes a whole number of iterations in 0..{MAX_ITERATIONS:,}"
-                             f", got {n_iterations!r}.")
+        n_iterations = check_count(n_iterations, "learn()", "iterations", 0, MAX_ITERATIONS)
         if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        self.run_.learn(int(n_iterations))
+        self.run_.learn(n_iterations)
         return self
 
     def tune_bipartition(self):
@@ -449,32 +458,32 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def population_(self):
         """The rule population (struct of arrays, see ``mlr_core/_engine/population.py``)."""
-        return self.run_.population
+        return self._run().population
 
     @property
     def labelsets_(self):
         """The distinct labelsets seen, one 0/1 row each; rules refer to them by row."""
-        return self.run_.labelsets
+        return self._run().labelsets
 
     @property
     def n_rules_(self):
         """N in force (``n_rules`` with ``auto`` resolved)."""
-        return self.run_.config.n_rules
+        return self._run().config.n_rules
 
     @property
     def max_specified_(self):
         """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
-        return self.run_.config.max_specified
+        return self._run().config.max_specified
 
     @property
     def data_min_(self):
         """Per feature, the smallest training value (the rules' axis starts there)."""
-        return self.run_.scaling.data_min
+        return self._run().scaling.data_min
 
     @property
     def data_max_(self):
         """Per feature, the largest training value (the rules' axis ends there)."""
-        return self.run_.scaling.data_max
+        return self._run().scaling.data_max
 
     @property
     def rule_weights_(self) -> WeightScorer:
@@ -515,11 +524,21 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def scorecard(self, X=None):
         """The model's rules as a scorecard (``weighting="fitted"``; read best on a compact
-        model): per rule, its condition in the data's units, its weight per label, and its
-        ``support`` and ``coverage`` on X (the bound training rows by default). The baseline,
-        the score when no rule matches, is ``rule_weights_.intercept``."""
+        model): per rule (``rule_id``: its id in ``rules_frame()``, for a compact model the id
+        in the full model's), its condition in the data's units, its weight per label, and
+        its ``support`` and ``coverage`` on X (the bound training rows by default). The
+        baseline, the score when no rule matches, is ``rule_weights_.intercept``; how scores
+        become labels is ``rule_set_.prediction_text()``; :meth:`scorecard_csv` holds it all."""
         rule_set = self.current_rule_set("agg")
         return rule_set.scorecard(self._rows(X))
+
+    def scorecard_csv(self, X=None, order=None):
+        """The scorecard as a CSV file (text) from which ``predict``'s labels follow without
+        this package: notes on how scores are added, clipped to [0, 1] and cut (the cut in
+        words and as ``# cut: <method> <value>``), then the baseline and the rules with
+        their exact bounds in the data's units (:mod:`mlr_core.scorecard`). ``order``: rule
+        ids in the order to list them (ascending by default)."""
+        return scorecard.to_csv(self.current_rule_set("agg"), self._rows(X), order)
 
     def rules_per_row(self, X=None):
         """How many rules match each row of X (the bound training rows by default): how many
@@ -557,8 +576,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         scores when no rule matches, BOOMER's default rule) counted as one rule: k - 1 of the
         evolved rules chosen by backward elimination, their weights refitted and the
         bipartition tuned on their leave-one-out scores (``mlr_core/compaction.py``). One
-        elimination serves every size. Needs fitted weights and the training data still bound
-        (as after ``fit``)."""
+        elimination serves every size; each rule keeps its id here (the ``rule_id`` of
+        ``rules_frame()``). Needs fitted weights and the training data still bound (as after
+        ``fit``)."""
+        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+            raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
+        sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
         run = self._run()
         rule_set = self.current_rule_set("agg")
         if not isinstance(rule_set.scorer, WeightScorer):
@@ -568,10 +591,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             raise InputError("Compacting refits the weights on the training data: call "
                              "start(X, Y) or fit(X, Y) first (a loaded model has "
                              "none bound).")
-        sizes = [int(k) for k in sizes]
-        if any(k < 1 for k in sizes):
-            raise InputError(f"A rule budget counts the baseline, so it is at least 1, got "
-                             f"{min(sizes)}.")
         rows = fitting_rows(len(run.y_ids), seed=run.iteration)
         truth = run.truth()[rows]
         path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth,
@@ -580,13 +599,15 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         for k in sizes:
             ids, scorer, loo = path[k - 1]
             cut = rule_set.bipartition if loo is None else self._cut(loo, truth)
-            models[k] = self._with_rule_set(rule_set.subset(ids).with_scorer(scorer, cut))
+            models[k] = self._with_rule_set(rule_set.subset(rule_set.rule_ids[ids])
+                                            .with_scorer(scorer, cut))
         return models
 
     def compact(self, max_rules):
         """A new fitted model of at most ``max_rules`` rules, the baseline counted as one (see
         :meth:`compaction_path`); this model is left as it is."""
-        return self.compaction_path([max_rules])[int(max_rules)]
+        max_rules = _rule_budget(max_rules, "compact()")
+        return self.compaction_path([max_rules])[max_rules]
 
     def subset(self, rule_ids):
         """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
@@ -597,8 +618,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"),
-                          self._run())
+        run = self._run()
+        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"), run)
 
     @classmethod
     def from_json(cls, text):
@@ -723,6 +744,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def bipartition_(self):
         """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
+        self._run()
         return self._bipartition()
 
 
@@ -758,4 +780,11 @@ def _names(given, from_frame, count, prefix):
     names = [str(n) for n in names]
     if len(names) != count:
         raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
+    check_unique_names(names, "feature" if prefix == "x" else "label")
     return names
+
+
+def _rule_budget(k, what: str) -> int:
+    """A rule budget given to ``what``: a whole number, at least 1 (the baseline counts as
+    one rule)."""
+    return check_count(k, what, "rules (the baseline counted as one)", 1)

@@ -18,7 +18,8 @@ class Explanation:
         label's score (its weight, negative when it lowers it). With the vote: the voters and
         the rule's F * num over the total vote when it advocates the label, else 0.
     rule_ids : ndarray
-        Their row positions in ``rules_frame()``.
+        Their ids (the ``rule_id`` of the model's ``rules_frame()``: for a compact model,
+        the ids its rules have in the full model).
     fallback : bool
         True when no rule matched: the baseline answered (fitted), or the nearest rules (vote).
     union : list of str
@@ -29,9 +30,12 @@ class Explanation:
     baseline : Series
         Per label, the score when no rule matches (the weights' intercept); 0 with the vote.
     bipartition : tuple
-        ``("threshold", t)`` or ``("rcut", k)``, as used for ``agg_labels``.
+        ``("threshold", t)``, ``("threshold_or_top", t)`` or ``("rcut", k)``, as used for
+        ``agg_labels``.
     agg_labels, max_labels : list of str
         MLR_agg's and MLR_max's answers.
+    how : str
+        How MLR_agg's scores are made and cut, in words (``RuleSet.prediction_text``).
     """
 
     match_set: pd.DataFrame
@@ -43,6 +47,7 @@ class Explanation:
     bipartition: tuple
     agg_labels: list
     max_labels: list
+    how: str
 
     def waterfall(self) -> pd.DataFrame:
         """The score of each label built up rule by rule: the baseline, then the running total
@@ -68,11 +73,11 @@ class Explanation:
                              if v != 0.0) or "nothing"
 
         lines = [head, f"baseline: {signed(self.baseline.to_numpy())}"]
-        lines += [f"{rule}\n    adds {signed(row)}"
-                  for rule, row in zip(self.match_set["rule"].head(20), parts, strict=False)]
+        lines += [f"rule {i}: {rule}\n    adds {signed(row)}"
+                  for i, rule, row in zip(self.rule_ids[:20], self.match_set["rule"], parts,
+                                          strict=False)]
         lines += [""] + [f"{label}: {score:.3f}" for label, score in self.scores.items()]
-        lines += [f"agg ({self.bipartition[0]} {self.bipartition[1]}): {self.agg_labels}",
-                  f"max: {self.max_labels}"]
+        lines += [self.how, f"agg: {self.agg_labels}", f"max: {self.max_labels}"]
         return "\n".join(lines)
 
 

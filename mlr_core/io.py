@@ -11,8 +11,9 @@ A file holds three parts, each written and read by its owner:
 
 Floats are written exactly, so a loaded model predicts exactly as the saved one did. The
 population a file declares is checked against the memory budget for what is read from a user's
-file (``validation.MEMORY_BUDGET``) before anything is allocated, and every failure to parse
-becomes a `ModelFormatError`.
+file (``validation.MEMORY_BUDGET``) before anything is allocated (the population it is loaded
+into, sized by ``training.n_rules``, and the one a warm start reallocates to, sized by
+``params.n_rules``), and every failure to parse becomes a `ModelFormatError`.
 """
 
 from __future__ import annotations
@@ -89,9 +90,13 @@ def _read(data, checked_params):
     features = data["rule_set"]["feature_names"]
     require(isinstance(features, list), "\"feature_names\" must be a list.")
     max_specified = min(max_specified, max(len(features), 1))  # never more than the features
-    check_memory(population_bytes(n_rules + EXTRA_SLOTS, max_specified),
-                 f"The population of n_rules={n_rules:,} the model file declares",
-                 ModelFormatError, MEMORY_BUDGET)
+    declared = {"training": n_rules}  # the population it is loaded into
+    if params["n_rules"] != "auto":  # what a warm start reallocates it to (TrainingRun.reconfigure)
+        declared["params"] = params["n_rules"]
+    for part, count in declared.items():
+        check_memory(population_bytes(count + EXTRA_SLOTS, max_specified),
+                     f"The population of n_rules={count:,} the model file declares in \"{part}\"",
+                     ModelFormatError, MEMORY_BUDGET)
     rule_set = RuleSet.from_dict(data["rule_set"], n_rules, max_specified)
     config = make_config(params, len(rule_set.feature_names), n_rules, max_specified)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,

@@ -25,7 +25,7 @@ class GAEvent:
     parents : list of str
         The two parents selected (they may be the same rule).
     parent_ids : list of int
-        Their rule ids in `IterationTrace.rules_before` (an id equal to its length is the rule
+        Their row positions in `IterationTrace.rules_before` (one equal to its length is the rule
         that covering made in this iteration).
     crossover : bool
         Whether crossover ran (else the offspring start as copies of the parents).
@@ -60,7 +60,7 @@ class IterationTrace:
     labelset : list of str
         That row's labels.
     rules_before : DataFrame
-        ``rules_frame()`` before the iteration; the ids below index it.
+        ``rules_frame()`` before the iteration; the rule numbers below are its row positions.
     match_set, correct_set : list of int
         [M] and [C] before covering.
     covering : str or None
@@ -89,7 +89,8 @@ class IterationTrace:
         rules = self.rules_before["rule"]
         lines = [f"Iteration {self.iteration}: row {self.row}, labels {self.labelset}",
                  f"[M]: {len(self.match_set)} rules, [C]: {len(self.correct_set)} rules"]
-        lines += [f"  {'C' if i in self.correct_set else 'M'} {rules[i]}" for i in self.match_set]
+        lines += [f"  {'C' if i in self.correct_set else 'M'} {rules.iloc[i]}"
+                  for i in self.match_set]
         if self.covering:
             lines.append(f"covering: {self.covering}")
         if self.ga:

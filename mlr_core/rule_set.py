@@ -31,9 +31,10 @@ from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import vote, voters
-from mlr_core.errors import InputError, require
+from mlr_core.errors import InputError, ModelFormatError, require
 from mlr_core.explain import Explanation, contribution_columns, contributions
 from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
+from mlr_core.validation import check_unique_names
 
 RULE_STATS = {  # JSON key -> population array
     "fitness": "fit",
@@ -75,9 +76,30 @@ class Scaling:
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """X (a float matrix of the training width) on the [0, 1] axes, clipped there."""
-        scaled = X - self.data_min  # the one copy; the rest is in place
-        scaled /= self.span
-        return np.clip(scaled, 0.0, 1.0, out=scaled)
+        return _on_axis(X, self.data_min, self.span)
+
+    def accepted(self, features, center, spread) -> tuple[np.ndarray, np.ndarray]:
+        """The values in the data's units that conditions ``|scaled - center| <= spread`` on
+        ``features`` accept (aligned arrays), exactly as matching computes it (`transform`, then
+        the kernel's test): each accepts the values from ``lower`` to ``upper``, -inf or inf
+        where it reaches the end of the axis (values beyond the training range are clipped
+        there), ``lower > upper`` when it accepts none. Found by bisection over the floats
+        between a value the axis puts at 0 (the training minimum) and one it puts at 1."""
+        features = np.asarray(features, dtype=np.int64)
+        center, spread = np.asarray(center, dtype=np.float64), np.asarray(spread, dtype=np.float64)
+        low, span = self.data_min[features], self.span[features]
+        high = self.data_max[features]
+        high = np.where(high > low, high, low + 1.0 + 2.0 * np.abs(low))  # constant: span 1
+
+        def offset(x):  # what the kernel compares with the spread
+            return _on_axis(x, low, span) - center
+
+        lower = _first_true(lambda x: offset(x) >= -spread, low, high)
+        upper = _first_true(lambda x: offset(x) > spread, low, high, last_false=True)
+        lower = np.where(0.0 - center >= -spread, -np.inf, lower)  # accepts the axis's start
+        upper = np.where(1.0 - center <= spread, np.inf, upper)  # accepts its end
+        none = (1.0 - center < -spread) | (0.0 - center > spread)
+        return np.where(none, np.inf, lower), np.where(none, -np.inf, upper)
 
     def unscale(self, lower: np.ndarray, upper: np.ndarray):
         span = self.span
@@ -95,6 +117,8 @@ class WeightScorer:
     alpha: float
 
     kind = "fitted"
+    words = ("a label's score is its baseline plus the weights of the rules matching the row, "
+             "clipped to [0, 1]")
 
     def scores(self, rule_set: RuleSet, Xs: np.ndarray) -> np.ndarray:
         return weighted_scores(rule_set.rules, Xs, self.coef, self.intercept)
@@ -129,6 +153,13 @@ class VoteScorer:
     score_norm: str = "total"
 
     kind = "vote"
+
+    @property
+    def words(self) -> str:
+        whole = "all voters" if self.score_norm == "total" else "the label backed most"
+        return ("a label's score is the fitness x numerosity of the voters (the rules matching "
+                "the row, its nearest rules when none does) whose labelset holds it, over that "
+                f"of {whole}")
 
     def scores(self, rule_set: RuleSet, Xs: np.ndarray) -> np.ndarray:
         votes = rule_set.votes(Xs)
@@ -184,8 +215,8 @@ class RuleSet:
     Attributes
     ----------
     rules : Population
-        The predicting rules, exactly as many slots as rules (``mlr_core/_engine/population.py``);
-        rule ids are positions here (the ``rule_id`` of `rules_frame`).
+        The predicting rules, exactly as many slots as rules (``mlr_core/_engine/population.py``),
+        in ascending id order.
     labelsets : ndarray
         Distinct 0/1 labelset rows; ``rules.ls`` indexes them.
     scaling : Scaling
@@ -197,6 +228,11 @@ class RuleSet:
     feature_names, label_names : tuple of str
     iteration : int
         The training iteration the rules were taken at.
+    rule_ids : ndarray
+        Each rule's id (int64, ascending): its position in the population the rules were taken
+        from, kept by `subset`, so that a compact model's rule 17 is rule 17 of the full model
+        it came from. Every rule number shown (the ``rule_id`` of `rules_frame` and of the
+        scorecard, explanations, the audit) is this id.
     """
 
     rules: popmod.Population
@@ -208,36 +244,56 @@ class RuleSet:
     feature_names: tuple
     label_names: tuple
     iteration: int
+    rule_ids: np.ndarray
 
     # ---------------------------------------------------------------- building
 
     @classmethod
     def from_population(cls, pop, labelsets, scaling, scorer, bipartition, voting,
-                        feature_names, label_names, iteration) -> RuleSet:
-        """A rule set of a population's live rules (copied: training may go on)."""
-        return cls(_compact_copy(pop, np.arange(int(pop.size[0]))), labelsets.copy(), scaling,
+                        feature_names, label_names, iteration, rule_ids=None) -> RuleSet:
+        """A rule set of a population's live rules (copied: training may go on), their ids
+        ``rule_ids`` (their slots by default)."""
+        size = int(pop.size[0])
+        ids = np.arange(size, dtype=np.int64) if rule_ids is None else np.array(
+            rule_ids, dtype=np.int64)
+        return cls(_compact_copy(pop, np.arange(size)), labelsets.copy(), scaling,
                    scorer, bipartition and bp.Bipartition(*bipartition), voting,
-                   tuple(feature_names), tuple(label_names), int(iteration))
+                   tuple(feature_names), tuple(label_names), int(iteration), ids)
 
     @property
     def n_rules(self) -> int:
         return int(self.rules.size[0])
 
     def subset(self, rule_ids) -> RuleSet:
-        """The rules ``rule_ids`` alone (in ascending id order, so that ties between them break
-        as here), each keeping its weights; the scorer and bipartition stay as they are."""
+        """The rules whose ids (`RuleSet.rule_ids`) are ``rule_ids`` alone, keeping their ids
+        and weights (in ascending id order, so that ties between them break as here); the
+        scorer and bipartition stay as they are."""
         ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
-        if len(ids) and (ids[0] < 0 or ids[-1] >= self.n_rules):
-            raise InputError(f"rule ids must lie in 0..{self.n_rules - 1}, got "
-                             f"{ids[0] if ids[0] < 0 else ids[-1]}")
-        return replace(self, rules=_compact_copy(self.rules, ids),
-                       scorer=self.scorer.subset(ids))
+        at = np.minimum(np.searchsorted(self.rule_ids, ids), max(self.n_rules - 1, 0))
+        unknown = ids[self.rule_ids[at] != ids] if self.n_rules else ids
+        if len(unknown):
+            raise InputError(f"rule {unknown[0]} is not one of the {self.n_rules} rules of this "
+                             "model (the rule_id of its rules_frame()).")
+        return replace(self, rules=_compact_copy(self.rules, at), scorer=self.scorer.subset(at),
+                       rule_ids=ids)
 
     def with_scorer(self, scorer, bipartition) -> RuleSet:
         """The same rules, scored and cut anew (refitted weights, a retuned bipartition)."""
         return replace(self, scorer=scorer, bipartition=bp.Bipartition(*bipartition))
 
     # -------------------------------------------------------------- predicting
+
+    def prediction_text(self, prediction: str = "agg") -> str:
+        """How a prediction is made, in words: MLR_agg's scores (fitted weights clipped to
+        [0, 1], or the vote) and their cut (`bipartition.words`), or MLR_max's labelset."""
+        if prediction == "max":
+            whose = ("the one its voters (the rules matching it, its nearest rules when none "
+                     "does) back with the most fitness x numerosity"
+                     if self.voting.max_rule == "vote" else "that of its fittest voter")
+            return f"Each row gets one whole labelset: {whose}."
+        words = self.scorer.words
+        return f"{words[0].upper()}{words[1:]}; the predicted labels are " \
+               f"{bp.words(self.bipartition)}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:
         """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
@@ -272,12 +328,12 @@ class RuleSet:
         return self.labels_scaled(self.scaled(X), prediction)
 
     def matching(self, x_scaled: np.ndarray) -> np.ndarray:
-        """Ids of the rules matching one scaled row, ascending."""
+        """Positions of the rules matching one scaled row, ascending."""
         out = np.empty(self.n_rules, dtype=np.int64)
         return out[:match_set(self.rules, x_scaled, out)]
 
     def contributions(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-        """For one row in the data's units: (rule ids, what each adds to each label's score,
+        """For one row in the data's units: (rule positions, what each adds to each label's score,
         the baseline, covered). With fitted weights the rules are the matching ones and
         ``baseline + contributions.sum(axis=0)``, clipped to [0, 1], is exactly `scores`
         (the same additions in the same order). With the vote, the voters' shares of the
@@ -300,16 +356,16 @@ class RuleSet:
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
-        ids, share, baseline, covered = self.contributions(x)
+        at, share, baseline, covered = self.contributions(x)
         xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
-        frame = self.rules_frame().iloc[ids].reset_index()
-        sets = self.labelsets[self.rules.ls[ids]]
+        frame = self.rules_frame().iloc[at].reset_index()
+        sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
         scores = self.scores_scaled(xs)
         return Explanation(
             match_set=pd.concat([frame, pd.DataFrame(share, columns=contribution_columns(
                 self.label_names))], axis=1),
-            rule_ids=ids,
+            rule_ids=self.rule_ids[at],
             fallback=not covered,
             union=list(names[sets.any(axis=0)]),
             scores=pd.Series(scores[0], index=list(self.label_names), name="score"),
@@ -317,6 +373,7 @@ class RuleSet:
             bipartition=tuple(self.bipartition),
             agg_labels=list(names[bp.apply(scores, self.bipartition)[0].astype(bool)]),
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
+            how=self.prediction_text(),
         )
 
     # ------------------------------------------------------------------ reading
@@ -346,9 +403,9 @@ class RuleSet:
                                                       strict=True)],
             "support": support,
             "coverage": support / max(len(Xs), 1),
-        }).rename_axis("rule_id")
-        weights = pd.DataFrame(self.scorer.coef, columns=[f"weight: {n}" for n in
-                                                          self.label_names])
+        }, index=pd.Index(self.rule_ids, name="rule_id"))
+        weights = pd.DataFrame(self.scorer.coef, index=frame.index,
+                               columns=[f"weight: {n}" for n in self.label_names])
         return pd.concat([frame, weights], axis=1)
 
     def match_counts(self, Xs: np.ndarray) -> np.ndarray:
@@ -360,13 +417,14 @@ class RuleSet:
         numerosity, experience, generality, ..."""
         generality = popmod.generality(self.rules, len(self.feature_names))
         return rules_frame(self.rules, self.rule_texts(), self.labelsets[self.rules.ls],
-                           generality, self.label_names)
+                           generality, self.label_names, self.rule_ids)
 
     # --------------------------------------------------------------------- JSON
 
     def to_dict(self) -> dict:
         """JSON-ready data; conditions as XCSF's ``hyperrectangle_csr`` (a centre and a spread
-        per feature on the scaled axes, null for a wildcard). Floats round-trip exactly."""
+        per feature on the scaled axes, null for a wildcard), the rules' ids beside them
+        (``rule_ids``). Floats round-trip exactly."""
         pop, d = self.rules, len(self.feature_names)
         rules = []
         for i in range(self.n_rules):
@@ -386,6 +444,7 @@ class RuleSet:
             "data_max": self.scaling.data_max.tolist(),
             "binary": self.scaling.binary.tolist(),
             "rules": rules,
+            "rule_ids": self.rule_ids.tolist(),
             "scorer": self.scorer.to_dict(),
             "bipartition": list(self.bipartition),
             "voting": self.voting.to_dict(),
@@ -396,12 +455,15 @@ class RuleSet:
     def from_dict(cls, data: dict, max_rules: int, max_specified: int) -> RuleSet:
         """Rebuild from `to_dict` output, every field checked (ModelFormatError): at most
         ``max_rules`` rules of at most ``max_specified`` features (clipped to the features),
-        checked before allocating."""
+        checked before allocating. A file without ``rule_ids`` (written before rules kept
+        their ids) numbers its rules 0, 1, ..."""
         require(isinstance(data, dict), "\"rule_set\" must be an object.")
         features = [str(n) for n in _list(data, "feature_names")]
         labels = [str(n) for n in _list(data, "label_names")]
         d, m = len(features), len(labels)
         require(d >= 1 and m >= 1, "A model needs at least one feature and one label.")
+        check_unique_names(features, "feature", ModelFormatError)
+        check_unique_names(labels, "label", ModelFormatError)
         max_specified = min(max_specified, d)
         data_min = _floats(data["data_min"], d, "data_min")
         data_max = _floats(data["data_max"], d, "data_max")
@@ -448,7 +510,44 @@ class RuleSet:
         return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
                    Scaling(data_min, data_max, binary), scorer,
                    checked_bipartition(data["bipartition"], m),
-                   Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration)
+                   Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
+                   _rule_ids(data.get("rule_ids"), len(rules)))
+
+
+def _on_axis(values, low, span):
+    """``values`` on a [0, 1] axis from ``low`` over ``span``, clipped: `Scaling.transform`'s
+    arithmetic, for whole rows and for single features alike."""
+    scaled = values - low  # the one copy; the rest is in place
+    scaled /= span
+    return np.clip(scaled, 0.0, 1.0, out=scaled)
+
+
+_SIGN = np.int64(-(2**63))
+
+
+def _float_order(x):
+    """float64 -> int64 keys in the floats' order (neighbouring floats, neighbouring keys)."""
+    bits = np.asarray(x, dtype=np.float64).view(np.int64)
+    return np.where(bits < 0, -(bits & ~_SIGN), bits)
+
+
+def _from_order(key):
+    return np.where(key < 0, (-key) | _SIGN, key).astype(np.int64).view(np.float64)
+
+
+def _first_true(test, low, high, last_false=False):
+    """Per entry, the least float in (low, high] where ``test`` (false at ``low``, true at
+    ``high``, never true then false) turns true; with ``last_false``, the greatest in
+    [low, high) where it is still false. Elsewhere the answer is left to the caller."""
+    a, b = _float_order(low), _float_order(high)
+    for _ in range(64):
+        searching = b > a + 1
+        if not searching.any():
+            break
+        mid = (a >> 1) + (b >> 1) + (a & b & 1)  # the midpoint, without overflow
+        true = test(_from_order(mid))
+        a, b = np.where(searching & ~true, mid, a), np.where(searching & true, mid, b)
+    return _from_order(a if last_false else b)
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
@@ -480,6 +579,20 @@ def _compact_copy(pop, ids) -> popmod.Population:
     micro = int(arrays[popmod.Population._fields.index("num")].sum())
     return popmod.Population(*arrays, np.array([len(ids)], dtype=np.int64),
                              np.array([micro], dtype=np.int64))
+
+
+def _rule_ids(values, n) -> np.ndarray:
+    """Saved rule ids: ``n`` ascending non-negative integers, or 0..n-1 when none were saved."""
+    if values is None:
+        return np.arange(n, dtype=np.int64)
+    require(isinstance(values, list) and len(values) == n
+            and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**62
+                    for v in values),
+            f"rule_ids must be {n} non-negative integers, one per rule (leave it out to "
+            "number the rules 0, 1, ...).")
+    ids = np.array(values, dtype=np.int64)
+    require((np.diff(ids) > 0).all(), "rule_ids must be ascending, each id once.")
+    return ids
 
 
 def _list(data, key) -> list:

@@ -67,8 +67,9 @@ def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_name
     ]
 
 
-def rules_frame(pop, texts, labelsets, generality, label_names) -> pd.DataFrame:
-    """The population as a table, one row per macro rule, in slot order."""
+def rules_frame(pop, texts, labelsets, generality, label_names, rule_ids) -> pd.DataFrame:
+    """The population as a table, one row per macro rule, in slot order, indexed by
+    ``rule_ids``."""
     return pd.DataFrame(
         {
             "rule": texts,
@@ -82,5 +83,6 @@ def rules_frame(pop, texts, labelsets, generality, label_names) -> pd.DataFrame:
             "correct_set_size": pop.cs,
             "last_ga": pop.ts,
             "birth": pop.birth,
-        }
-    ).rename_axis("rule_id")
+        },
+        index=pd.Index(rule_ids, name="rule_id"),
+    )

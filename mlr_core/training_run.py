@@ -123,6 +123,9 @@ class TrainingRun:
         self.history_rows: list[dict] = []
         self.record_every = int(history_every)
         self.next_record = int(history_every)
+        #: The ids of the population's rules while they are a saved or compacted rule set's
+        #: (``RuleSet.rule_ids``); None (their slots) once training changes them.
+        self.rule_ids = None
         self.unbind()
 
     # --------------------------------------------------------------- configuration
@@ -135,7 +138,10 @@ class TrainingRun:
             raise MLRError("max_specified cannot change within a training run.")
         if config.n_rules != self.config.n_rules:
             old = self.population
-            self.counters[N_DELETION] += delete_excess(old, config, self.rng, None)
+            deleted = delete_excess(old, config, self.rng, None)
+            self.counters[N_DELETION] += deleted
+            if deleted:
+                self.rule_ids = None
             new = allocate_population(config)
             size = int(old.size[0])
             for field, target in zip(old[:-2], new[:-2], strict=True):
@@ -201,6 +207,8 @@ class TrainingRun:
             # the kernels do not check bounds: never run them on arrays too small
             raise MLRError("The population's arrays do not match the configuration.")
         remaining = int(n_iterations)
+        if remaining > 0:
+            self.rule_ids = None
         while remaining > 0:
             due = self.next_record - int(self.counters[ITERATION])
             step = min(remaining, max(due, 1))
@@ -225,7 +233,7 @@ class TrainingRun:
         rules = self.population if extra is None else popmod.concatenate(self.population, extra)
         return RuleSet.from_population(rules, self.labelsets, self.scaling, scorer,
                                        bipartition, voting, feature_names, label_names,
-                                       self.iteration)
+                                       self.iteration, self.rule_ids)
 
     def generality(self) -> np.ndarray:
         return popmod.generality(self.population, self.n_features)
@@ -311,6 +319,7 @@ class TrainingRun:
                 field[:size] = source
         pop.size[0], pop.micro[0] = size, micro
         run.labelsets = rule_set.labelsets.copy()
+        run.rule_ids = rule_set.rule_ids.copy()
 
         counters = np.asarray(data["counters"], dtype=np.int64)
         require(counters.shape == (N_COUNTERS,) and (counters >= 0).all(),

@@ -1,15 +1,19 @@
-"""Checks on the arrays given to MLR Studio, with messages a user can act on.
+"""Checks on what is given to MLR Studio (arrays, names, counts), with messages a user can act on.
 
 `check_label_matrix` is the one check of a 0/1 label matrix, shared by the estimator, the
 loaders, the statistics and the measures, so that every layer refuses the same inputs with the
 same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf,
 feature names and counts); its ValueErrors are re-raised as :class:`InputError` so callers catch
-one family.
+one family. `check_unique_names` is the one check that names are unique, wherever names enter
+(the estimator, the loaders, a model file); `check_count` the one check of a count a caller
+gives (``learn``'s iterations, ``compact``'s rule budget).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from numbers import Integral
 
 import numpy as np
 
@@ -38,6 +42,39 @@ def check_memory(n_bytes: float, what: str, error: type[MLRError], budget: float
     if n_bytes > budget:
         raise error(f"{what} would take {memory_size(n_bytes)} of memory, more than the budget of "
                     f"{memory_size(budget)}{hint}")
+
+
+def check_unique_names(names: Iterable[str], what: str, error: type[MLRError] = InputError,
+                       source: str = "", hint: str = "") -> None:
+    """Raise ``error`` naming every name in ``names`` that occurs more than once. Names are
+    how the exports (Python, SQL), the rule texts and the DataFrames address a feature or a
+    label: with two of one name, an exported row cannot say which is which, so it could not
+    reproduce ``predict``. ``what`` names their kind (feature, label, column, ...); ``source``
+    prefixes the message (a file name), ``hint`` ends it (how such names came about)."""
+    counts = Counter(names)
+    twice = [repr(name) for name, count in counts.items() if count > 1]
+    if not twice:
+        return
+    prefix = f"{source}: " if source else ""
+    if len(twice) == 1:
+        times = max(counts.values())
+        said = f"{what} name {twice[0]} appears {'twice' if times == 2 else f'{times} times'}"
+    else:
+        shown = ", ".join(twice[:10]) + (f" and {len(twice) - 10} more" if len(twice) > 10 else "")
+        said = f"{what} names {shown} appear more than once"
+    raise error(f"{prefix}{said}; each {what} needs a name of its own{hint}")
+
+
+def check_count(value, what: str, unit: str, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high`` (no upper bound when ``high`` is None), else an
+    InputError saying that ``what`` takes a whole number of ``unit``: a count a caller gives
+    (iterations, a rule budget). Only whole numbers pass: ``2.5``, ``True``, ``"10"`` and NaN
+    are refused, never rounded or parsed."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < low \
+            or (high is not None and value > high):
+        span = f"in {low:,}..{high:,}" if high is not None else f"of at least {low:,}"
+        raise InputError(f"{what} takes a whole number of {unit} {span}, got {value!r}.")
+    return int(value)
 
 
 def check_label_matrix(

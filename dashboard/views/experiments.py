@@ -4,7 +4,8 @@ curves) and run a small cross-validated comparison live, with a progress bar.
 Results are read only under one root: the project's ``docs/results`` (what
 ``benchmarks/reproduce_paper.py`` writes) or the folder set at launch with ``--results-dir``; a
 folder the visitor names is looked up under it, and a missing and a forbidden one get the same
-answer (nothing about the server's other folders leaks).
+answer (nothing about the server's other folders leaks). A file there that is not what the
+runner writes gets one short message naming it under the root, never a traceback.
 """
 
 import json
@@ -14,8 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state, tables, ui
+from mlr_core.errors import DatasetError
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import (
+    KEY,
     REPORTED,
     mean_table,
     paper_layout,
@@ -30,6 +33,7 @@ REPO = Path(__file__).resolve().parents[2]  # the repository (dashboard/views/..
 DEFAULT_ROOT = REPO / "docs" / "results"
 QUICK_LEARNERS = ["BR-LR", "LP-DT", "MLkNN", "MLR_agg", "MLR"]  # MLR: the library's defaults
 MAX_RUN_ROWS = 5000  # a live run on more rows than this is a job for the command line
+SHOWN_NAME = 80  # characters of a typed folder name quoted back
 #: What each learner's name stands for (their settings: mlr_core/evaluation/learners.py).
 LEARNER_NAMES = {
     "MLR": "this library's defaults, `MLRClassifier()`: the evolved rules with a fitted weight "
@@ -61,10 +65,49 @@ def results_root() -> Path:
 
 
 def folder_under(root: Path, name: str) -> Path | None:
-    """The folder ``name`` names under ``root``, or None: whether it is missing or outside the
-    root (``..``, an absolute path, a link out) the answer is the same."""
-    folder = (root / name.strip()).resolve()
-    return folder if folder.is_relative_to(root) and folder.is_dir() else None
+    """The folder ``name`` names under ``root``, or None: whether it is missing, outside the
+    root (``..``, an absolute path, a link out) or a name no folder can have (a NUL byte, too
+    long for the file system) the answer is the same."""
+    try:
+        folder = (root / name.strip()).resolve()
+        return folder if folder.is_relative_to(root) and folder.is_dir() else None
+    except (ValueError, OSError):
+        return None
+
+
+def shown(path: Path) -> str:
+    """A results file as messages name it: its folder's name and its own, never the server's
+    path to them."""
+    return f"{path.parent.name}/{path.name}"
+
+
+def read_table(path: Path, columns) -> pd.DataFrame:
+    """A CSV the runner wrote, with ``columns``, or a DatasetError naming it (`shown`)."""
+    where = shown(path)
+    try:
+        table = pd.read_csv(path)
+    except OSError as err:
+        raise DatasetError(f"{where} cannot be read.") from err
+    except ValueError as err:  # pandas' ParserError and EmptyDataError; not UTF-8
+        reason = " ".join(str(err).split())[:120] or type(err).__name__
+        raise DatasetError(f"{where} is not a CSV table ({reason}).") from err
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise DatasetError(f"{where} is not a results table of the experiment runner: it has no "
+                           f"column {', '.join(missing)}.")
+    return table
+
+
+def read_results(path: Path) -> pd.DataFrame:
+    """A comparison's per-fold results (``folds.csv``): its learner, dataset and fold columns and
+    at least one measure of numbers (other measure columns are left out)."""
+    results = read_table(path, KEY)
+    text = [m for m in REPORTED if m in results and not pd.api.types.is_numeric_dtype(results[m])]
+    results = results.drop(columns=text)
+    if not any(m in results for m in REPORTED):
+        raise DatasetError(f"{shown(path)} holds no measure of numbers "
+                           f"({', '.join(REPORTED)}).")
+    return results
 
 
 def learner_names(learners) -> None:
@@ -79,7 +122,13 @@ def provenance(folder: Path) -> None:
     path = folder / "run.json"
     if not path.is_file():
         return
-    runs = json.loads(path.read_text()).get("runs", [])
+    try:
+        runs = json.loads(path.read_text())["runs"]
+    except (OSError, ValueError, RecursionError, KeyError, TypeError):
+        runs = None
+    if not isinstance(runs, list) or not all(isinstance(run, dict) for run in runs):
+        st.caption("Where these results come from is unknown: run.json is not the runner's.")
+        return
     lines = [f"{', '.join(run.get('learners', []))}: commit {run.get('commit', '?')}, "
              f"{run.get('date', '?')}, {run.get('seconds', 0) / 60:.1f} min on "
              f"{run.get('n_jobs', '?')} workers" for run in runs]
@@ -125,16 +174,28 @@ def browse(folder: Path) -> None:
     if path is not None:
         found = True
         st.subheader("Comparison")
-        results = pd.read_csv(path)
-        st.caption(f"{results.learner.nunique()} learners on {results.dataset.nunique()} "
-                   f"datasets, {results.fold.nunique()} folds each.")
-        provenance(path.parent)
-        show_comparison(results, "folder")
+        try:
+            results = read_results(path)
+        except DatasetError as err:
+            st.error(str(err), icon=":material/error:")
+        else:
+            st.caption(f"{results.learner.nunique()} learners on {results.dataset.nunique()} "
+                       f"datasets, {results.fold.nunique()} folds each.")
+            provenance(path.parent)
+            with ui.shielded("showing the comparison"):
+                show_comparison(results, "folder")
     emhl = folder / "emhl_synthetic.csv"
     if emhl.is_file():
         found = True
         st.subheader("EM vs HL fitness on synthetic data")
-        st.plotly_chart(emhl_figure(emhl_summary(pd.read_csv(emhl))), key="emhl")
+        try:
+            summary = emhl_summary(read_table(emhl, [*KEY, "hamming_loss"]))
+        except DatasetError as err:
+            st.error(str(err), icon=":material/error:")
+        except (ValueError, TypeError) as err:  # e.g. datasets not named m<labels>-<k>
+            st.error(f"{emhl.name}: {err}", icon=":material/error:")
+        else:
+            st.plotly_chart(emhl_figure(summary), key="emhl")
     for image in sorted(folder.glob("theory_*.png")):
         found = True
         st.image(str(image), caption=FIGURE_CAPTIONS.get(image.stem, "The theory checked"))
@@ -201,7 +262,9 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                                   "--results-dir PATH`, by default the project's docs/results).")
         folder = folder_under(root, name)
         if folder is None:
-            st.warning(f"No results folder {name.strip()!r} under the results root.")
+            typed = name.strip()
+            typed = typed if len(typed) <= SHOWN_NAME else typed[:SHOWN_NAME] + "..."
+            st.warning(f"No results folder {typed!r} under the results root.")
         else:
             browse(folder)
     with run_tab:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, frames, rule_budget, scorecard_figures, state, tables, ui, vote_text
+from dashboard import figures, rule_budget, scorecard_figures, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
@@ -62,7 +62,7 @@ def verdict(labels: list[str], truth: list[str]) -> str:
 
 def voters(session: state.Session, exp, index: int) -> None:
     """Each voter with its labelset and share of the vote; the chosen row's rule in full."""
-    table = frames.with_rule_texts(vote_text.voters_table(exp), session.snapshot().rules)
+    table = vote_text.voters_table(exp)
     st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]")
                 + " · select a row to read its rule in full")
     event = st.dataframe(
@@ -153,6 +153,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
     st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",
             icon=":material/model_training:")
     st.markdown(f"**MLR_agg with fitted weights**  \n{verdict(exp.agg_labels, truth)}")
+    st.caption(exp.how)
     st.plotly_chart(
         figures.label_scores(data.label_names, exp.scores.to_numpy(),
                              None if method == "rcut" else value,
@@ -170,8 +171,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
     st.plotly_chart(scorecard_figures.waterfall(exp, label), key="waterfall")
     if exp.fallback:
         return
-    contributions = frames.with_rule_texts(contributions_table(exp, data.label_names),
-                                           session.snapshot().rules)
+    contributions = contributions_table(exp, data.label_names)
     st.dataframe(contributions, hide_index=True,
                  key=f"fitted-{index}", height=tables.height_for(len(exp.rule_ids), 320),
                  column_config=tables.fit_columns(contributions, index=False, config={
@@ -204,12 +204,11 @@ def explanation(session: state.Session, index: int) -> None:
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
     st.markdown(vote_text.vote_paragraph(exp, index, truth))
     method, value = exp.bipartition
-    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · bipartition: "
-               + (f"threshold {value:.2f}" if method == "threshold" else f"top {value} labels"))
+    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · {exp.how}")
     predicted = np.isin(names, exp.agg_labels)
     st.plotly_chart(
-        figures.label_scores(names, exp.scores.to_numpy(), value if method == "threshold"
-                             else None, predicted, data.Y[index]),
+        figures.label_scores(names, exp.scores.to_numpy(), None if method == "rcut" else value,
+                             predicted, data.Y[index]),
         key="label_scores",
     )
     voters(session, exp, index)

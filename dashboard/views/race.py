@@ -43,11 +43,10 @@ def _speed() -> None:
 
 def match_counts(lane: state.Session, snap: state.Snapshot) -> np.ndarray:
     """How many training rows each rule of ``snap`` matches (the engine's matching)."""
-    from mlr_core.audit import row_rules
+    from mlr_core.audit import rows_matched
 
     X, _ = lane.split.training()
-    return lane.read_model(snap, lambda model: np.bincount(row_rules(model, X).match_ids,
-                                                           minlength=len(snap.rules)))
+    return lane.read_model(snap, lambda model: rows_matched(model, X))
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run

@@ -122,7 +122,7 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
 
 def scorecard(session: state.Session, model) -> str:
     """The compact model's weights as a heatmap and a sortable table, in the order chosen;
-    returns the table as shown, the baseline first, as CSV."""
+    returns the scorecard file (``MLRClassifier.scorecard_csv``) in that order."""
     data = session.split.dataset
     X, _ = session.split.training()
     order = st.selectbox("Read the rules in this order", rule_budget.orders(data.label_names),
@@ -130,10 +130,10 @@ def scorecard(session: state.Session, model) -> str:
     table = rule_budget.scorecard(model, X, order)
     base = rule_budget.baseline(model)
     per_row = model.rules_per_row(X)
-    st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** A label's score is its "
-                "baseline plus the weights of the rules matching the row; the labels whose "
-                "score reaches the cut are predicted. A training row matches "
-                f"{np.median(per_row):g} rules (median; at most {per_row.max()}).")
+    st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** "
+                f"{model.rule_set_.prediction_text()} A training row matches "
+                f"{np.median(per_row):g} rules (median; at most {per_row.max()}); a rule keeps "
+                "its number in the table above.")
     st.plotly_chart(scorecard_figures.scorecard_heatmap(table, base), key="scorecard_heatmap")
     labels = list(base.index)
     width = min(900, 7 * int(table["condition"].str.len().max()))
@@ -155,7 +155,7 @@ def scorecard(session: state.Session, model) -> str:
     st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
                 f"{chosen.support:,} training rows)")
     st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
-    return rule_budget.with_baseline(table, base).to_csv()
+    return model.scorecard_csv(X, order=table.index)
 
 
 def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card: str) -> None:
@@ -192,7 +192,8 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         "Scorecard (CSV)", card,
         f"{name}-{size}-rules-scorecard.csv", "text/csv", key="download_scorecard",
         icon=":material/download:", on_click="ignore",
-        help="The table as shown, the baseline first.")
+        help="The table as shown, the baseline first, with each rule's exact bounds and how "
+             "scores are clipped and cut: enough to reproduce the predictions.")
     row.download_button(
         "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(

@@ -35,11 +35,10 @@ def population_measured(session: state.Session, snap: state.Snapshot):
         return kept[1]
     if snap.rules.empty:
         return None
-    from mlr_core.audit import row_rules  # the engine's matching: loaded once rules exist
+    from mlr_core.audit import rows_matched  # the engine's matching: loaded once rules exist
 
     X, _ = session.split.training()
-    counts = session.read_model(snap, lambda model: np.bincount(
-        row_rules(model, X).match_ids, minlength=len(snap.rules)))
+    counts = session.read_model(snap, lambda model: rows_matched(model, X))
     value = theory.measured_fitness(counts, snap.rules["accuracy"], snap.rules["numerosity"],
                                     len(X))
     st.session_state["theory_measured"] = (snap, value)

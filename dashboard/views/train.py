@@ -12,26 +12,27 @@ PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labels
 
 def parameters_form(session: state.Session) -> None:
     """The model's parameters; applied (with a fresh model) only when the form is submitted."""
-    p = session.params
+    p, ranges = session.params, state.PARAM_RANGES
     with st.form("params", border=True):
         st.markdown("**Model parameters** (applied on reset)")
         params = {
-            "n_rules": st.number_input("N: max population (micro)", 10, 20_000,
+            "n_rules": st.number_input("N: max population (micro)", *ranges["n_rules"],
                                        int(p["n_rules"]), step=50),
-            "p_hash": st.slider("P#: wildcard probability at covering", 0.0, 1.0,
+            "p_hash": st.slider("P#: wildcard probability at covering", *ranges["p_hash"],
                                 float(p["p_hash"]), 0.01),
             "fitness": st.radio("Fitness", list(FITNESS), list(FITNESS).index(p["fitness"]),
                                 format_func=FITNESS.get, horizontal=True),
-            "nu": st.number_input("ν: fitness pressure (F = acc^ν)", 0.5, 50.0, float(p["nu"]),
-                                  step=0.5),
-            "theta_ga": st.number_input("θ_GA: GA threshold", 0, 1_000, int(p["theta_ga"]),
-                                        step=5),
-            "r0": st.slider("r0: mean interval width at covering", 0.05, 1.0, float(p["r0"]),
-                            0.05),
+            "nu": st.number_input("ν: fitness pressure (F = acc^ν)", *ranges["nu"],
+                                  float(p["nu"]), step=0.5),
+            "theta_ga": st.number_input("θ_GA: GA threshold", *ranges["theta_ga"],
+                                        int(p["theta_ga"]), step=5),
+            "r0": st.slider("r0: mean interval width at covering", *ranges["r0"],
+                            float(p["r0"]), 0.05),
             "prediction": st.radio("Prediction", list(PREDICTION),
                                    list(PREDICTION).index(p["prediction"]),
                                    format_func=PREDICTION.get),
-            "random_state": st.number_input("Seed", 0, 2**31 - 1, int(p["random_state"])),
+            "random_state": st.number_input("Seed", *ranges["random_state"],
+                                            int(p["random_state"])),
         }
         holdout = st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5,
                             float(session.split.holdout), 0.05, format="%.2f")

@@ -20,7 +20,9 @@ yes/no (``{YES,NO}``, ``{0,1}``, ``{1,0}``, ``{t,f}``, ``{true,false}``, any cas
 column, decoded by value name and never by position; any other nominal attribute becomes one
 one-hot column per value, named ``attribute=value``; string attributes (IDs, free text) are
 dropped with a note. Missing values (``?`` or empty cells), NaN and inf are errors: the engine
-cannot use them and silently imputing would change the data.
+cannot use them and silently imputing would change the data. So are two columns of one name (in
+a header, or made by one-hot encoding) and a sparse row giving one index twice: a name picks one
+column, and the rules, their texts and exports address features by name.
 
 Size: a file of under 1 MB can declare gigabytes (a sparse ARFF row lists only its non-zero
 values), so the size of the arrays a file will become is computed from its header and its number
@@ -45,7 +47,12 @@ import numpy as np
 import pandas as pd
 
 from mlr_core.errors import DatasetError
-from mlr_core.validation import MEMORY_BUDGET, check_label_matrix, check_memory
+from mlr_core.validation import (
+    MEMORY_BUDGET,
+    check_label_matrix,
+    check_memory,
+    check_unique_names,
+)
 
 LABEL_PREFIX = "label:"
 """CSV and DataFrame columns whose name starts with this prefix are labels when ``labels=None``."""
@@ -56,6 +63,8 @@ FEATURE_TYPES = ("numeric", "binary", "nominal")
 _TRUE_NAMES = frozenset({"1", "yes", "y", "true", "t"})
 _FALSE_NAMES = frozenset({"0", "no", "n", "false", "f"})
 _MEKA_C = re.compile(r"(?:^|\s)-C\s+(-?\d+)")
+_SPARSE_PAIR = re.compile(  # "index value" in a sparse ARFF row; a value may be quoted
+    r"""(?:^\s*\{|,)\s*(\d+)\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,\s"'{}]+)""")
 _MAX_SHOWN = 120  # characters of a file's content quoted in an error message
 _RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
 
@@ -302,11 +311,7 @@ def _checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Ro
     ):
         if len(names) != width:
             raise DatasetError(f"{source}: {len(names)} {what} names for {width} {what} columns")
-        seen: set[str] = set()
-        for item in names:
-            if item in seen:
-                raise DatasetError(f"{source}: {what} name {item!r} appears twice")
-            seen.add(item)
+        check_unique_names(names, what, DatasetError, source)
     bad = ~np.isfinite(X)
     if bad.any():
         i, j = (int(k) for k in np.argwhere(bad)[0])
@@ -437,6 +442,21 @@ def _decode_arff(lines: list[str], source: str) -> tuple[dict, bool]:
             f"{source}, line {line}: cannot parse ({type(err).__name__}: {_short(str(err))})"
         ) from err
     return obj, sparse
+
+
+def _refuse_repeated_indices(lines: Sequence[str], rows: list[dict], source: str) -> None:
+    """liac-arff keeps the last value of an index that a sparse row names twice (``{3 1, 3 0}``),
+    silently: refuse such a row, naming its line. A row with as many cells as comma-separated
+    fields repeats none, so only the others are split into their pairs."""
+    for number, row in zip(_iter_data_lines(lines), rows, strict=True):
+        line = lines[number - 1]
+        if line.count(",") + 1 <= len(row):
+            continue
+        indices = [int(index) for index in _SPARSE_PAIR.findall(line)]
+        if len(indices) > len(row):
+            twice = next(index for index in indices if indices.count(index) > 1)
+            raise DatasetError(f"{source}, line {number}: attribute index {twice} is given twice "
+                               "in one sparse row; give each index once")
 
 
 def _arff_columns(obj: dict, sparse: bool) -> Callable[[int], np.ndarray]:
@@ -636,6 +656,11 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             names.extend(f"{attr}={value}" for value in kind)
             types.extend(["nominal"] * len(kind))
             sources.append((attr, "nominal"))
+    # attribute names and each nominal's values are unique (checked with the header), so only
+    # a one-hot column can take another column's name
+    check_unique_names(names, "feature", DatasetError, source,
+                       " (one-hot columns are named 'attribute=value': rename an attribute or a "
+                       "value)")
     n_nominal = sum(kind == "nominal" for _, kind in sources)
     if n_nominal:
         notes.append(
@@ -645,8 +670,24 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
     return X, names, types, sources
 
 
+def _relation_without_comment(line: str) -> str:
+    """An ``@relation`` line without a trailing ``% comment`` outside quotes, which Weka reads
+    as a comment and liac-arff refuses (slashdot's MULAN file ends its line in ``%50``)."""
+    quote = None
+    for k, char in enumerate(line):
+        if quote:
+            quote = None if char == quote and line[k - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "%" and k and line[k - 1].isspace():
+            return line[:k].rstrip()
+    return line
+
+
 def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [_relation_without_comment(line) if line.lstrip().upper().startswith("@RELATION")
+             else line for line in lines]
     # The header alone first: the attributes and the number of data lines give the arrays' size,
     # checked before the rows are parsed.
     data_at = next((k for k, line in enumerate(lines) if line.strip().upper().startswith("@DATA")),
@@ -654,6 +695,10 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -
     header, _ = _decode_arff(lines[: data_at + 1], source)
     attributes = [(_unescape(attr), kind) for attr, kind in header["attributes"]]
     names = [attr for attr, _ in attributes]
+    check_unique_names(names, "attribute", DatasetError, source)
+    for attr, kind in attributes:
+        if isinstance(kind, list):  # each value is a one-hot column 'attribute=value'
+            check_unique_names(kind, "value", DatasetError, f"{source}: attribute {attr!r}")
     n_rows = sum(1 for _ in _iter_data_lines(lines))
     if not n_rows:
         raise DatasetError(f"{source}: no data rows after @data")
@@ -665,6 +710,8 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -
     check_memory(8 * n_rows * width, f"{source}: {n_rows:,} rows x {width:,} columns",
                  DatasetError, max_bytes, _RAISE_BUDGET)
     obj, sparse = _decode_arff(lines, source)
+    if sparse:
+        _refuse_repeated_indices(lines, obj["data"], source)
     column = _arff_columns(obj, sparse)
     row_label = _row_labeler(lines)
     Y = np.column_stack(
@@ -759,7 +806,9 @@ def _parse_csv(text: str, source: str, name: str, labels, notes: list[str],
 
 
 def _label_columns(columns: list[str], labels, source: str) -> list[int]:
-    """The label columns of a table: those ``labels`` selects, or those named ``label:<name>``."""
+    """The label columns of a table: those ``labels`` selects, or those named ``label:<name>``.
+    Columns are picked by name, so two of one name are refused first."""
+    check_unique_names(columns, "column", DatasetError, source)
     if labels is not None:
         return _pick_columns(columns, labels, source)
     label_idx = [j for j, c in enumerate(columns) if c.startswith(LABEL_PREFIX)]

@@ -60,7 +60,7 @@ from sklearn.base import clone
 from sklearn.preprocessing import MinMaxScaler
 
 from mlr_core.data.loaders import Dataset, load_dataset
-from mlr_core.errors import DatasetError, InputError
+from mlr_core.errors import DatasetError, InputError, MLRError
 from mlr_core.evaluation.learners import label_scores, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
 
@@ -462,6 +462,42 @@ def write_results(results: pd.DataFrame, out, diagrams: bool = False,
 
 # ---------------------------------------------------------------------------------- command
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _workers(text: str) -> int:
+    """``--n-jobs``: joblib's count of workers, where 0 means nothing."""
+    n = _whole(text)
+    if n == 0:
+        raise argparse.ArgumentTypeError("0 workers: give a number of workers, or -1 for every "
+                                         "core")
+    return n
+
+
+def _fold_count(text: str) -> int:
+    n = _whole(text)
+    if n < 2:
+        raise argparse.ArgumentTypeError(f"{n} folds: cross-validation needs at least 2")
+    return n
+
+
+def _folder(must_exist: bool):
+    """An argparse type: a path that is a folder (``must_exist``) or may become one."""
+    def folder(text: str) -> Path:
+        path = Path(text)
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+        if must_exist and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"no folder {text}")
+        return path
+
+    return folder
+
+
 def _parser() -> argparse.ArgumentParser:
     from mlr_core.evaluation.learners import LEARNERS
 
@@ -476,17 +512,18 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--learners", nargs="+", default=None, choices=list(LEARNERS),
                         metavar="NAME", help=f"any of {', '.join(LEARNERS)} (default: every "
                         "learner whose package is installed)")
-    parser.add_argument("--folds", type=int, default=5, help="folds made by iterative "
+    parser.add_argument("--folds", type=_fold_count, default=5, help="folds made by iterative "
                         "stratification (ignored for datasets with a file in --folds-dir)")
-    parser.add_argument("--folds-dir", type=Path, default=None,
+    parser.add_argument("--folds-dir", type=_folder(must_exist=True), default=None,
                         help="folder of NAME.json fold files (../shared/field/folds)")
     parser.add_argument("--seed", type=int, default=0, help="random_state of folds and learners")
-    parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
+    parser.add_argument("--n-jobs", type=_workers, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--backend", default=None, help="joblib backend: loky (default), "
                         "threading, dask (with --scheduler)")
     parser.add_argument("--scheduler", default=None,
                         help="address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")
-    parser.add_argument("--out", type=Path, default=Path("results") / "experiment")
+    parser.add_argument("--out", type=_folder(must_exist=False),
+                        default=Path("results") / "experiment")
     parser.add_argument("--diagrams", action="store_true",
                         help="also write a critical-difference diagram per measure (HTML)")
     parser.add_argument("--resume", action="store_true",
@@ -564,13 +601,8 @@ def _check_same_settings(rows: list[dict], seed: int, fingerprints: dict[str, st
                          "with the settings of that run, or choose another --out")
 
 
-def main(argv=None) -> int:
-    from tqdm import tqdm
-
-    from mlr_core.evaluation.learners import available_learners
-
-    args = _parser().parse_args(argv)
-    earlier = _earlier_rows(args.out, args.resume)
+def _inputs(args) -> tuple[dict[str, Dataset], dict[str, list[Fold]]]:
+    """The datasets the command line names, and the folds of each."""
     datasets = {}
     for name in args.datasets:
         data = _load(name, args.data_dir)
@@ -580,6 +612,21 @@ def main(argv=None) -> int:
         fold_file = args.folds_dir / f"{name}.json" if args.folds_dir else None
         folds[name] = (read_fold_file(fold_file, data.Y) if fold_file and fold_file.is_file()
                        else stratified_folds(data.Y, args.folds, args.seed))
+    return datasets, folds
+
+
+def main(argv=None) -> int:
+    from tqdm import tqdm
+
+    from mlr_core.evaluation.learners import available_learners
+
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:  # a journal, dataset or fold file that cannot be used, more folds than rows
+        earlier = _earlier_rows(args.out, args.resume)
+        datasets, folds = _inputs(args)
+    except MLRError as err:
+        parser.error(str(err))
     fingerprints = {name: folds_sha256(folds[name], data.Y) for name, data in datasets.items()}
     journal = args.out / JOURNAL
     _check_same_settings(earlier, args.seed, fingerprints, journal)

@@ -21,6 +21,7 @@ from mlr_core.audit import (
     filter_rules,
     order_rules,
     row_rules,
+    rows_matched,
     rule_decisions,
     rules_needed,
     trusted_accuracy,
@@ -201,6 +202,32 @@ def test_audit_puts_it_together(datasets):
         np.mean(model.predict(data.X[test]) != data.Y[test]))
 
 
+def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(datasets):
+    data = datasets["sample"]
+    small = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y).compact(20)
+    ids = small.rule_set_.rule_ids
+    assert ids.max() >= len(ids)  # not 0..k-1, so a mix-up of ids and positions shows
+    result = audit(small, data.X)
+    assert sorted(result.rules.index) == ids.tolist()
+    assert set(result.curve["rule_id"]) == set(ids)
+    assert set(result.compaction.kept) <= set(ids) and set(result.deciding.kept) <= set(ids)
+    assert small.subset(result.compaction.kept).rules_frame().index.tolist() == \
+        result.compaction.kept.tolist()
+    np.testing.assert_array_equal(result.compaction.model.predict(data.X), small.predict(data.X))
+    matched = rows_matched(small, data.X)
+    np.testing.assert_array_equal(matched, result.rules.sort_index()["n_matched"])
+    np.testing.assert_array_equal(matched, small.scorecard(data.X)["support"])
+    decided = deciding_rules(small, data.X)
+    assert set(decided) <= {-1, *ids}
+    for r in np.flatnonzero(decided >= 0)[::50]:
+        assert decided[r] in small.explain(data.X[r]).rule_ids
+    voted = pd.Series(0, index=ids)
+    for x in data.X[:25]:
+        voted[small.explain(x).rule_ids] += 1
+    np.testing.assert_array_equal(rule_decisions(small, data.X[:25]).sort_index()["n_voted"],
+                                  voted.to_numpy())
+
+
 def test_order_filter_and_exports_honour_the_table():
     data = load_dataset(SAMPLE)
     model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(data.X, data.Y)
@@ -222,6 +249,7 @@ def test_order_filter_and_exports_honour_the_table():
     loaded = MLRClassifier.from_json(json_text)
     assert loaded.rules_frame()["rule"].tolist() == frame["rule"].loc[
         sorted(shown.index)].tolist()
+    assert loaded.rules_frame().index.tolist() == sorted(shown.index)  # the same ids
     assert json.loads(json_text)["params"] == json.loads(model.to_json())["params"]
     with pytest.raises(InputError, match="rule_id"):
         export_rules(model, shown.reset_index(drop=True))

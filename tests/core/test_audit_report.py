@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mlr_core import MLRClassifier, load_dataset
+from mlr_core import bipartition as bp
 from mlr_core.audit import audit
 from mlr_core.audit_report import coverage_figure, report_html
 
@@ -58,9 +59,10 @@ def test_report_is_self_contained_and_holds_the_audit(result):
     assert f"{s['n_compact']} rules ({s['n_restored']} of them" in text
     assert f"{s['rules_for_50']} / {s['rules_for_80']} / {s['rules_for_90']}" in text
     kept = result.rules[result.rules["kept"]]
-    items = re.findall(r"<li>(.*?) <span", text)
-    assert items == [html.escape(rule) for rule in kept["rule"]]
-    assert any("&lt;=" in item for item in items)  # rule text is escaped, not markup
+    items = re.findall(r"<li><b>rule (\d+)</b> (.*?) <span", text)
+    assert items == [(str(i), html.escape(rule)) for i, rule in kept["rule"].items()]
+    assert any("&lt;=" in rule for _, rule in items)  # rule text is escaped, not markup
+    assert "MLR_agg: A label&#x27;s score is the fitness x numerosity" in text
     hl = result.measures.loc["hamming_loss", ("held-out", "compact")]
     assert f"{hl:.4f}" in text
 
@@ -89,3 +91,20 @@ def test_a_model_without_rules_gets_a_report_too(result, prediction):
     assert nothing.summary["coverage"] == 0.0 and nothing.summary["rules_for_50"] == -1
     text = report_html(nothing)
     assert "never / never / never" in text and parse(text).count.get("script", 0) == 0
+
+
+def test_a_compact_models_report_states_its_cut_and_the_full_models_rule_ids():
+    data = load_dataset(SAMPLE)
+    full = MLRClassifier(random_state=0, n_iter=20_000).fit(
+        data.X[:400], data.Y[:400], feature_names=data.feature_names,
+        label_names=data.label_names)
+    small = full.compact(20)
+    text = report_html(audit(small, data.X[:400], data.Y[:400]), include_plotlyjs=False)
+    how = small.rule_set_.prediction_text()
+    assert "clipped to [0, 1]" in how and bp.words(small.bipartition_) in how
+    assert f"MLR_agg: {html.escape(how)}" in text
+    shown = {int(i) for i in re.findall(r"<li><b>rule (\d+)</b>", text)}
+    ids = set(small.rule_set_.rule_ids.tolist())
+    assert shown and shown <= ids and max(ids) >= len(ids)  # the full model's ids, not 0..k-1
+    assert all(full.rules_frame().loc[i, "rule"] == small.rules_frame().loc[i, "rule"]
+               for i in shown)

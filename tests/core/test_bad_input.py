@@ -1,7 +1,9 @@
 """Bad arrays get a specific error whose message says what to fix."""
 
 import numpy as np
+import pandas as pd
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from mlr_core import InputError, MLRClassifier
 
@@ -91,3 +93,47 @@ def test_a_parameter_changed_before_a_warm_start_is_applied_or_refused(good):
         model.start(X, Y, warm_start=True)
     model.set_params(max_specified=2, n_rules=80, nu=5).start(X, Y, warm_start=True)
     assert model.n_rules_ == 80 and model.run_.config.nu == 5.0
+
+
+@pytest.mark.parametrize("method", ["fit", "start"])
+def test_names_given_twice_are_refused_naming_them(good, method):
+    """Two features (or labels) of one name: an export addresses columns by name, so it could not
+    reproduce predict. Refused where the names enter, listing the repeated ones."""
+    X, Y = good
+    model = MLRClassifier(n_rules=50, n_iter=10, random_state=0)
+    with pytest.raises(InputError, match="feature name 'a' appears twice"):
+        getattr(model, method)(X, Y, feature_names=["a", "b", "a"])
+    with pytest.raises(InputError, match="label names 'p', 'q' appear more than once"):
+        getattr(model, method)(np.column_stack([X, X]), np.column_stack([Y, Y[:, :1]]),
+                               label_names=["p", "q", "p", "q"])
+    assert not hasattr(model, "run_")
+    with pytest.raises(InputError, match="Expected unique column names"):
+        getattr(model, method)(pd.DataFrame(X, columns=["a", "b", "a"]), Y)
+
+
+@pytest.mark.parametrize("method", ["fit", "start"])
+def test_a_refused_fit_leaves_a_fitted_model_as_it_was(good, method):
+    """Checking X (scikit-learn's validate_data) sets n_features_in_ before Y and the names are
+    checked: a refusal after it left a model expecting the refused X's width."""
+    X, Y = good
+    fitted = MLRClassifier(n_rules=50, n_iter=200, random_state=0).fit(X, Y)
+    before, run = fitted.predict(X), fitted.run_
+    X4 = np.column_stack([X, X[:, 0]])
+    for feature_names, labels, message in ((["a", "b", "a", "c"], Y, "feature name 'a'"),
+                                           (None, Y * 2, "labels must be 0 or 1"),
+                                           (None, Y[:10], "30 rows but Y has 10")):
+        with pytest.raises(InputError, match=message):
+            getattr(fitted, method)(X4, labels, feature_names=feature_names)
+        assert fitted.n_features_in_ == 3 and fitted.run_ is run
+        assert np.array_equal(fitted.predict(X), before)
+
+
+@pytest.mark.parametrize("name", ["to_json", "rules_frame", "summary", "export_sql",
+                                  "bipartition_", "n_rules_", "max_specified_", "data_min_",
+                                  "data_max_", "population_", "labelsets_", "rule_weights_"])
+def test_a_model_before_fit_raises_not_fitted(name):
+    """NotFittedError (scikit-learn's), not an AttributeError about a missing attribute."""
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        attribute = getattr(MLRClassifier(), name)
+        if callable(attribute):
+            attribute()

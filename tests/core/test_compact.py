@@ -2,6 +2,9 @@
 the explanation that adds up to the scores, and the exports that predict without this package.
 """
 
+import csv
+import io
+import json
 import sqlite3
 
 import numpy as np
@@ -10,6 +13,7 @@ import pytest
 from sklearn.base import clone
 
 from mlr_core import InputError, MLRClassifier, load_dataset
+from mlr_core import bipartition as bp
 from mlr_core.compaction import importance_order, selection_path
 from mlr_core.export import python_labels
 from mlr_core.rule_weights import fit_rule_weights
@@ -119,3 +123,102 @@ def test_compacting_needs_training_data_and_a_sensible_budget(emotions):
     with pytest.raises(InputError, match="at least 1"):
         model.compact(0)
     assert model.compact(1).rule_set_.n_rules == 0  # the baseline alone
+
+
+def test_compact_models_keep_the_full_models_rule_ids(emotions):
+    """Rule 17 of a compact model is rule 17 of the full model (its rules table), at every
+    size, in the scorecard, the explanation and the saved file."""
+    model, X, _, _ = emotions
+    full = model.rules_frame()
+    path = model.compaction_path([20, 50])
+    for small in path.values():
+        ids = small.rule_set_.rule_ids
+        frame = small.rules_frame()
+        assert frame.index.tolist() == ids.tolist() and ids.max() >= len(ids)  # not 0..k-1
+        pd.testing.assert_frame_equal(frame, full.loc[ids])
+        assert small.scorecard(X).index.tolist() == ids.tolist()
+        e = small.explain(X[7])
+        assert set(e.rule_ids) <= set(ids) and len(e.rule_ids)
+        assert e.match_set["rule"].tolist() == full.loc[e.rule_ids, "rule"].tolist()
+        assert list(e.waterfall().index[1:]) == [f"rule {i}" for i in e.rule_ids]
+        assert MLRClassifier.from_json(small.to_json()).rules_frame().index.equals(frame.index)
+    assert set(path[20].rule_set_.rule_ids) <= set(path[50].rule_set_.rule_ids)
+    smaller = path[50].compact(10)  # compacting a compact model: still the full model's ids
+    assert set(smaller.rule_set_.rule_ids) <= set(path[50].rule_set_.rule_ids)
+    assert np.array_equal(path[50].subset(path[20].rule_set_.rule_ids[:3]).rule_set_.rule_ids,
+                          path[20].rule_set_.rule_ids[:3])
+    with pytest.raises(InputError, match="not one of the 49 rules"):
+        path[50].subset([int(np.setdiff1d(full.index, path[50].rule_set_.rule_ids)[0])])
+
+
+def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
+    """``predict``'s labels of ``rows`` (raw feature values) from a scorecard CSV's text alone,
+    read with the csv module as its notes say: no import of this package."""
+    notes = [line for line in text.splitlines() if line.startswith("#")]
+    method, value = notes[-1].removeprefix("# cut: ").split()
+    table = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
+    weights = [column for column in table[0] if column.startswith("weight: ")]
+    baseline = [float(table[0][w]) for w in weights]
+    rules = sorted(table[1:], key=lambda rule: int(rule["rule_id"]))
+    parsed = [(json.loads(rule["bounds"]), [float(rule[w]) for w in weights]) for rule in rules]
+    out = np.zeros((len(rows), len(weights)), dtype=np.uint8)
+    for r, raw in enumerate(rows):
+        row = dict(zip(feature_names, raw.tolist(), strict=True))
+        total = list(baseline)
+        for bounds, add in parsed:
+            if all((lo is None or lo <= row[f]) and (hi is None or row[f] <= hi)
+                   for f, (lo, hi) in bounds.items()):
+                total = [t + a for t, a in zip(total, add, strict=True)]
+        scores = [min(max(t, 0.0), 1.0) for t in total]
+        if method == "rcut":
+            order = sorted(range(len(scores)), key=lambda j: -scores[j])[:int(value)]
+            chosen = [j for j in order if scores[j] > 0]
+        else:
+            chosen = [j for j, s in enumerate(scores) if s >= float(value)]
+            if method == "threshold_or_top" and not chosen and max(scores) > 0:
+                chosen = [scores.index(max(scores))]
+        out[r, chosen] = 1
+    return out
+
+
+@pytest.mark.parametrize("which", ["compact 20", "compact 50", "all rules", "rcut, compact 20"])
+def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
+    """The CSV states the clipping and the cut in words and as a note a program reads; with
+    the exact bounds and weights it reproduces ``predict`` on every row, unseen ones too."""
+    model, X, Y, data = emotions
+    if which.startswith("rcut"):
+        model = MLRClassifier(n_iter=20_000, random_state=0, bipartition="rcut").fit(
+            X, Y, feature_names=data.feature_names, label_names=data.label_names)
+    small = model if which == "all rules" else model.compact(int(which.split()[-1]))
+    shown = small.rule_set_.rule_ids[::-1]  # any order: the notes say to add in id order
+    text = small.scorecard_csv(order=shown)
+    method, value = small.bipartition_
+    assert f"# cut: {method} {value!r}" in text.splitlines()
+    assert "clipped to [0, 1]" in text and bp.words(small.bipartition_) in text
+    card = pd.read_csv(io.StringIO(text), comment="#")
+    assert card["rule_id"].tolist() == ["baseline", *map(str, shown)]
+    expected = small.predict(data.X).astype(np.uint8)  # all 593 rows: 193 unseen
+    assert np.array_equal(scorecard_labels(text, data.X, data.feature_names), expected)
+    assert which != "compact 50" or method == "threshold_or_top"  # every cut is covered
+
+
+@pytest.mark.parametrize("budget", [2.5, True, "10", "abc", float("nan"), float("inf"), 0, -3,
+                                    np.float64(10)])
+def test_a_rule_budget_is_a_whole_number_as_learn_takes(emotions, budget):
+    """Refused as ``learn`` refuses a count (one check, validation.check_count): never rounded,
+    parsed or converted, and the model is left as it was."""
+    model, X, _, _ = emotions
+    before = model.predict(X)
+    with pytest.raises(InputError, match=r"compact\(\) takes a whole number of rules .* of "
+                                         r"at least 1, got"):
+        model.compact(budget)
+    with pytest.raises(InputError, match=r"compaction_path\(\) takes a whole number of rules"):
+        model.compaction_path([20, budget])
+    assert np.array_equal(model.predict(X), before)
+
+
+@pytest.mark.parametrize("sizes", [5, "abc", None])
+def test_compaction_path_takes_a_list_of_budgets(emotions, sizes):
+    model, _, _, _ = emotions
+    with pytest.raises(InputError, match=r"compaction_path\(\) takes a list of rule budgets"):
+        model.compaction_path(sizes)

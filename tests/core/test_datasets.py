@@ -114,6 +114,17 @@ def test_mulan_arff_with_xml():
     assert data.name == "quirks" and data.meta["format"] == "MULAN"
 
 
+def test_a_comment_ending_the_relation_line_is_dropped(shared_datasets_dir):
+    """MULAN's slashdot ends its @relation line in ``%50``, a comment liac-arff refuses."""
+    relation = "@relation 'quirks: -C 3'"
+    commented = ARFF.replace(relation, relation + " %50", 1)
+    assert load_text(commented, xml=XML).X.tolist() == load_text(ARFF, xml=XML).X.tolist()
+    quoted = ARFF.replace(relation, "@relation 'a %b'", 1)  # inside quotes: the name's own
+    assert load_text(quoted, xml=XML).name == "quirks"
+    slashdot = load_dataset(shared_datasets_dir / "slashdot.arff")
+    assert slashdot.X.shape == (3782, 1079) and slashdot.Y.shape == (3782, 22)
+
+
 def test_xml_without_namespace_and_with_nested_labels():
     xml = b"<labels><label name='other'><label name=\"Swainson's Thrush\"/></label></labels>"
     assert load_text(ARFF, xml=xml).label_names == ["Swainson's Thrush", "other"]
@@ -299,6 +310,28 @@ def test_latin1_bytes_are_read_with_a_note():
         (DENSE, "d.arff", {"labels": ["L9"]}, r"d\.arff: no column named 'L9'"),
         (DENSE.replace("@relation dense", "@relation 'dense: -C 9'"), "d.arff", {},
          r"'-C 9' in @relation must select between 1 and 4"),
+        # two columns of one name: CSV header (features, labels), ARFF attributes
+        ("a,b,a,label:y\n1,2,3,0\n", "c.csv", {}, r"c\.csv: column name 'a' appears twice"),
+        ("a,label:y,label:y\n1,0,1\n", "c.csv", {}, r"column name 'label:y' appears twice"),
+        ("a,a,b\n0,1,2\n", "c.csv", {"labels": ["a"]}, r"column name 'a' appears twice"),
+        ("a,b,a,b,label:y\n1,2,3,4,0\n", "c.csv", {"labels": ["label:y"]},
+         r"column names 'a', 'b' appear more than once"),
+        (DENSE.replace("@attribute c numeric", "@attribute a numeric"), "d.arff", {"labels": 2},
+         r"d\.arff: Bad @ATTRIBUTE name a at line 4"),
+        (DENSE.replace("@attribute c numeric", "@attribute \"a\" numeric"), "d.arff",
+         {"labels": 2}, r"name a at line 4, this name is already in use"),
+        # a one-hot column 'b=x' meets an attribute of that name, or a nominal repeats a value
+        (DENSE.replace("@attribute c numeric", "@attribute 'b=x' numeric"), "d.arff",
+         {"labels": 2}, r"d\.arff: feature name 'b=x' appears twice.*one-hot columns are named"),
+        (DENSE.replace("b {x, y}", "b {x, y, x}"), "d.arff", {"labels": 2},
+         r"d\.arff: attribute 'b': value name 'x' appears twice"),
+        # a sparse row naming one index twice: liac-arff kept the last value
+        (SPARSE.replace("{1 y, 2 3, 4 0}", "{1 y, 2 3, 2 0, 4 0}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 9: attribute index 2 is given twice in one sparse row"),
+        (SPARSE.replace("{0 1.5, 3 1}", "{3 1, 3 0}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 8: attribute index 3 is given twice"),
+        (SPARSE.replace("{0 1.5, 3 1}", "{0 1.5, 03 1, 3 1}"), "s.arff", {"labels": 2},
+         r"s\.arff, line 8: attribute index 3 is given twice"),
         # not a format we read
         ("a,b\n", "d.xlsx", {}, r"d\.xlsx: unsupported file type '\.xlsx'"),
     ],
@@ -306,6 +339,19 @@ def test_latin1_bytes_are_read_with_a_note():
 def test_bad_input_names_file_and_place(text, filename, kwargs, message):
     with pytest.raises(DatasetError, match=message):
         load_dataset_bytes(text.encode(), filename, **kwargs)
+
+
+def test_duplicate_dataframe_columns_are_refused_and_quoted_commas_are_no_repeat():
+    frame = pd.DataFrame([[1, 2, 0], [3, 4, 1]], columns=["a", "a", "label:y"])
+    with pytest.raises(DatasetError, match=r"dataframe: column name 'a' appears twice"):
+        dataset_from_frame(frame)
+    with pytest.raises(DatasetError, match=r"feature name 'f' appears twice"):
+        Dataset(np.zeros((2, 2)), np.zeros((2, 1)), ["f", "f"], ["l"])
+    # a quoted value holding ", 2 " is one pair: the row names index 2 once
+    text = SPARSE.replace("@attribute c numeric", "@attribute c string").replace(
+        "{1 y, 2 3, 4 0}", "{1 y, 2 'u, 2 v', 4 0}")
+    data = load_text(text, "s.arff", labels=2)
+    assert data.feature_names == ["a", "b=x", "b=y"] and data.X[1].tolist() == [0.0, 0.0, 1.0]
 
 
 def test_binary_bytes_are_refused():

@@ -46,6 +46,24 @@ def test_the_format_is_readable_and_versioned(fitted):
     assert {"fitness", "numerosity", "experience", "labelset"} <= set(rule)
 
 
+def test_a_file_without_rule_ids_numbers_its_rules_from_0(fitted):
+    """Files written before rules kept their ids still load, predicting the same."""
+    model, X, Y = fitted
+    small = model.subset([3, 5, 40])
+    data = json.loads(small.to_json())
+    assert data["rule_set"]["rule_ids"] == [3, 5, 40]
+    assert MLRClassifier.from_json(small.to_json()).rules_frame().index.tolist() == [3, 5, 40]
+    del data["rule_set"]["rule_ids"]
+    old = MLRClassifier.from_json(json.dumps(data))
+    assert old.rules_frame().index.tolist() == [0, 1, 2]
+    assert old.rules_frame()["rule"].tolist() == small.rules_frame()["rule"].tolist()
+    assert np.array_equal(old.predict_proba(X), small.predict_proba(X))
+    # training changes the rules: from then on a rule's id is its slot, as in any fresh run
+    moved = small.start(X, Y, warm_start=True).rules_frame().index.tolist()
+    assert moved == [3, 5, 40]  # binding data changes no rule
+    assert small.learn(50).rules_frame().index.tolist() == list(range(small.rules_frame().shape[0]))
+
+
 def test_loaded_model_continues_training_as_the_original(fitted):
     model, X, Y = fitted
     loaded = MLRClassifier.from_json(model.to_json())
@@ -96,6 +114,11 @@ CORRUPTIONS = {
     "binary missing": lambda t: _corrupt(t, lambda d: d["rule_set"].pop("binary")),
     "binary on a numeric feature": lambda t: _corrupt(t, _set("rule_set", binary=[True] * 5)),
     "rules not a list": lambda t: _corrupt(t, _set("rule_set", rules={"a": 1})),
+    "rule ids of other rules": lambda t: _corrupt(t, _set("rule_set", rule_ids=[0, 1])),
+    "rule ids repeated": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        rule_ids=[0] * len(d["rule_set"]["rules"]))),
+    "rule ids not integers": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        rule_ids=[0.5] * len(d["rule_set"]["rules"]))),
     "weights of other rules": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
         coef=[[0.0] * 4])),
     "unknown scorer": lambda t: _corrupt(t, lambda d: d["rule_set"]["scorer"].update(
@@ -115,6 +138,9 @@ CORRUPTIONS = {
     "history rows": lambda t: _corrupt(t, lambda d: d["training"]["history"].update(
         rows=[{"x": 1}])),
     "n_rules of ten million": lambda t: _corrupt(t, _set("training", n_rules=10_000_000)),
+    "a feature name twice": lambda t: _corrupt(t, _set("rule_set",
+                                                       feature_names=["a", "b", "a", "d", "e"])),
+    "a label name twice": lambda t: _corrupt(t, _set("rule_set", label_names=["w"] * 4)),
 }
 
 
@@ -138,3 +164,29 @@ def test_a_model_file_is_checked_before_memory_is_allocated(fitted):
     assert loaded.max_specified_ == 5 and peak < 50 * 2**20
     with pytest.raises(ModelFormatError, match="n_rules"):
         MLRClassifier.from_json(_corrupt(model.to_json(), _set("training", n_rules=10**7)))
+
+
+@pytest.mark.parametrize("part", ["training", "params"])
+def test_a_declared_capacity_is_refused_before_it_is_allocated(fitted, part):
+    """A 38 kB file declaring 2e7 rule slots: ``training.n_rules`` sizes the population it is
+    loaded into, ``params.n_rules`` the one a warm start reallocates to; either is checked
+    against the memory budget before anything is allocated, naming the number and where."""
+    model, X, Y = fitted
+    text = _corrupt(model.to_json(), _set(part, n_rules=20_000_000))
+    tracemalloc.start()
+    with pytest.raises(ModelFormatError, match=f'n_rules=20,000,000 the model file declares in '
+                                               f'"{part}" would take 2.6 GB'):
+        MLRClassifier.from_json(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2**20
+    # within the budget the declared N is what the warm start runs with
+    loaded = MLRClassifier.from_json(_corrupt(model.to_json(), _set(part, n_rules=5000)))
+    assert loaded.start(X, Y, warm_start=True).n_rules_ == (5000 if part == "params" else 200)
+
+
+def test_names_given_twice_in_a_model_file_are_named(fitted):
+    model, _, _ = fitted
+    text = _corrupt(model.to_json(), _set("rule_set", feature_names=["a", "b", "a", "b", "e"]))
+    with pytest.raises(ModelFormatError, match="feature names 'a', 'b' appear more than once"):
+        MLRClassifier.from_json(text)

@@ -50,3 +50,5 @@ def test_readme_compact_example_runs_after_the_first(tmp_path, monkeypatch):
     assert np.array_equal(python_labels(source, data.X[480:], data.feature_names),
                           small.predict(data.X[480:]))
     assert "CASE WHEN" in (tmp_path / "scorecard.sql").read_text()
+    method, value = small.bipartition_
+    assert f"# cut: {method} {value!r}\n" in (tmp_path / "scorecard.csv").read_text()

@@ -31,6 +31,7 @@ def model():
         rule([0.1, 0.9, None], [0.2, 0.3, None], [0, 0, 1]),  # open below / above
         rule([None, None, None], [None, None, None], [0, 0, 0]),  # all wildcards, empty set
     ]
+    del rule_set["rule_ids"]  # new rules: numbered 0, 1, 2 as in a file without ids
     return MLRClassifier.from_json(json.dumps(data))
 
 
@@ -132,10 +133,11 @@ def test_hand_written_rules_on_0_1_features_read_word_equals_value(words):
         "type": "hyperrectangle_csr",
         "center": [0.8, 0.2, 0.5, 0.4, None, 0.5],
         "spread": [0.3, 0.2, 0.5, 0.1, None, 0.1]}, "labelset": [1, 0, 0]}]
+    rule_set["rule_ids"] = [7]
     rule_set["scorer"].update(coef=[[0.5, 0.0, -0.25]])
     loaded = MLRClassifier.from_json(json.dumps(data))
     condition = "w0 = 1 AND w1 = 0 AND w2 = 0 or 1 AND 0.3 <= w3 <= 0.5 AND 4 <= num <= 6"
-    assert loaded.rules_frame()["rule"].tolist() == [f"IF {condition} THEN {{a}}"]
+    assert loaded.rules_frame()["rule"].to_dict() == {7: f"IF {condition} THEN {{a}}"}
     assert loaded.scorecard(np.array([[1, 0, 1, 0.4, 0, 5.0]]))["condition"].tolist() == [
         condition]
     assert f"IF {condition} THEN {{a}}" in loaded.explain(np.array([1, 0, 0, 0.4, 1, 5])).text()

@@ -422,6 +422,29 @@ def test_rules_json_of_another_dataset_is_refused(app):
     assert at.error and _session(at).snapshot() is before
 
 
+@pytest.mark.parametrize(("n_rules", "message"), [
+    (10**7, 'n_rules=10,000,000 the model file declares in "params" would take'),
+    (10**6, "n_rules = 1,000,000 is outside what this dashboard offers"),
+])
+def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message):
+    """Such a file said "Loaded", then every run of the Train page failed (its N is beyond the
+    form's range), or allocated a gigabyte on the warm start."""
+    saved = json.loads(_session(app).model_json())
+    saved["params"]["n_rules"] = n_rules
+    at = _page(app, "rules")
+    before = _session(at).snapshot()
+    at.file_uploader(key="model_file").set_value(("model.json", json.dumps(saved).encode(),
+                                                  "application/json"))
+    at.button(key="load_model").click().run()
+    _no_exception(at)
+    assert not at.success and message in at.error[0].value
+    assert _session(at).snapshot() is before
+    at = _page(at, "train")
+    at.button(key="step").click().run()
+    _no_exception(at)
+    assert not at.error and _session(at).snapshot().iteration == 400
+
+
 def test_theory_curves_marks_and_caption(app):
     at = _page(app, "theory")
     _no_exception(at)

@@ -4,13 +4,18 @@ rule budget's parts: test_rule_budget.py)."""
 
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, rules_audit, vote_text
 from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core import bipartition as bp
+
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +131,8 @@ def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
     assert text.startswith(f"{len(exp.rule_ids)} rules match instance #3")
     assert "{" + ", ".join(exp.agg_labels) + "}" in text
     assert "{" + ", ".join(exp.max_labels) + "}" in text
-    assert f"threshold {exp.bipartition[1]:.0%}" in text
+    assert f"MLR_agg keeps {bp.words(exp.bipartition)}: {{" in text
+    assert f"at least {exp.bipartition[1]}" in text
     assert "The true labelset is {" + ", ".join(truth) + "}" in text
     right = set(exp.agg_labels) == set(truth)
     assert ("MLR_agg is right" in text) == right
@@ -148,3 +154,31 @@ def test_verdicts_say_what_is_missed_and_what_is_added():
         "MLR_agg misses a and wrongly adds c, d")
     assert vote_text._verdict("MLR_max", [], ["a"]) == "MLR_max misses a"
     assert vote_text._verdict("MLR_max", ["c"], []) == "MLR_max wrongly adds c"
+
+
+def test_explain_pages_labelsets_are_the_rules_own_for_compact_and_full_models():
+    """The fitted-weights table of the Explain page (sample data, instance 7, as reported):
+    each rule's labelset column is its THEN part, and its number and text are the full
+    model's (the rules table's), for all rules and for a compact model of 20."""
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.button(key="step").click().run()
+    at = at.switch_page("views/explain.py").run()
+    at.number_input(key="instance_index").set_value(7).run()
+    at.toggle(key="fitted_weights").set_value(True).run()
+    session = at.session_state["session"]
+    assert session.split.dataset.name.startswith("hypercube_2d")
+    rules = session.snapshot().rules
+    assert len(rules) > 19  # a budget of 20 drops rules
+    for choice in ("all", 20):
+        at.get("segmented_control")[0].set_value(choice).run()
+        assert not at.exception, [e.value for e in at.exception]
+        table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
+        assert len(table) > 0, choice
+        then = table["rule"].str.rpartition(" THEN ")[2]
+        assert then.tolist() == table["labelset"].tolist(), choice
+        assert table["rule"].tolist() == rules.loc[table["rule_id"], "rule"].tolist(), choice
+        caption = [c.value for c in at.caption]
+        model = session.model_cache().fitted_model() if choice == "all" else \
+            at.session_state["rules_audit"].models[20]
+        assert model.rule_set_.prediction_text() in caption, choice
+        assert "clipped to [0, 1]" in model.rule_set_.prediction_text()

@@ -2,6 +2,7 @@
 CD diagram, EM vs HL curves) and runs a small comparison live."""
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -125,3 +126,47 @@ def test_runs_a_small_comparison_live():
     table = _table(at, {"BR-LR", "LP-DT", "MLkNN"})
     assert list(table.columns) == ["hypercube_2d", "hypercube_4d", "avg rank"]
     assert any("(k = 3, N = 2)" in m.value for m in at.markdown)  # two datasets: the tests
+
+
+def _messages(at: AppTest) -> list[str]:
+    return [m.value for kind in (at.warning, at.error, at.caption) for m in kind]
+
+
+@pytest.mark.parametrize("name", ["bad\x00name", "x" * 5000, "a/" * 3000])
+def test_a_name_no_folder_can_have_gets_the_missing_folders_answer(folder, results_root, name):
+    """A NUL byte (ValueError) or a name too long for the file system (OSError, with the
+    server's path in its message) is a folder that is not there."""
+    results_root(folder)
+    at = _page()
+    at.text_input(key="results_dir").set_value(name).run()
+    _no_exception(at)
+    assert not at.error and not at.dataframe
+    (warning,) = at.warning
+    assert warning.value.startswith("No results folder ") and len(warning.value) < 150
+    assert str(folder) not in " ".join(_messages(at))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"learner,dataset\n1,2\n1,2,3,4\n", r"^bad/folds\.csv is not a CSV table \(Error "
+                                             r"tokenizing data"),
+        (b"", r"^bad/folds\.csv is not a CSV table \(No columns to parse"),
+        (b"\xff\xfe\x00garbage", r"^bad/folds\.csv is not a CSV table"),
+        (b"a,b\n1,2\n", r"^bad/folds\.csv is not a results table .* no column learner, dataset, "
+                        r"fold\.$"),
+        (b"learner,dataset,fold,hamming_loss\nA,d,0,low\n", r"^bad/folds\.csv holds no measure"),
+    ],
+)
+def test_a_garbage_results_table_gets_a_short_message(tmp_path, results_root, content, message):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "folds.csv").write_bytes(content)
+    (tmp_path / "bad" / "run.json").write_text("{not json")
+    results_root(tmp_path)
+    at = _page()
+    at.text_input(key="results_dir").set_value("bad").run()
+    _no_exception(at)
+    (error,) = at.error
+    assert re.match(message, error.value), error.value
+    assert "Something went wrong" not in error.value and str(tmp_path) not in error.value
+    assert at.tabs[1].label == "Run a comparison" and at.button(key="exp_run")  # the page goes on

@@ -134,13 +134,6 @@ def test_the_default_pair_is_the_one_most_rules_specify_together():
     assert frames.shared_pair(RuleBounds.of(apart, apart), numerosity[:4]) == ((0, 1), 0)
 
 
-def test_rule_texts_are_taken_from_the_snapshot_by_rule_id():
-    rules = pd.DataFrame({"rule": ["IF w = 1 THEN {a}", "IF w = 0 THEN {b}"]}, index=[4, 9])
-    table = pd.DataFrame({"rule_id": [9, 4, 2], "rule": ["x", "y", "kept"]})
-    assert frames.with_rule_texts(table, rules)["rule"].tolist() == [
-        "IF w = 0 THEN {b}", "IF w = 1 THEN {a}", "kept"]
-
-
 def test_projection_can_keep_only_rules_specifying_both_features():
     lower = np.array([[0.1, 0.1, np.nan], [np.nan, 0.2, 0.2], [0.3, np.nan, 0.3]])
     upper = lower + 0.1

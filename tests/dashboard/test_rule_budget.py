@@ -89,12 +89,15 @@ def test_scorecard_orders_and_file(session, budget):
     by_label = rule_budget.scorecard(model, X, f"weight for {labels[2]}")
     assert by_label[labels[2]].is_monotonic_decreasing
     assert sorted(by_label.index) == sorted(by_weight.index)
-    # the file: the baseline first, then the rules in the order shown
+    # the file: the baseline first, then the rules in the order shown (as the page writes it)
     base = rule_budget.baseline(model)
     assert base.to_numpy() == pytest.approx(model.rule_weights_.intercept)
-    card = pd.read_csv(io.StringIO(rule_budget.with_baseline(by_label, base).to_csv()))
+    card = pd.read_csv(io.StringIO(model.scorecard_csv(X, order=by_label.index)), comment="#")
     assert card["rule_id"].tolist() == ["baseline", *map(str, by_label.index)]
-    assert card.loc[0, labels].to_numpy(dtype=float) == pytest.approx(base.to_numpy())
+    weights = [f"weight: {label}" for label in labels]
+    assert card.loc[0, weights].to_numpy(dtype=float) == pytest.approx(base.to_numpy())
+    assert card.set_index("rule_id").loc[map(str, by_label.index), weights].to_numpy() == \
+        pytest.approx(by_label[labels].to_numpy())
     # a row's scores are the baseline plus the weights of the rules matching it
     x = X[0]
     matching = model.explain(x).rule_ids

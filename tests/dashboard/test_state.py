@@ -1,6 +1,8 @@
 """The training session without Streamlit: budgets, bounded curves, failures that change nothing,
 and one model read and trained from two threads at once."""
 
+import json
+import math
 import threading
 import time
 
@@ -58,6 +60,10 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
     assert len(session.curves.points) == 1
 
 
+def _is_nan(value) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
 def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
     """A tab's first page is drawn before the engine is imported: it must show the same."""
     fresh = state.Session(DataSplit.of(data))
@@ -67,8 +73,8 @@ def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
     fresh._changed()
     after = fresh.snapshot()
     assert before.summary.keys() == after.summary.keys()
-    for key, value in after.summary.items():
-        assert value == before.summary[key] or (value != value and before.summary[key] != value)
+    for key, value in after.summary.items():  # NaN (no rule yet) must stay NaN
+        assert value == before.summary[key] or (_is_nan(value) and _is_nan(before.summary[key]))
     assert list(before.rules.columns) == list(after.rules.columns)
     numbers = after.rules.columns.drop(["rule", "labelset"])  # text: float64 when empty
     assert before.rules[numbers].dtypes.to_dict() == after.rules[numbers].dtypes.to_dict()
@@ -199,3 +205,29 @@ def test_load_model_continues_training_the_loaded_rules(session):
     before = session.snapshot().iteration
     session.step(10)
     assert session.snapshot().iteration == before + 10
+
+
+@pytest.mark.parametrize(("key", "value"), [("n_rules", 1_000_000), ("nu", 0.1), ("r0", 3.0)])
+def test_load_model_refuses_parameters_the_train_page_cannot_show(session, key, value):
+    """A file whose n_rules is within the library's memory budget but beyond the Train form's
+    range loaded, then broke every run of the Train page: refused, the session kept."""
+    session.step(50)
+    saved = json.loads(session.model_json())
+    saved["params"][key] = value
+    before = session.snapshot()
+    with pytest.raises(InputError, match=f"model's {key} = .* is outside what this dashboard "
+                                         "offers"):
+        session.load_model(json.dumps(saved))
+    assert session.snapshot() is before
+
+
+def test_a_model_saved_with_the_library_defaults_loads(session):
+    """n_rules="auto", random_state=None and fitted weights (max_specified 3, where the vote's
+    "auto" would resolve to more): the session adopts what the file holds."""
+    model = MLRClassifier(n_iter=300).fit(*session.split.training())
+    session.load_model(model.to_json())
+    params = session.params
+    assert params["n_rules"] == model.n_rules_ and params["random_state"] == 0
+    assert all(low <= params[key] <= high for key, (low, high) in state.PARAM_RANGES.items())
+    session.step(10)
+    assert session.snapshot().iteration == model.n_iter_ + 10

@@ -69,10 +69,13 @@ def test_an_auditor_filters_exports_and_audits_a_compact_model_at_a_budget(app):
     app.no_exception()
     report = _download(app, "Audit report (HTML)")
     assert "<h1>MLR rule audit: emotions, compact model of" in report and "plotly" in report
-    card = pd.read_csv(io.StringIO(_download(app, "Scorecard (CSV)")))
+    text = _download(app, "Scorecard (CSV)")
+    card = pd.read_csv(io.StringIO(text), comment="#")  # the notes: clipping and cut
     assert card["rule_id"].iloc[0] == "baseline" and len(card) <= 20
+    assert "clipped to [0, 1]" in text and "\n# cut: " in text
     model = json.loads(_download(app, "Compact model (JSON)"))
     assert len(model["rule_set"]["rules"]) == len(card) - 1
+    assert sorted(model["rule_set"]["rule_ids"]) == sorted(map(int, card["rule_id"][1:]))
 
     app.page.set_viewport_size({"width": 1400, "height": 2300})
     app.page.get_by_role("heading", name="Audit a compact model: the rule budget"

@@ -3,6 +3,7 @@ are checked, results do not depend on the backend, and the writers lay tables ou
 paper's (see ``mlr_core/evaluation/experiments.py``)."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -298,6 +299,37 @@ def test_command_line_runs_a_sweep_from_files(tmp_path, capsys):
     folds = pd.read_csv(out / "folds.csv")
     assert len(folds) == 2 * 2 * 3 and set(folds.dataset) == {"c3", "c4"}
     assert "12 fits" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--n-jobs", "0"], r"argument --n-jobs: 0 workers: give a number of workers, or -1"),
+        (["--n-jobs", "two"], r"argument --n-jobs: 'two' is not a whole number"),
+        (["--folds", "1"], r"argument --folds: 1 folds: cross-validation needs at least 2"),
+        (["--out", "{file}"], r"argument --out: .*taken\.txt is a file, not a folder"),
+        (["--folds-dir", "{file}"], r"argument --folds-dir: .*taken\.txt is a file, not a folder"),
+        (["--folds-dir", "{tmp}/nowhere"], r"argument --folds-dir: no folder .*nowhere"),
+        (["--folds", "500"], r"error: n_splits must lie in \[2, 90\] \(the number of rows\), "
+                             r"got 500"),
+        (["--datasets", "{tmp}/none.csv"], r"error: .*none\.csv: no such file"),
+    ],
+)
+def test_command_line_mistakes_are_usage_errors_not_tracebacks(tmp_path, capsys, args, message):
+    """Exit code 2 and one line of argparse's ``error:`` naming what to fix, before any file is
+    written: ``--n-jobs 0`` reached joblib's ValueError and ``--out FILE`` mkdir's
+    FileExistsError as tracebacks."""
+    data = make_hypercube_dataset(n_samples=90, n_labels=3, random_state=0, name="c3")
+    data.to_frame().to_csv(tmp_path / "c3.csv", index=False)
+    (tmp_path / "taken.txt").write_text("a file")
+    args = [a.format(file=tmp_path / "taken.txt", tmp=tmp_path) for a in args]
+    with pytest.raises(SystemExit) as exit_:
+        experiments.main(["--datasets", str(tmp_path / "c3.csv"), "--learners", "BR-LR",
+                          "--folds", "2", "--out", str(tmp_path / "out"), *args])
+    assert exit_.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert re.search(message, lines[-1]) and "Traceback" not in "".join(lines)
+    assert not (tmp_path / "out").exists() and (tmp_path / "taken.txt").read_text() == "a file"
 
 
 def test_mlr_max_and_agg_share_one_fit_per_fold():

@@ -1,0 +1,72 @@
+"""A scorecard as one CSV file that gives ``predict``'s labels without this package: the baseline
+and each rule's weight per label, each rule's condition as exact bounds in the data's units, and
+notes (the lines that start with ``#``) saying how the scores are added, clipped to [0, 1] and
+cut, the cut last in a form a program reads (``# cut: <method> <value>``, as
+``mlr_core/bipartition.py`` names them).
+
+The bounds are exact: a value lies within a rule's bounds exactly when the rule's condition
+accepts it on the model's [0, 1] axes (`Scaling.accepted`); numbers are written as round-trip
+decimals; and adding the weights in ascending ``rule_id`` after the baseline repeats the
+library's additions in its order (``_engine/scoring.py``), so the labels come out bit for bit.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pandas as pd
+
+CUT = "# cut: "
+"""How the file's last note starts: the bipartition's method and value follow."""
+
+BASELINE = "(every row: the score when no rule matches)"
+
+
+def notes(rule_set) -> list[str]:
+    """The file's opening lines: what it holds, how to score and cut a row."""
+    method, value = rule_set.bipartition
+    return [
+        f"# MLR Studio scorecard: {rule_set.n_rules} rules and the baseline. rule_id is the "
+        "rule's id in the rules table of the model it was taken from.",
+        f"# {rule_set.prediction_text()}",
+        "# A rule matches a row when each feature named in its bounds lies in [lower, upper] "
+        "(null: no bound); its condition says the same, rounded.",
+        "# To reproduce predict: start each label at the baseline, add the weights of the "
+        "matching rules in ascending rule_id, clip to [0, 1], then cut (between labels that "
+        "score the same, the earlier column ranks first).",
+        f"{CUT}{method} {int(value) if method == 'rcut' else float(value)!r}",
+    ]
+
+
+def bounds_json(rule_set) -> list[str]:
+    """Per rule, ``{feature: [lower, upper]}`` in the data's units (null where unbounded) as
+    JSON text: the values its condition accepts (`Scaling.accepted`)."""
+    pop = rule_set.rules
+    rows, slots = np.nonzero(np.arange(pop.feat.shape[1]) < pop.nspec[:, None])
+    features = pop.feat[rows, slots]
+    lower, upper = rule_set.scaling.accepted(features, pop.center[rows, slots],
+                                             pop.spread[rows, slots])
+    per_rule = [{} for _ in range(rule_set.n_rules)]
+    for i, j, lo, hi in zip(rows, features, lower.tolist(), upper.tolist(), strict=True):
+        per_rule[i][rule_set.feature_names[j]] = [None if lo == -np.inf else lo,
+                                                  None if hi == np.inf else hi]
+    return [json.dumps(bounds) for bounds in per_rule]
+
+
+def to_csv(rule_set, Xs, order=None) -> str:
+    """The scorecard file of ``rule_set`` (fitted weights), support and coverage on the scaled
+    rows ``Xs``: the notes, then the baseline and the rules (``order``: their ids in the order
+    listed; ascending by default) with the columns of `RuleSet.scorecard` and ``bounds``."""
+    card = rule_set.scorecard(Xs).assign(bounds=bounds_json(rule_set))
+    if order is not None:
+        card = card.loc[list(order)]
+    card["support"] = card["support"].astype("Int64")
+    base = pd.DataFrame([dict(zip(card.filter(like="weight: ").columns,
+                                  rule_set.scorer.intercept, strict=True),
+                              condition=BASELINE, bounds="{}")], index=["baseline"])
+    table = pd.concat([base, card.rename(index=str)])[card.columns].rename_axis("rule_id")
+    return "\n".join(notes(rule_set)) + "\n" + table.to_csv(
+        quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+
