@@ -457,8 +457,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     @property
     def population_(self):
-        """The rule population (struct of arrays, see ``mlr_core/_engine/population.py``)."""
-        return self._run().population
+        """The rule population (struct of arrays, see ``mlr_core/_engine/population.py``): the
+        training run's, or, while the fitted rule set holds one-condition rules beyond it
+        (``rule_weights.feature_rules``), the rule set's rules, so that ``rules_frame``,
+        ``rule_bounds`` and the audit name the same rules."""
+        shown = self._beyond_population()
+        return self._run().population if shown is None else shown.rules
 
     @property
     def labelsets_(self):
@@ -505,12 +509,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
         in the data's original units; NaN where the feature is a wildcard."""
         run = self._run()
+        shown = self._beyond_population()
+        if shown is not None:
+            return run.scaling.unscale(*shown.bounds())
         return run.scaling.unscale(*popmod.dense_bounds(run.population, run.n_features))
 
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
-        numerosity, experience, generality, ... one row per macro rule."""
-        return self._snapshot(None).rules_frame()
+        numerosity, experience, generality, ... one row per macro rule (with the fit's
+        one-condition rules after them while they predict, see ``population_``)."""
+        shown = self._beyond_population()
+        return (self._snapshot(None) if shown is None else shown).rules_frame()
 
     def rule_weights_frame(self):
         """With ``weighting="fitted"``: ``rules_frame()`` with one ``weight: <label>`` column
@@ -685,6 +694,16 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _run(self):
         check_is_fitted(self, "run_")
         return self.run_
+
+    def _beyond_population(self):
+        """``rule_set_`` while it is current and holds rules beyond the population (the fit's
+        one-condition rules), else None."""
+        run = self._run()
+        rule_set = getattr(self, "rule_set_", None)
+        if (rule_set is not None and rule_set.iteration == run.iteration
+                and rule_set.n_rules > int(run.population.size[0])):
+            return rule_set
+        return None
 
     def _snapshot(self, scorer, extra=None):
         """The rules as they are now (and ``extra``, see `TrainingRun.rule_set`) with

@@ -66,7 +66,7 @@ def test_before_evolution_the_answer_is_the_linear_part():
     X, Y = data(2)
     X = np.column_stack([X, X[:, 0] > 0.5, X[:, 1] > 0.3])  # two 0/1 features
     model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no evolved rule yet
-    assert int(model.population_.size[0]) == 0
+    assert int(model.run_.population.size[0]) == 0
     rules = model.current_rule_set().rules
     A = match_matrix(rules, model.scaled(X))
     alone, _ = rw.fit_rule_weights(A, Y)
@@ -184,16 +184,22 @@ def test_two_stages_fit_the_linear_part_first():
 def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     """The rule set holds the evolved rules and then the one-condition rules; saved and loaded
     it predicts the same, and training can go on from it."""
-    X, Y = data(6)
-    X = np.column_stack([X, X[:, 0] > 0.5])  # a 0/1 feature
+    r = np.random.default_rng(6)
+    words = (r.random((300, 40)) < 0.3).astype(float)
+    X = np.column_stack([r.random((300, 2)), words])
+    # each label a noisy count of its 20 words: a sum no rule of 3 conditions spells
+    Y = (words.reshape(300, 2, 20).sum(axis=2) + r.normal(0, 1, (300, 2)) > 6).astype(int)
     model = MLRClassifier(n_rules=50, n_iter=1500, random_state=0).fit(X, Y)
     rules = model.current_rule_set().rules
-    evolved = int(model.population_.size[0])
+    evolved = int(model.run_.population.size[0])
     assert rules.size[0] > evolved and (rules.nspec[evolved:] == 1).all()
+    assert len(model.rules_frame()) == len(model.rule_bounds()[0]) == rules.size[0]
+    assert model.population_.size[0] == rules.size[0]
     loaded = MLRClassifier.from_json(model.to_json())
     assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
-    loaded.start(X, Y, warm_start=True).learn(200).tune_bipartition()
+    loaded.start(X, Y, warm_start=True).learn(200)
     assert int(loaded.population_.micro[0]) <= 50
+    loaded.tune_bipartition()
 
 
 def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
