@@ -48,6 +48,11 @@ RULE_STATS = {  # JSON key -> population array
 }
 
 
+FEATURE_RULES_PER_FEATURE = 1
+"""The most one-condition rules (``x = 1``, ``mlr_core/rule_weights.py``) a fitted rule set
+holds per feature beside its N evolved ones: the bound a saved file is checked against."""
+
+
 @dataclass(frozen=True)
 class Scaling:
     """Per feature, the training range that maps the data's units onto the rules' [0, 1] axes,
@@ -470,8 +475,10 @@ class RuleSet:
                 f"binary marks feature {features[j]!r} as taking only 0 and 1, but its "
                 f"training range is {data_min[j]:g} to {data_max[j]:g}.")
         rules = _list(data, "rules")
-        require(len(rules) <= max_rules,
-                f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,}.")
+        limit = max_rules + FEATURE_RULES_PER_FEATURE * d
+        require(len(rules) <= limit,
+                f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,} "
+                f"and one one-condition rule per feature.")
         pop = popmod.new_population(len(rules), max_specified)
         labelsets, index = [], {}
         for i, rule in enumerate(rules):

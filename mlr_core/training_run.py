@@ -36,7 +36,7 @@ from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.trace import Trace, new_trace
 from mlr_core._engine.update import label_scores
 from mlr_core.errors import InputError, MLRError, require
-from mlr_core.rule_set import RuleSet, Scaling
+from mlr_core.rule_set import FEATURE_RULES_PER_FEATURE, RuleSet, Scaling
 
 MAX_HISTORY = 1000
 """History rows kept; when full, every other row goes and the spacing doubles."""
@@ -202,9 +202,9 @@ class TrainingRun:
         if not self.bound:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         pop, cfg = self.population, self.config
-        if pop.nspec.shape[0] != cfg.n_rules + EXTRA_SLOTS or pop.feat.shape[1] < max(
-            cfg.max_specified, 1
-        ):  # the kernels do not check bounds: never run them on arrays of another size
+        if pop.nspec.shape[0] < max(cfg.n_rules, pop.size[0]) + EXTRA_SLOTS or \
+                pop.feat.shape[1] < max(cfg.max_specified, 1):
+            # the kernels do not check bounds: never run them on arrays too small
             raise MLRError("The population's arrays do not match the configuration.")
         remaining = int(n_iterations)
         if remaining > 0:
@@ -225,10 +225,13 @@ class TrainingRun:
         self.learn(1, trace)
         return trace
 
-    def rule_set(self, scorer, bipartition, voting, feature_names, label_names) -> RuleSet:
-        """The rules as they are now, with this scorer and bipartition (a copy: training may
-        go on)."""
-        return RuleSet.from_population(self.population, self.labelsets, self.scaling, scorer,
+    def rule_set(self, scorer, bipartition, voting, feature_names, label_names,
+                 extra=None) -> RuleSet:
+        """The rules as they are now, followed by the rules ``extra`` (a population, e.g. the
+        fit's one-condition rules) if given, with this scorer and bipartition (a copy: training
+        may go on)."""
+        rules = self.population if extra is None else popmod.concatenate(self.population, extra)
+        return RuleSet.from_population(rules, self.labelsets, self.scaling, scorer,
                                        bipartition, voting, feature_names, label_names,
                                        self.iteration, self.rule_ids)
 
@@ -298,11 +301,17 @@ class TrainingRun:
         require(rule_set.rules.feat.shape[1] <= max(config.max_specified, 1),
                 "The rules specify more features than max_specified.")
         micro = int(rule_set.rules.micro[0])
-        require(micro <= config.n_rules,
-                f"The rules hold {micro} copies, more than n_rules = {config.n_rules}.")
+        limit = config.n_rules + FEATURE_RULES_PER_FEATURE * len(rule_set.feature_names)
+        require(micro <= limit, f"The rules hold {micro} copies, more than n_rules = "
+                f"{config.n_rules} and one per feature (the fit's one-condition rules).")
         run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
                   history_every=history_every)
-        pop, size = run.population, rule_set.n_rules
+        size = rule_set.n_rules
+        if size + EXTRA_SLOTS > run.population.nspec.shape[0]:
+            # a fitted rule set holds its one-condition rules beside the N evolved ones; the
+            # first iteration of further training deletes copies down to N
+            run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
+        pop = run.population
         for field, source in zip(pop[:-2], rule_set.rules[:-2], strict=True):
             if field.ndim == 2:
                 field[:size, :source.shape[1]] = source

@@ -56,6 +56,14 @@ def live(pop: Population) -> Population:
     return Population(*(a[:n] for a in pop[:-2]), pop.size, pop.micro)
 
 
+def concatenate(a: Population, b: Population) -> Population:
+    """The live rules of ``a`` followed by those of ``b`` (of the same width), as one population
+    with exactly as many slots as rules."""
+    na, nb = int(a.size[0]), int(b.size[0])
+    fields = [np.concatenate([x[:na], y[:nb]]) for x, y in zip(a[:-2], b[:-2], strict=True)]
+    return Population(*fields, np.array([na + nb]), np.array([int(a.micro[0] + b.micro[0])]))
+
+
 def dense_bounds(pop: Population, n_features: int):
     """(lower, upper) as ``size x d`` arrays on the scaled axes (clipped to [0, 1]), NaN where a
     feature is a wildcard."""

@@ -9,7 +9,7 @@ from sklearn.linear_model import Ridge
 
 from mlr_core import InputError, MLRClassifier, ModelFormatError
 from mlr_core._engine.matching import match_matrix, match_set
-from mlr_core.rule_weights import fit_rule_weights
+from mlr_core.rule_weights import fit_in_two_stages, fit_rule_weights
 
 
 def data(seed=0, n=200, d=4, m=3):
@@ -52,17 +52,29 @@ def test_leave_one_out_scores_are_refits_without_the_row():
 def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
     model, X, _ = fitted
     w = model.rule_weights_
-    A = match_matrix(model.population_, model.scaled(X))
+    A = match_matrix(model.current_rule_set().rules, model.scaled(X))
     assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
     frame = model.rule_weights_frame()
     assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
 
 
-def test_without_rules_the_answer_is_the_training_label_frequency():
+def test_before_evolution_the_answer_is_the_linear_part():
+    """No evolved rule yet: the one-condition rules alone answer, as fitted on their own; with
+    no feature to cut either (constant columns), the training label frequency."""
+    import mlr_core.rule_weights as rw
+
     X, Y = data(2)
-    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no rule yet
-    assert np.allclose(model.predict_proba(X[:3]), Y.mean(axis=0))
-    e = model.explain(X[0])
+    X = np.column_stack([X, X[:, 0] > 0.5, X[:, 1] > 0.3])  # two 0/1 features
+    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no evolved rule yet
+    assert int(model.run_.population.size[0]) == 0
+    rules = model.current_rule_set().rules
+    A = match_matrix(rules, model.scaled(X))
+    alone, _ = rw.fit_rule_weights(A, Y)
+    assert np.allclose(model.predict_proba(X[:3]), np.clip(alone.intercept + A[:3] @ alone.coef,
+                                                           0, 1))
+    flat = MLRClassifier(n_rules=50, random_state=0).start(np.ones((len(X), 2)), Y)
+    assert np.allclose(flat.predict_proba(X[:3, :2]), Y.mean(axis=0))
+    e = flat.explain(X[0, :2])
     assert e.fallback and len(e.rule_ids) == 0
     assert np.allclose(e.baseline.to_numpy(), Y.mean(axis=0))
 
@@ -126,3 +138,87 @@ def test_large_data_fits_the_weights_on_a_seeded_sample(monkeypatch):
     b = MLRClassifier(n_rules=100, n_iter=2000, random_state=0).fit(X, Y)
     assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
     assert a.predict(X).shape == Y.shape
+
+
+def test_one_condition_rules_are_the_words_linear_terms():
+    """A 0/1 feature gets the rule ``x = 1``; a numeric one, a constant one and one with a
+    single 1 none. Each predicts its rows' most common labelset."""
+    import mlr_core.rule_weights as rw
+
+    r = np.random.default_rng(2)
+    n = 50
+    words = (r.random((n, 2)) < 0.3).astype(float)
+    X = np.column_stack([words, r.random(n), np.zeros(n), np.eye(n)[0]])
+    binary = np.array([True, True, False, True, True])
+    y_ids = (words[:, 0] == 1).astype(np.int64) * 2  # rows with word 0 have labelset 2
+    pop = rw.feature_rules(X, binary, y_ids, width=3, iteration=7)
+    assert int(pop.size[0]) == 2 and pop.feat[:, 0].tolist() == [0, 1]
+    A = match_matrix(pop, X)
+    assert np.array_equal(A, words)
+    assert np.array_equal(rw.feature_matches(pop, X).toarray(), words)
+    assert pop.ls[0] == 2 and list(pop.exp) == list(words.sum(axis=0).astype(int))
+    assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
+
+
+def test_two_stages_fit_the_linear_part_first():
+    """The one-condition rules' weights are theirs fitted alone (on every row), the evolved
+    rules' are fitted on what they leave on the fitting rows: evolved rules that carry no
+    signal hardly move the scores."""
+    import scipy.sparse as sp
+
+    r = np.random.default_rng(5)
+    n = 160
+    base = (r.random((n, 6)) < 0.4).astype(float)
+    Y = (base[:, :2] + 0.1 * r.random((n, 2)) > 0.5).astype(np.uint8)
+    rows = np.arange(0, n, 2)
+    noise = (r.random((len(rows), 30)) < 0.5).astype(float)
+    weights, loo = fit_in_two_stages(noise, Y, sp.csr_matrix(base), rows)
+    alone, _ = fit_rule_weights(base, Y)
+    assert weights.coef.shape == (36, 2)
+    assert np.allclose(weights.coef[30:], alone.coef)
+    scores = np.clip(weights.intercept + np.hstack([noise, base[rows]]) @ weights.coef, 0, 1)
+    assert np.abs(scores - np.clip(alone.intercept + base[rows] @ alone.coef, 0, 1)).max() < 0.1
+    assert loo.shape == (len(rows), 2) and (loo >= 0).all() and (loo <= 1).all()
+
+
+def test_a_fitted_model_round_trips_with_its_one_condition_rules():
+    """The rule set holds the evolved rules and then the one-condition rules; saved and loaded
+    it predicts the same, and training can go on from it."""
+    r = np.random.default_rng(6)
+    words = (r.random((300, 40)) < 0.3).astype(float)
+    X = np.column_stack([r.random((300, 2)), words])
+    # each label a noisy count of its 20 words: a sum no rule of 3 conditions spells
+    Y = (words.reshape(300, 2, 20).sum(axis=2) + r.normal(0, 1, (300, 2)) > 6).astype(int)
+    model = MLRClassifier(n_rules=50, n_iter=1500, random_state=0).fit(X, Y)
+    rules = model.current_rule_set().rules
+    evolved = int(model.run_.population.size[0])
+    assert rules.size[0] > evolved and (rules.nspec[evolved:] == 1).all()
+    assert len(model.rules_frame()) == len(model.rule_bounds()[0]) == rules.size[0]
+    assert model.population_.size[0] == rules.size[0]
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    loaded.start(X, Y, warm_start=True).learn(200)
+    assert int(loaded.population_.micro[0]) <= 50
+    loaded.tune_bipartition()
+
+
+def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
+    """Labels made of words: the words' rules first win; labels the evolved rules already
+    tell exactly: they answer alone."""
+    import scipy.sparse as sp
+
+    from mlr_core.rule_weights import fit_weights
+
+    r = np.random.default_rng(8)
+    n = 200
+    words = (r.random((n, 40)) < 0.2).astype(float)
+    rows = np.arange(n)
+    by_words = (words[:, :3].sum(axis=1, keepdims=True) > 0).astype(np.uint8)
+    vague = (r.random((n, 15)) < 0.5).astype(float)  # evolved rules unrelated to the label
+    _, loo, used = fit_weights(vague, by_words, sp.csr_matrix(words), rows)
+    alone, alone_loo = fit_rule_weights(vague, by_words)
+    assert used and np.mean((loo - by_words) ** 2) < np.mean((alone_loo - by_words) ** 2)
+    exact = np.column_stack([by_words[:, 0], 1 - by_words[:, 0]]).astype(float)
+    weights, loo, used = fit_weights(exact, by_words, sp.csr_matrix(words), rows)
+    assert not used and weights.coef.shape == (2, 1)
+    assert fit_weights(exact, by_words, None, rows)[2] is False
