@@ -37,6 +37,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
@@ -96,23 +97,41 @@ CUTS = {"MLR defaults": "guarded", **{f"cut: {target}": target for target in bp.
                                       if target != "guarded"}}
 """The defaults and every other ``target`` of the estimator, each a row: the same fit per fold
 (`EachCut`), its bipartition tuned for that target, on every dataset."""
-CONFIGS = (*ABLATION, *CUTS)
+PER_LABEL = {"what-if: per-label cut for hamming_loss": "hamming_loss",
+             "what-if: per-label cut for macro_f1": "macro_f1"}
+"""Cuts the estimator does not offer (its cut is one rule for all labels), measured to see whether
+they should be: one threshold per label, each the best of `bipartition.THRESHOLDS` and "never"
+for that label's errors (the Hamming loss is their sum) or its F1 (macro-F1 is their mean), on
+the leave-one-out scores the targets' cuts are tuned on (`per_label_thresholds`)."""
+CONFIGS = (*ABLATION, *CUTS, *PER_LABEL)
+
+
+def per_label_thresholds(scores, truth, measure) -> np.ndarray:
+    """Per label, the threshold of `bipartition.THRESHOLDS` or infinity (the label never
+    predicted) whose labels score best on that label alone by ``bipartition.TARGETS[measure]``;
+    on ties the highest, which predicts the fewest labels."""
+    grid = np.append(bp.THRESHOLDS, np.inf)[::-1]
+    score = bp.TARGETS[measure]
+    return np.array([grid[np.argmax([score(truth[:, [j]], (scores[:, [j]] >= t).astype(np.uint8))
+                                     for t in grid])] for j in range(truth.shape[1])])
 
 
 class EachCut(BaseEstimator):
     """``MLRClassifier(random_state=...)`` fitted once, its bipartition tuned for each of
     ``targets``: the fit does not depend on ``target``, only the cut tuned after it, so each
     cut is what ``MLRClassifier(target=t)`` predicts, at the cost of one fit and one more
-    weight fit instead of one fit per target. ``predict(X, target=t)`` cuts by that target's.
+    weight fit instead of one fit per target. ``predict(X, cut=t)`` cuts by target t's;
+    ``cut="per-label " + measure`` by `per_label_thresholds` for each measure of ``per_label``.
 
     The leave-one-out scores the cuts are tuned on are made again here as
     :meth:`MLRClassifier.tune_bipartition` makes them (it keeps none); should that change, the
     default target's cut would differ from the estimator's own and each target is then tuned
     by the estimator itself (slower, the same answer)."""
 
-    def __init__(self, random_state=0, targets=("guarded",)):
+    def __init__(self, random_state=0, targets=("guarded",), per_label=()):
         self.random_state = random_state
         self.targets = targets
+        self.per_label = per_label
 
     def fit(self, X, Y):
         model = MLRClassifier(random_state=self.random_state).fit(X, Y)
@@ -126,14 +145,19 @@ class EachCut(BaseEstimator):
         if self.cuts_.get(model.target, own) != own:
             self.cuts_ = {t: model.set_params(target=t).tune_bipartition().bipartition_
                           for t in self.targets}
+        self.cuts_.update({f"per-label {measure}": per_label_thresholds(loo, truth, measure)
+                           for measure in self.per_label})
         self.model_ = model
         return self
 
     def predict_proba(self, X):
         return self.model_.predict_proba(X)
 
-    def predict(self, X, target="guarded"):
-        return bp.apply(self.predict_proba(X), self.cuts_[target])
+    def predict(self, X, cut="guarded"):
+        scores, chosen = self.predict_proba(X), self.cuts_[cut]
+        if isinstance(chosen, bp.Bipartition):
+            return bp.apply(scores, chosen)
+        return (scores >= chosen).astype(np.uint8)
 
 
 def learners(configs, seed):
@@ -141,10 +165,13 @@ def learners(configs, seed):
     for all of `CUTS`."""
     found = {name: MLRClassifier(random_state=seed, **ABLATION[name])
              for name in configs if name in ABLATION}
-    cuts = {name: {"target": CUTS[name]} for name in configs if name in CUTS}
+    cuts = {name: {"cut": CUTS[name]} for name in configs if name in CUTS}
+    cuts.update({name: {"cut": f"per-label {PER_LABEL[name]}"} for name in configs
+                 if name in PER_LABEL})
     if cuts:
-        targets = tuple(kwargs["target"] for kwargs in cuts.values())
-        found["cuts"] = SharedFit(EachCut(seed, targets), cuts)
+        targets = tuple(CUTS[name] for name in configs if name in CUTS)
+        per_label = tuple(PER_LABEL[name] for name in configs if name in PER_LABEL)
+        found["cuts"] = SharedFit(EachCut(seed, targets, per_label), cuts)
     return found
 
 
@@ -166,7 +193,7 @@ def run(configs, datasets, n_jobs, seed=0, fold_numbers=None):
         every = read_fold_file(FIELD / "folds" / f"{name}.json", d.Y)
         folds[name] = {k: every[k] for k in (fold_numbers or range(len(every)))}
     parts = []
-    for panel, names in ((FIVE, configs), (SCALE, [c for c in configs if c in CUTS])):
+    for panel, names in ((FIVE, configs), (SCALE, [c for c in configs if c not in ABLATION])):
         here = {name: d for name, d in data.items() if name in panel}
         if here and names:
             found = run_experiment(learners(names, seed), here,
@@ -323,35 +350,44 @@ def cuts_report(mine: pd.DataFrame, panels) -> list[str]:
     parts = ["## Each measure's own cut",
              "One fit per fold, its bipartition tuned on the leave-one-out scores for each "
              "`target` (`MLRClassifier(target=...)`; the threshold-free measures do not depend "
-             "on the cut). Mean over datasets of the 5-fold means; the best cut per measure in "
-             "bold; `own cut best` counts the datasets on which the cut named for a measure is "
-             "the best of the cuts on it (ties count)."]
+             "on the cut); the `what-if` rows are per-label cuts the estimator does not offer "
+             "(`PER_LABEL` in the script). Mean over datasets of the fold means; the best of "
+             "each column in bold. `own cut best`: on how many datasets the target's cut is the "
+             "best of the targets' cuts on the measure it is named for (ties count); for a "
+             "what-if row, on how many it beats them all."]
     measures = [m for m in MEASURES if m not in ("one_error", "ranking_loss")]
+    named = {**CUTS, **PER_LABEL}
     for title, datasets in panels:
-        cuts = [c for c in CUTS if c in ran_on(mine, datasets)]
-        if not datasets or len(cuts) < 2:
+        rows = [c for c in named if datasets and c in ran_on(mine, datasets)]
+        targets = [c for c in rows if c in CUTS]
+        if len(rows) < 2:
             continue
-        values = {m: mine.loc[[(c, d) for c in cuts for d in datasets], m]
-                  .groupby(level="learner", sort=False).mean().reindex(cuts) for m in measures}
-        cells = pd.DataFrame(index=cuts, columns=measures, dtype=object)
-        for m, column in values.items():
+        cells = pd.DataFrame(index=rows, columns=measures, dtype=object)
+        for m in measures:
+            column = mine.loc[[(c, d) for c in rows for d in datasets], m].groupby(
+                level="learner", sort=False).mean().reindex(rows)
             best = column.min() if m in LOWER_IS_BETTER else column.max()
             cells[m] = [f"**{v:.4f}**" if v == best else f"{v:.4f}" for v in column]
         wins = []
-        for config in cuts:
-            measure = CUTS[config]
+        for config in rows:
+            measure = named[config]
             if measure not in measures:
                 wins.append("")
                 continue
-            per = mine.loc[[(c, d) for c in cuts for d in datasets], measure].unstack()
-            best = per.min() if measure in LOWER_IS_BETTER else per.max()
-            wins.append(f"{int((per.loc[config] == best).sum())} of {len(datasets)}")
+            per = mine.loc[[(c, d) for c in rows for d in datasets], measure].unstack()
+            lower = measure in LOWER_IS_BETTER
+            others = per.loc[[c for c in targets if c != config]]
+            best = others.min() if lower else others.max()
+            won = per.loc[config] <= best if lower else per.loc[config] >= best
+            if config not in CUTS:
+                won = per.loc[config] < best if lower else per.loc[config] > best
+            wins.append(f"{int(won.sum())} of {len(datasets)}")
         cells["own cut best"] = wins
         parts += [f"### {title} ({', '.join(datasets)})", markdown(cells)]
     return parts
 
 
-def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float,
+def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | None,
            command: str, loads) -> str:
     field = peers()
     configs = list(dict.fromkeys(results.learner))
@@ -364,18 +400,22 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float,
     scale = [d for d in SCALE if d in datasets]
     shown = next((c for c in CUTS if c in configs), configs[-1])
     fits = len(results) + (0 if sparse is None else len(sparse))
+    numbers = sorted(results.fold.unique())
+    ran = ("results read back from an earlier run" if seconds is None else
+           f"{fits} result rows in {seconds:.0f} s"
+           + (", the sparse stand-ins included" if sparse is not None else "")
+           + f"; load average {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} CPUs "
+           "while it ran, a machine shared with other work")
     parts = [
         "# MLR in the field",
-        f"Command: `{command}` ({results.fold.nunique()} folds per dataset (numbers "
-        f"{', '.join(map(str, sorted(results.fold.unique())))}), the fixed folds of "
-        f"`../shared/field/folds`, {fits} result rows in {seconds:.0f} s"
-        + (", the sparse stand-ins included" if sparse is not None else "")
-        + f"; load average {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} CPUs "
-        "while it ran, a machine shared with other work). Peers: `../shared/field/peers.csv` "
-        "(same folds). Each MLR configuration is ranked among the peers on its own; 1 = best, "
-        "ties share the mean rank. **above density**: a Hamming loss above the empty "
-        "prediction's (the label density of the test folds), i.e. worse than predicting no "
-        "label.",
+        f"Command: `{command}` (folds {', '.join(map(str, numbers))} of the fixed folds of "
+        f"`../shared/field/folds`; {ran}). Peers: `../shared/field/peers.csv` (their means "
+        "over the same 5 folds"
+        + ("" if len(numbers) == 5 else f": MLR's here are means over {len(numbers)} of them, "
+           "so the ranks are indicative only") + "). Each MLR configuration is ranked among "
+        "the peers on its own; 1 = best, ties share the mean rank. **above density**: a "
+        "Hamming loss above the empty prediction's (the label density of the test folds), "
+        "i.e. worse than predicting no label.",
     ]
     panels = [("The five", five), ("The scale panel", scale)]
     for title, names in panels:
@@ -421,7 +461,7 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float,
         best.append(row)
     parts += [f"## {shown} against the best peer per measure",
               markdown(pd.DataFrame(best).set_index("dataset"))]
-    fitted = [c for c in configs if c not in CUTS or c == shown]
+    fitted = [c for c in configs if c in ABLATION or c == shown]
     fit = results[results.learner.isin(fitted)].groupby(
         ["learner", "dataset"], sort=False).fit_seconds.agg(["mean", "max"])
     fit = fit.apply(lambda r: f"{r['mean']:.1f} (max {r['max']:.1f})", axis=1).unstack()
@@ -467,7 +507,8 @@ def main(argv=None) -> int:
     loads.append(os.getloadavg()[0])
     if args.csv:
         pd.concat([results, sparse], ignore_index=True).to_csv(args.csv, index=False)
-    text = report(results, sparse, time.perf_counter() - start, command, loads)
+    seconds = None if args.from_csv else time.perf_counter() - start
+    text = report(results, sparse, seconds, command, loads)
     print(text)
     if args.out:  # keep the hand-written notes below NOTES in an existing report
         old = args.out.read_text() if args.out.is_file() else ""
