@@ -1,16 +1,25 @@
-"""MLR against the field: our configurations on the shared fixed folds, ranked with nine peers.
+"""MLR against the field: our configurations on the shared fixed folds, ranked with the peers.
 
-    python benchmarks/field.py                       # defaults + ablation, 5 datasets x 5 folds
+    python benchmarks/field.py                       # everything: 8 datasets x 5 folds
     python benchmarks/field.py --configs "MLR defaults" --datasets yeast flags --n-jobs 2
+    python benchmarks/field.py --datasets slashdot ohsumed mediamill --folds 0 1 --sparse
     python benchmarks/field.py --out docs/field.md   # the committed report (notes kept)
 
 Runs each MLR configuration below through the experiment runner
 (:func:`mlr_core.evaluation.experiments.run_experiment`) on the folds in
 ``../shared/field/folds`` (their label hashes are checked), then ranks each configuration, one at
-a time, among the nine learners measured on the same folds (``../shared/field/peers.csv``): ten
-learners per table, as ``../shared/field/README.md`` prescribes. Prints, per measure, the peers'
-and the MLR defaults' values with ranks and the average rank; the ablation (what each step did on
-each dataset); Hamming loss, accuracy and F1 against the best peer; and fit seconds per fold.
+a time, among the learners measured on the same folds (``../shared/field/peers.csv``), as
+``../shared/field/README.md`` prescribes: on the five paper datasets (`FIVE`) among nine peers
+(ten learners per table); on the scale panel (`SCALE`: larger, sparser text and video data)
+among the three peers run there; over all the datasets run, among the peers run on every one of
+them. Prints, per measure (the bipartition measures and the threshold-free one-error and ranking
+loss), the peers' and the MLR defaults' values with ranks and the average rank, with the label
+density (the empty prediction's Hamming loss) beside the Hamming loss; each target's own cut
+against the others' (`CUTS`); the ablation on the five (what each step did on each dataset);
+Hamming loss, accuracy and F1 against the best peer; and fit seconds per fold.
+
+The cuts (`CUTS`, the defaults among them) are one fit per fold, cut for each ``target``
+(`EachCut`); the ablation's other configurations run on the five only.
 
 Then the sparse stand-ins (`SPARSE`): data made by
 :func:`mlr_core.data.synthetic.make_sparse_label_dataset` with label density 0.03-0.09 and weak
@@ -21,14 +30,24 @@ loss (the label density of the test folds) with them.
 """
 
 import argparse
+import os
+import re
+import shlex
+import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator
 
-from mlr_core import MLRClassifier, load_dataset
+from mlr_core import MLRClassifier
+from mlr_core import bipartition as bp
+from mlr_core._engine.matching import match_matrix
+from mlr_core.data.loaders import load_dataset_bytes
 from mlr_core.data.synthetic import make_sparse_label_dataset
 from mlr_core.evaluation.experiments import (
+    SharedFit,
     markdown,
     read_fold_file,
     run_experiment,
@@ -37,16 +56,22 @@ from mlr_core.evaluation.experiments import (
 from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
+from mlr_core.rule_weights import fit_rule_weights, fitting_rows
 
 REPO = Path(__file__).resolve().parents[1]
 FIELD = REPO.parent / "shared" / "field"
 DATA = REPO.parent / "shared" / "datasets"
-DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase")
-MEASURES = ("hamming_loss", "accuracy", "f1", "micro_f1", "macro_f1", "one_error",
-            "ranking_loss", "subset_accuracy")
+FIVE = ("yeast", "emotions", "flags", "cal500", "genbase")
+SCALE = ("slashdot", "ohsumed", "mediamill")
+DATASETS = FIVE + SCALE
+FILES = {"mediamill": "mediamill_small"}
+"""Data files whose name is not the dataset's (as the fold files and ``peers.csv`` name it)."""
+MEASURES = ("hamming_loss", "accuracy", "f1", "micro_f1", "macro_f1", "subset_accuracy",
+            "one_error", "ranking_loss")
+"""The bipartition measures, then the threshold-free ones (from the scores alone)."""
 NOTES = "\n<!-- notes: written by hand, kept when the tables above are regenerated -->\n"
 
-CONFIGS = {
+ABLATION = {
     "MLR before": dict(n_rules=1000, n_iter=50_000, target="f1", weighting="vote"),
     "+ capacity": dict(n_iter=150_000, target="f1", weighting="vote"),
     "+ tuned for accuracy": dict(n_iter=150_000, weighting="vote", target="accuracy"),
@@ -54,10 +79,8 @@ CONFIGS = {
     "+ 3 features per rule": dict(n_iter=150_000, target="accuracy"),
     "+ balanced cut": dict(n_iter=150_000, target="balanced"),
     "+ guarded cut": dict(n_iter=150_000),
-    "MLR defaults": dict(),
-    "option: target=hamming_loss": dict(target="hamming_loss"),
 }
-"""The ablation, one step at a time, ending at the defaults, then an option in its own row.
+"""The ablation, one step at a time, ending one step before the defaults (run on `FIVE` only).
 ``MLR before``: the defaults this benchmark started from (N = 1000, 50,000 iterations, the
 paper's vote, bipartition tuned for F1 on the training rows); ``+ capacity``: ``n_rules="auto"``
 and 150,000 iterations; ``+ tuned for accuracy``: the bipartition tuned for accuracy
@@ -66,9 +89,120 @@ tuned on leave-one-out scores) with the vote's specificity limit (ceil(log2 n_tr
 on these sets: 11); ``+ 3 features per rule``: ``max_specified="auto"``, 3 with fitted
 weights; ``+ balanced cut``: ``target="balanced"`` (accuracy minus 3 x Hamming loss, the
 default before); ``+ guarded cut``: ``target="guarded"`` instead (accuracy minus Hamming loss
-over the label density, among cuts that beat predicting no label); ``MLR defaults``: also
-``n_iter="auto"`` (training stops when the population stops improving, ``mlr_core/stopping.py``)
-instead of 150,000 iterations; the option tunes the bipartition for Hamming loss instead."""
+over the label density, among cuts that beat predicting no label); then ``MLR defaults`` (in
+`CUTS`): also ``n_iter="auto"`` (training stops when the population stops improving,
+``mlr_core/stopping.py``) instead of 150,000 iterations."""
+
+CUTS = {"MLR defaults": "guarded", **{f"cut: {target}": target for target in bp.TARGETS
+                                      if target != "guarded"}}
+"""The defaults and every other ``target`` of the estimator, each a row: the same fit per fold
+(`EachCut`), its bipartition tuned for that target, on every dataset."""
+PER_LABEL = {"what-if: per-label cut for hamming_loss": "hamming_loss",
+             "what-if: per-label cut for macro_f1": "macro_f1"}
+"""Cuts the estimator does not offer (its cut is one rule for all labels), measured to see whether
+they should be: one threshold per label, each the best of `bipartition.THRESHOLDS` and "never"
+for that label's errors (the Hamming loss is their sum) or its F1 (macro-F1 is their mean), on
+the leave-one-out scores the targets' cuts are tuned on (`per_label_thresholds`)."""
+CONFIGS = (*ABLATION, *CUTS, *PER_LABEL)
+
+
+def per_label_thresholds(scores, truth, measure) -> np.ndarray:
+    """Per label, the threshold of `bipartition.THRESHOLDS` or infinity (the label never
+    predicted) whose labels score best on that label alone by ``bipartition.TARGETS[measure]``;
+    on ties the highest, which predicts the fewest labels."""
+    grid = np.append(bp.THRESHOLDS, np.inf)[::-1]
+    score = bp.TARGETS[measure]
+    return np.array([grid[np.argmax([score(truth[:, [j]], (scores[:, [j]] >= t).astype(np.uint8))
+                                     for t in grid])] for j in range(truth.shape[1])])
+
+
+class EachCut(BaseEstimator):
+    """``MLRClassifier(random_state=...)`` fitted once, its bipartition tuned for each of
+    ``targets``: the fit does not depend on ``target``, only the cut tuned after it, so each
+    cut is what ``MLRClassifier(target=t)`` predicts, at the cost of one fit and one more
+    weight fit instead of one fit per target. ``predict(X, cut=t)`` cuts by target t's;
+    ``cut="per-label " + measure`` by `per_label_thresholds` for each measure of ``per_label``.
+
+    The leave-one-out scores the cuts are tuned on are made again here as
+    :meth:`MLRClassifier.tune_bipartition` makes them (it keeps none); should that change, the
+    default target's cut would differ from the estimator's own and each target is then tuned
+    by the estimator itself (slower, the same answer)."""
+
+    def __init__(self, random_state=0, targets=("guarded",), per_label=()):
+        self.random_state = random_state
+        self.targets = targets
+        self.per_label = per_label
+
+    def fit(self, X, Y):
+        model = MLRClassifier(random_state=self.random_state).fit(X, Y)
+        run, own = model.run_, model.bipartition_
+        rows = fitting_rows(len(run.truth()), seed=run.iteration)
+        truth = run.truth()[rows]
+        _, loo = fit_rule_weights(match_matrix(run.population, run.X[rows]), truth)
+        options = bp.candidates(model.bipartition, model.threshold, int(round(run.card)),
+                                with_top=model.threshold is None)
+        self.cuts_ = {t: bp.tune(loo, truth, options, bp.TARGETS[t]) for t in self.targets}
+        if self.cuts_.get(model.target, own) != own:
+            self.cuts_ = {t: model.set_params(target=t).tune_bipartition().bipartition_
+                          for t in self.targets}
+        self.cuts_.update({f"per-label {measure}": per_label_thresholds(loo, truth, measure)
+                           for measure in self.per_label})
+        self.model_ = model
+        return self
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+    def predict(self, X, cut="guarded"):
+        scores, chosen = self.predict_proba(X), self.cuts_[cut]
+        if isinstance(chosen, bp.Bipartition):
+            return bp.apply(scores, chosen)
+        return (scores >= chosen).astype(np.uint8)
+
+
+def learners(configs, seed):
+    """The runner's learners for ``configs``: one estimator per ablation step, one shared fit
+    for all of `CUTS`."""
+    found = {name: MLRClassifier(random_state=seed, **ABLATION[name])
+             for name in configs if name in ABLATION}
+    cuts = {name: {"cut": CUTS[name]} for name in configs if name in CUTS}
+    cuts.update({name: {"cut": f"per-label {PER_LABEL[name]}"} for name in configs
+                 if name in PER_LABEL})
+    if cuts:
+        targets = tuple(CUTS[name] for name in configs if name in CUTS)
+        per_label = tuple(PER_LABEL[name] for name in configs if name in PER_LABEL)
+        found["cuts"] = SharedFit(EachCut(seed, targets, per_label), cuts)
+    return found
+
+
+def load(name):
+    """A dataset of the field by its name. slashdot.arff's ``@relation`` line ends in a comment
+    (``%50``) that liac-arff refuses, so a trailing comment there is dropped first."""
+    stem = FILES.get(name, name)
+    head, rest = (DATA / f"{stem}.arff").read_bytes().split(b"\n", 1)
+    text = re.sub(rb"\s+%[^'\"]*$", b"", head) + b"\n" + rest
+    return load_dataset_bytes(text, f"{stem}.arff", xml=(DATA / f"{stem}.xml").read_bytes())
+
+
+def run(configs, datasets, n_jobs, seed=0, fold_numbers=None):
+    """Per-fold results of ``configs`` on ``datasets`` (the ablation on `FIVE` only), with
+    each test fold's label density (``density``, the empty prediction's Hamming loss)."""
+    data = {name: load(name) for name in datasets}
+    folds = {}
+    for name, d in data.items():
+        every = read_fold_file(FIELD / "folds" / f"{name}.json", d.Y)
+        folds[name] = {k: every[k] for k in (fold_numbers or range(len(every)))}
+    parts = []
+    for panel, names in ((FIVE, configs), (SCALE, [c for c in configs if c not in ABLATION])):
+        here = {name: d for name, d in data.items() if name in panel}
+        if here and names:
+            found = run_experiment(learners(names, seed), here,
+                                   {name: list(folds[name].values()) for name in here},
+                                   n_jobs=n_jobs)
+            numbers = [list(folds[d])[k] for d, k in zip(found.dataset, found.fold, strict=True)]
+            parts.append(found.assign(fold=numbers))
+    return with_density(pd.concat(parts, ignore_index=True), data, folds)
+
 
 SPARSE = {
     "sparse-12": dict(n_labels=12, cardinality=1.1, random_state=1),
@@ -78,31 +212,28 @@ SPARSE = {
 """Stand-ins for protein-function and text collections: 1,500 rows, 300 features of which each
 label shifts 10 by 0.2-0.8 noise standard deviations (the generator's defaults); label density
 0.09, 0.06 and 0.03. Never used to choose a default."""
-SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "option: target=hamming_loss")
+SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "cut: hamming_loss")
 SPARSE_PEERS = ("BR-LR", "MLkNN", "ECC-LR", "ECC-DT", "RAkELo-DT", "BOOMER")
 
 
-def run(configs, datasets, n_jobs, seed=0):
-    data = {name: load_dataset(DATA / f"{name}.arff") for name in datasets}
-    folds = {name: read_fold_file(FIELD / "folds" / f"{name}.json", d.Y)
-             for name, d in data.items()}
-    learners = {name: MLRClassifier(random_state=seed, **CONFIGS[name]) for name in configs}
-    return run_experiment(learners, data, folds, n_jobs=n_jobs)
+def with_density(results, data, folds):
+    """``results`` with each test fold's label density (``density``: the empty prediction's
+    Hamming loss); ``folds[name]`` maps the fold numbers of ``results`` to (train, test)."""
+    density = {(name, k): data[name].Y[test].mean() for name in folds
+               for k, (_, test) in folds[name].items()}
+    keys = zip(results.dataset, results.fold, strict=True)
+    return results.assign(density=[density[key] for key in keys])
 
 
 def run_sparse(configs, datasets, n_jobs, seed=0):
     """The peers that run here and ``configs`` on the sparse stand-ins (5 stratified folds)."""
     data = {name: make_sparse_label_dataset(name=name, **SPARSE[name]) for name in datasets}
     folds = {name: stratified_folds(d.Y, 5, random_state=0) for name, d in data.items()}
-    learners = {name: make_learner(name, seed) for name in SPARSE_PEERS
-                if name in available_learners()}
-    learners.update({name: MLRClassifier(random_state=seed, **CONFIGS[name])
-                     for name in configs})
-    results = run_experiment(learners, data, folds, n_jobs=n_jobs)
-    density = {(name, k): data[name].Y[test].mean() for name in data
-               for k, (_, test) in enumerate(folds[name])}
-    keys = zip(results.dataset, results.fold, strict=True)
-    return results.assign(density=[density[key] for key in keys])
+    found = {name: make_learner(name, seed) for name in SPARSE_PEERS
+             if name in available_learners()}
+    found.update(learners(configs, seed))
+    results = run_experiment(found, data, folds, n_jobs=n_jobs)
+    return with_density(results, data, {name: dict(enumerate(f)) for name, f in folds.items()})
 
 
 def sparse_report(results: pd.DataFrame) -> list[str]:
@@ -157,74 +288,188 @@ def peers() -> pd.DataFrame:
                                                             "rank_loss": "ranking_loss"})
 
 
-def table(means: pd.DataFrame, measure: str, learners) -> pd.DataFrame:
+def peers_on(field: pd.DataFrame, datasets) -> list[str]:
+    """The peers measured on every one of ``datasets``, in ``peers.csv``'s order."""
+    return [name for name in dict.fromkeys(field.learner)
+            if set(datasets) <= set(field.dataset[field.learner == name])]
+
+
+def table(means: pd.DataFrame, measure: str, learners, datasets) -> pd.DataFrame:
     """learners x datasets of one measure's fold means."""
     frame = means[means.learner.isin(learners)].pivot(index="learner", columns="dataset",
                                                       values=measure)
-    return frame.reindex(index=list(learners), columns=[d for d in DATASETS
-                                                       if d in frame.columns])
+    return frame.reindex(index=list(learners), columns=list(datasets))
 
 
-def ranks_among_peers(means, measure, config, peer_names):
-    """The rank table of one MLR configuration among the peers (ten learners)."""
-    return rank_table(table(means, measure, [*peer_names, config]),
+def ranks_among(means, measure, config, peer_names, datasets):
+    """The rank table of one MLR configuration among ``peer_names`` on ``datasets``."""
+    return rank_table(table(means, measure, [*peer_names, config], datasets),
                       measure in LOWER_IS_BETTER)
 
 
-def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float) -> str:
-    field = peers()
-    peer_names = list(dict.fromkeys(field.learner))
-    configs = list(dict.fromkeys(results.learner))
-    datasets = list(dict.fromkeys(results.dataset))
-    mine = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
-    means = pd.concat([field[field.dataset.isin(datasets)],
-                       mine.reset_index()], ignore_index=True)
-    shown = "MLR defaults" if "MLR defaults" in configs else configs[-1]
-    fits = len(results) + (0 if sparse is None else len(sparse))
-    parts = [
-        "# MLR in the field",
-        f"Command: `python benchmarks/field.py` ({results.fold.nunique()} folds per dataset, "
-        f"the fixed folds of `../shared/field/folds`, {fits} fits in {seconds:.0f} s, "
-        "the sparse stand-ins included). "
-        "Peers: `../shared/field/peers.csv` (same folds). Each MLR configuration is ranked "
-        "among the nine peers on its own (ten learners); 1 = best, ties share the mean rank.",
-        "## Average rank among the 10 learners",
-    ]
-    avg = pd.DataFrame({m: {c: ranks_among_peers(means, m, c, peer_names).loc[c, "avg_rank"]
+def ran_on(mine: pd.DataFrame, datasets) -> list[str]:
+    """The configurations run on every one of ``datasets``."""
+    return [config for config in dict.fromkeys(mine.index.get_level_values("learner"))
+            if all((config, d) in mine.index for d in datasets)]
+
+
+def direction(measure: str) -> str:
+    return "lower" if measure in LOWER_IS_BETTER else "higher"
+
+
+def panel_report(means, density, configs, shown, peer_names, datasets, title) -> list[str]:
+    """Average ranks of ``configs`` among ``peer_names`` on ``datasets``, then per measure the
+    values and ranks of the peers and of ``shown`` (the defaults), with the label density
+    beside the Hamming loss."""
+    avg = pd.DataFrame({m: {c: ranks_among(means, m, c, peer_names, datasets).loc[c, "avg_rank"]
                             for c in configs} for m in MEASURES})
-    parts.append(markdown(avg.round(2)))
+    parts = [f"## {title}: average rank among {len(peer_names) + 1} learners",
+             f"Datasets: {', '.join(datasets)}. Peers: {', '.join(peer_names)}; each "
+             "configuration ranked among them on its own.", markdown(avg.round(2))]
     for measure in MEASURES:
-        ranks = ranks_among_peers(means, measure, shown, peer_names)
-        values = table(means, measure, [*peer_names, shown])
+        ranks = ranks_among(means, measure, shown, peer_names, datasets)
+        values = table(means, measure, [*peer_names, shown], datasets)
         cells = pd.DataFrame({d: [f"{v:.4f} ({r:g})" for v, r in
-                                  zip(values[d], ranks[d], strict=True)] for d in values.columns},
+                                  zip(values[d], ranks[d], strict=True)] for d in datasets},
                              index=values.index)
         cells["avg rank"] = ranks.avg_rank.map("{:.2f}".format)
-        direction = "lower" if measure in LOWER_IS_BETTER else "higher"
-        parts += [f"## {measure} ({direction} is better), {shown}", markdown(cells)]
-    parts += ["## Ablation: each configuration per dataset (HL / accuracy / F1)"]
-    rows = {}
-    for config in configs:
-        rows[config] = {d: " / ".join(f"{mine.loc[(config, d), m]:.4f}"
-                                      for m in ("hamming_loss", "accuracy", "f1"))
-                        for d in datasets}
-    parts.append(markdown(pd.DataFrame(rows).T))
+        if measure == "hamming_loss":
+            above = values.loc[shown] > density[datasets]
+            cells.loc[shown, datasets] = [f"{cell} **above density**" if flag else cell for
+                                          cell, flag in zip(cells.loc[shown, datasets], above,
+                                                            strict=True)]
+            cells.loc["empty prediction (= density)"] = [*(f"{density[d]:.4f}"
+                                                           for d in datasets), ""]
+        parts += [f"### {measure} ({direction(measure)} is better), {shown}", markdown(cells)]
+    return parts
+
+
+def cuts_report(mine: pd.DataFrame, panels) -> list[str]:
+    """Each target's cut against the others on the measure it is named for: the mean over
+    datasets of the fold means, per panel, the best of each column in bold."""
+    parts = ["## Each measure's own cut",
+             "One fit per fold, its bipartition tuned on the leave-one-out scores for each "
+             "`target` (`MLRClassifier(target=...)`; the threshold-free measures do not depend "
+             "on the cut); the `what-if` rows are per-label cuts the estimator does not offer "
+             "(`PER_LABEL` in the script). Mean over datasets of the fold means; the best of "
+             "each column in bold. `own cut best`: on how many datasets the target's cut is the "
+             "best of the targets' cuts on the measure it is named for (ties count); for a "
+             "what-if row, on how many it beats them all."]
+    measures = [m for m in MEASURES if m not in ("one_error", "ranking_loss")]
+    named = {**CUTS, **PER_LABEL}
+    for title, datasets in panels:
+        rows = [c for c in named if datasets and c in ran_on(mine, datasets)]
+        targets = [c for c in rows if c in CUTS]
+        if len(rows) < 2:
+            continue
+        cells = pd.DataFrame(index=rows, columns=measures, dtype=object)
+        for m in measures:
+            column = mine.loc[[(c, d) for c in rows for d in datasets], m].groupby(
+                level="learner", sort=False).mean().reindex(rows)
+            best = column.min() if m in LOWER_IS_BETTER else column.max()
+            cells[m] = [f"**{v:.4f}**" if v == best else f"{v:.4f}" for v in column]
+        wins = []
+        for config in rows:
+            measure = named[config]
+            if measure not in measures:
+                wins.append("")
+                continue
+            per = mine.loc[[(c, d) for c in rows for d in datasets], measure].unstack()
+            lower = measure in LOWER_IS_BETTER
+            others = per.loc[[c for c in targets if c != config]]
+            best = others.min() if lower else others.max()
+            won = per.loc[config] <= best if lower else per.loc[config] >= best
+            if config not in CUTS:
+                won = per.loc[config] < best if lower else per.loc[config] > best
+            wins.append(f"{int(won.sum())} of {len(datasets)}")
+        cells["own cut best"] = wins
+        parts += [f"### {title} ({', '.join(datasets)})", markdown(cells)]
+    return parts
+
+
+def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | None,
+           command: str, loads) -> str:
+    field = peers()
+    configs = list(dict.fromkeys(results.learner))
+    datasets = [d for d in DATASETS if d in set(results.dataset)]
+    mine = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
+    density = mine.density.groupby("dataset").first()
+    means = pd.concat([field[field.dataset.isin(datasets)],
+                       mine.reset_index()], ignore_index=True)
+    five = [d for d in FIVE if d in datasets]
+    scale = [d for d in SCALE if d in datasets]
+    shown = next((c for c in CUTS if c in configs), configs[-1])
+    fits = len(results) + (0 if sparse is None else len(sparse))
+    numbers = sorted(results.fold.unique())
+    ran = ("results read back from an earlier run" if seconds is None else
+           f"{fits} result rows in {seconds:.0f} s"
+           + (", the sparse stand-ins included" if sparse is not None else "")
+           + f"; load average {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} CPUs "
+           "while it ran, a machine shared with other work")
+    parts = [
+        "# MLR in the field",
+        f"Command: `{command}` (folds {', '.join(map(str, numbers))} of the fixed folds of "
+        f"`../shared/field/folds`; {ran}). Peers: `../shared/field/peers.csv` (their means "
+        "over the same 5 folds"
+        + ("" if len(numbers) == 5 else f": MLR's here are means over {len(numbers)} of them, "
+           "so the ranks are indicative only") + "). Each MLR configuration is ranked among "
+        "the peers on its own; 1 = best, ties share the mean rank. **above density**: a "
+        "Hamming loss above the empty prediction's (the label density of the test folds), "
+        "i.e. worse than predicting no label.",
+    ]
+    panels = [("The five", five), ("The scale panel", scale)]
+    for title, names in panels:
+        if names and shown in ran_on(mine, names):
+            parts += panel_report(means, density, ran_on(mine, names), shown,
+                                  peers_on(field, names), names, title)
+    everywhere = ran_on(mine, datasets)
+    if five and scale and shown in everywhere:
+        common = peers_on(field, datasets)
+        rows = {}
+        for config in everywhere:
+            rows[config] = {m: ranks_among(means, m, config, common, datasets)
+                            .loc[config, "avg_rank"] for m in MEASURES}
+        for peer in common:
+            rows[f"{peer} (ranked with {shown})"] = {
+                m: ranks_among(means, m, shown, common, datasets).loc[peer, "avg_rank"]
+                for m in MEASURES}
+        parts += [f"## All {len(datasets)} datasets: average rank among {len(common) + 1} "
+                  "learners",
+                  f"The peers run on every dataset ({', '.join(common)}) and each "
+                  "configuration on its own; the full field on the five is above.",
+                  markdown(pd.DataFrame(rows).T.round(2))]
+    parts += cuts_report(mine, [("The five", five), ("The scale panel", scale),
+                                ("All datasets", datasets if five and scale else [])])
+    parts += ["## Each configuration per dataset (HL / accuracy / F1)"]
+    cells = pd.DataFrame({d: {c: " / ".join(f"{mine.loc[(c, d), m]:.4f}"
+                                            for m in ("hamming_loss", "accuracy", "f1"))
+                              if (c, d) in mine.index else "-" for c in configs}
+                          for d in datasets})
+    cells.loc["empty prediction (HL = density)"] = [f"{density[d]:.4f}" for d in datasets]
+    parts.append(markdown(cells))
     best = []
-    for d in datasets:
+    for d in (d for d in datasets if (shown, d) in mine.index):
         p = field[field.dataset == d].set_index("learner")
-        row = {"dataset": d}
+        hl = mine.loc[(shown, d), "hamming_loss"]
+        row = {"dataset": d, "density": f"{density[d]:.4f}",
+               "HL above density": "**yes**" if hl > density[d] else "no"}
         for m in ("hamming_loss", "accuracy", "f1"):
             pick = p[m].idxmin() if m in LOWER_IS_BETTER else p[m].idxmax()
             row[f"{m} MLR"] = f"{mine.loc[(shown, d), m]:.4f}"
             row[f"{m} best peer"] = f"{p.loc[pick, m]:.4f} {pick}"
-        row["HL gap"] = f"{mine.loc[(shown, d), 'hamming_loss'] - p.hamming_loss.min():+.4f}"
+        row["HL gap"] = f"{hl - p.hamming_loss.min():+.4f}"
         best.append(row)
     parts += [f"## {shown} against the best peer per measure",
               markdown(pd.DataFrame(best).set_index("dataset"))]
-    fit = results.groupby(["learner", "dataset"], sort=False).fit_seconds.agg(["mean", "max"])
+    fitted = [c for c in configs if c in ABLATION or c == shown]
+    fit = results[results.learner.isin(fitted)].groupby(
+        ["learner", "dataset"], sort=False).fit_seconds.agg(["mean", "max"])
     fit = fit.apply(lambda r: f"{r['mean']:.1f} (max {r['max']:.1f})", axis=1).unstack()
     parts += ["## Fit seconds per fold: mean (max)",
-              markdown(fit.reindex(index=configs, columns=datasets))]
+              f"`{shown}` is the one fit behind every cut (`EachCut`: the defaults' fit plus "
+              "one more fit of the rule weights for the other targets' cuts); folds run "
+              "side by side on a shared machine.",
+              markdown(fit.reindex(index=fitted, columns=datasets).fillna("-"))]
     if sparse is not None:
         parts += sparse_report(sparse)
     return "\n\n".join(parts) + "\n"
@@ -232,29 +477,42 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float) -
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS),
+    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=CONFIGS,
                         metavar="NAME", help=f"any of: {', '.join(CONFIGS)}")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
+    parser.add_argument("--folds", nargs="+", type=int, default=None, choices=range(5),
+                        metavar="K", help="fold numbers to run (0-4; all by default)")
     parser.add_argument("--sparse", nargs="*", default=list(SPARSE), choices=list(SPARSE),
                         help="sparse stand-ins to run (none with a bare --sparse)")
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="MLR's random_state")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
     parser.add_argument("--csv", type=Path, default=None, help="write the per-fold results")
+    parser.add_argument("--from-csv", type=Path, default=None,
+                        help="report the per-fold results of an earlier --csv; run nothing")
     args = parser.parse_args(argv)
-    start = time.perf_counter()
-    results = run(args.configs, args.datasets, args.n_jobs, args.seed)
-    sparse = None
-    if args.sparse:
-        configs = [name for name in SPARSE_CONFIGS if name in args.configs]
-        sparse = run_sparse(configs, args.sparse, args.n_jobs, args.seed)
-    text = report(results, sparse, time.perf_counter() - start)
+    command = " ".join(["python benchmarks/field.py",
+                        *map(shlex.quote, sys.argv[1:] if argv is None else argv)])
+    start, loads = time.perf_counter(), [os.getloadavg()[0]]
+    if args.from_csv:
+        every = pd.read_csv(args.from_csv)
+        stand_in = every.dataset.isin(list(SPARSE))
+        results, sparse = every[~stand_in], (every[stand_in] if stand_in.any() else None)
+    else:
+        results = run(args.configs, args.datasets, args.n_jobs, args.seed, args.folds)
+        sparse = None
+        if args.sparse:
+            configs = [name for name in SPARSE_CONFIGS if name in args.configs]
+            sparse = run_sparse(configs, args.sparse, args.n_jobs, args.seed)
+    loads.append(os.getloadavg()[0])
+    if args.csv:
+        pd.concat([results, sparse], ignore_index=True).to_csv(args.csv, index=False)
+    seconds = None if args.from_csv else time.perf_counter() - start
+    text = report(results, sparse, seconds, command, loads)
     print(text)
     if args.out:  # keep the hand-written notes below NOTES in an existing report
         old = args.out.read_text() if args.out.is_file() else ""
         args.out.write_text(text + (NOTES + old.split(NOTES, 1)[1] if NOTES in old else ""))
-    if args.csv:
-        pd.concat([results, sparse], ignore_index=True).to_csv(args.csv, index=False)
     return 0
 
 

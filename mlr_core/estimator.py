@@ -90,8 +90,11 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     threshold : float or None, default=None
         Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
         leave-one-out scores (fitted weights) or the training votes.
-    target : {"guarded", "balanced", "accuracy", "f1", "hamming_loss"}, default="guarded"
-        The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`).
+    target : str, default="guarded"
+        The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`):
+        "guarded", "balanced", or a measure's own name, "hamming_loss", "accuracy", "f1",
+        "micro_f1" or "macro_f1", for the cut that is best for it (``docs/field.md``, "Each
+        measure's own cut").
         ``"guarded"`` (:func:`mlr_core.bipartition.guarded_accuracy`): example-based accuracy
         minus the Hamming loss divided by the label density, over the cuts whose Hamming loss
         beats predicting no label by at least one standard error (with ``bipartition="auto"``

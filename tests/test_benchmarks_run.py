@@ -25,7 +25,7 @@ QUICK = {
     "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
     "compact.py": (["--datasets", "flags", "--folds", "1"], "## MLR-k against BOOMER-k"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse"],
-                 "## Average rank among the 10 learners"),
+                 "## The five: average rank among 10 learners"),
     "fit_time.py": (["--quick"], "| flags | 0 |"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),

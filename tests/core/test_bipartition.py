@@ -130,3 +130,62 @@ def test_a_cut_that_predicts_nothing_here_loses_the_tie_to_the_empty_prediction(
     scores = np.random.default_rng(5).uniform(0.0, 0.05, truth.shape)
     assert tuned(scores, truth) == bp.EMPTY
     assert bp.candidates("auto", None, 1)[0] == bp.EMPTY
+
+
+MEASURE_OF_TARGET = {"hamming_loss": "hamming_loss", "accuracy": "accuracy", "f1": "f1",
+                     "micro_f1": "micro_f1", "macro_f1": "macro_f1"}
+"""The targets named for a measure of ``mlr_core.evaluation.measures``."""
+
+
+def test_a_target_named_for_a_measure_computes_that_measure():
+    """The tuning side's hand-written targets agree with the evaluation's measures (scikit-learn
+    based), on cuts with empty rows and labels never true or never predicted."""
+    from mlr_core.evaluation.measures import evaluate
+
+    scores, truth = random_case(6)
+    truth[:, 0] = 0  # a label never true: its F1 is 1 when never predicted, 0 otherwise
+    for option in bp.candidates("auto", None, 2, with_top=True):
+        pred = bp.apply(scores, option)
+        measured = evaluate(truth, pred)
+        for target, measure in MEASURE_OF_TARGET.items():
+            value = bp.TARGETS[target](truth, pred)
+            expected = 1.0 - measured[measure] if measure == "hamming_loss" else measured[measure]
+            assert value == pytest.approx(expected), (target, option)
+
+
+@pytest.mark.parametrize("seed", [4, 8, 10])
+def test_each_measures_own_cut_is_the_best_of_the_cuts_for_it(seed):
+    """Tuned on a fixed score matrix, the cut made for a measure scores at least as well on it
+    as the cut made for any other target, by the evaluation's measures; and at least one other
+    target's cut is strictly worse on it, so the choice matters (on these seeds' noise plus a
+    share of the truth the cuts differ; on some others every target picks the same)."""
+    from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
+
+    scores, truth = random_case(seed)
+    measured = {target: evaluate(truth, bp.apply(scores, tuned(scores, truth, score)))
+                for target, score in bp.TARGETS.items()}
+    for target, measure in MEASURE_OF_TARGET.items():
+        values = {other: m[measure] for other, m in measured.items()}
+        sign = -1 if measure in LOWER_IS_BETTER else 1
+        assert all(sign * values[target] >= sign * v - 1e-12 for v in values.values()), measure
+        assert any(sign * values[target] > sign * v + 1e-9 for v in values.values()), measure
+
+
+def test_micro_f1_cut_follows_the_pooled_counts():
+    """Two labels, one common (half the rows, found cleanly) and one rare (2 rows, found only
+    with 10 false alarms, which score higher). Micro-F1 pools the counts and gives the rare
+    label up; macro-F1, a mean over labels, pays the false alarms to find it."""
+    truth = np.zeros((40, 2), dtype=np.uint8)
+    truth[:20, 0] = 1
+    truth[:2, 1] = 1
+    scores = np.zeros(truth.shape)
+    scores[:20, 0] = 0.8
+    scores[20:, 0] = 0.05
+    scores[:2, 1] = 0.25
+    scores[20:30, 1] = 0.3
+    options = bp.candidates("threshold", None, 1)
+    micro = bp.tune(scores, truth, options, bp.micro_f1)
+    macro = bp.tune(scores, truth, options, bp.macro_f1)
+    assert micro != macro
+    assert bp.micro_f1(truth, bp.apply(scores, micro)) > bp.micro_f1(truth, bp.apply(scores, macro))
+    assert bp.macro_f1(truth, bp.apply(scores, macro)) > bp.macro_f1(truth, bp.apply(scores, micro))
