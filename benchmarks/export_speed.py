@@ -9,8 +9,10 @@ Python export runs in this process, in plain CPython (the exported module import
 The machine is shared: CPU time is the steadier figure.
 
     PYTHONPATH=$PWD python benchmarks/export_speed.py > docs/export_speed.md
+    python benchmarks/export_speed.py --quick   # 600 rows of 10 labels, a check that it runs
 """
 
+import argparse
 import json
 import subprocess
 import sys
@@ -96,18 +98,22 @@ def python_figures(model, X, what: str) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="600 rows of 10 labels for SQL")
+    quick = parser.parse_args().quick
+    n, labels = (600, 10) if quick else (5000, 45)
     print("# Export speed\n")
     print("Made by `benchmarks/export_speed.py` (its docstring says how it measures).\n")
-    cube = make_hypercube_dataset(n_samples=5000, n_relevant=8, n_labels=45, n_irrelevant=40,
+    cube = make_hypercube_dataset(n_samples=n, n_relevant=8, n_labels=labels, n_irrelevant=40,
                                   random_state=0)
-    full = MLRClassifier(random_state=0).fit(cube.X[:2500], cube.Y[:2500])
+    full = MLRClassifier(random_state=0).fit(cube.X[:n // 2], cube.Y[:n // 2])
     print(f"## SQL: a full model of {full.rule_set_.n_rules:,} rules and "
           f"{len(full.label_names_)} labels\n")
-    print("`make_hypercube_dataset(n_samples=5000, n_relevant=8, n_labels=45, n_irrelevant=40, "
-          "random_state=0)`, `MLRClassifier(random_state=0)` fitted on the first 2,500 rows, "
-          "its SQL run on the other 2,500.\n")
+    print(f"`make_hypercube_dataset(n_samples={n}, n_relevant=8, n_labels={labels}, "
+          "n_irrelevant=40, random_state=0)`, `MLRClassifier(random_state=0)` fitted on the "
+          f"first {n // 2:,} rows, its SQL run on the other {n // 2:,}.\n")
     with tempfile.TemporaryDirectory() as folder:
-        print("\n".join(sql_figures(full, cube.X[2500:], Path(folder))))
+        print("\n".join(sql_figures(full, cube.X[n // 2:], Path(folder))))
     yeast = load_dataset(DATA / "yeast.arff")
     half = len(yeast.X) // 2
     model = MLRClassifier(random_state=0).fit(yeast.X[:half], yeast.Y[:half],

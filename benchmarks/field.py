@@ -31,7 +31,6 @@ loss (the label density of the test folds) with them.
 
 import argparse
 import os
-import re
 import shlex
 import sys
 import time
@@ -41,10 +40,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, load_dataset
 from mlr_core import bipartition as bp
-from mlr_core._engine.matching import match_matrix
-from mlr_core.data.loaders import load_dataset_bytes
 from mlr_core.data.synthetic import make_sparse_label_dataset
 from mlr_core.evaluation.experiments import (
     SharedFit,
@@ -56,7 +53,6 @@ from mlr_core.evaluation.experiments import (
 from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
-from mlr_core.rule_weights import fit_rule_weights, fitting_rows
 
 REPO = Path(__file__).resolve().parents[1]
 FIELD = REPO.parent / "shared" / "field"
@@ -123,10 +119,8 @@ class EachCut(BaseEstimator):
     weight fit instead of one fit per target. ``predict(X, cut=t)`` cuts by target t's;
     ``cut="per-label " + measure`` by `per_label_thresholds` for each measure of ``per_label``.
 
-    The leave-one-out scores the cuts are tuned on are made again here as
-    :meth:`MLRClassifier.tune_bipartition` makes them (it keeps none); should that change, the
-    default target's cut would differ from the estimator's own and each target is then tuned
-    by the estimator itself (slower, the same answer)."""
+    The cuts are tuned on the estimator's own leave-one-out scores
+    (:meth:`MLRClassifier.tuning_scores`, one more weight fit)."""
 
     def __init__(self, random_state=0, targets=("guarded",), per_label=()):
         self.random_state = random_state
@@ -135,16 +129,8 @@ class EachCut(BaseEstimator):
 
     def fit(self, X, Y):
         model = MLRClassifier(random_state=self.random_state).fit(X, Y)
-        run, own = model.run_, model.bipartition_
-        rows = fitting_rows(len(run.truth()), seed=run.iteration)
-        truth = run.truth()[rows]
-        _, loo = fit_rule_weights(match_matrix(run.population, run.X[rows]), truth)
-        options = bp.candidates(model.bipartition, model.threshold, int(round(run.card)),
-                                with_top=model.threshold is None)
-        self.cuts_ = {t: bp.tune(loo, truth, options, bp.TARGETS[t]) for t in self.targets}
-        if self.cuts_.get(model.target, own) != own:
-            self.cuts_ = {t: model.set_params(target=t).tune_bipartition().bipartition_
-                          for t in self.targets}
+        loo, truth = model.tuning_scores()
+        self.cuts_ = {t: model.bipartition_for(t, loo, truth) for t in self.targets}
         self.cuts_.update({f"per-label {measure}": per_label_thresholds(loo, truth, measure)
                            for measure in self.per_label})
         self.model_ = model
@@ -176,12 +162,8 @@ def learners(configs, seed):
 
 
 def load(name):
-    """A dataset of the field by its name. slashdot.arff's ``@relation`` line ends in a comment
-    (``%50``) that liac-arff refuses, so a trailing comment there is dropped first."""
-    stem = FILES.get(name, name)
-    head, rest = (DATA / f"{stem}.arff").read_bytes().split(b"\n", 1)
-    text = re.sub(rb"\s+%[^'\"]*$", b"", head) + b"\n" + rest
-    return load_dataset_bytes(text, f"{stem}.arff", xml=(DATA / f"{stem}.xml").read_bytes())
+    """A dataset of the field by its name (``FILES`` maps a fold file's name to its ARFF)."""
+    return load_dataset(DATA / f"{FILES.get(name, name)}.arff")
 
 
 def run(configs, datasets, n_jobs, seed=0, fold_numbers=None):

@@ -400,6 +400,24 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         (:func:`mlr_core.bipartition.tune`) on the leave-one-out scores of the bound training
         rows (fitted) or their votes (vote). ``fit`` and ``start`` call it; after ``learn``,
         call it to follow the rules as they are now. Returns self."""
+        rule_set, scores, truth = self._tuning()
+        self.rule_set_ = rule_set.with_scorer(rule_set.scorer,
+                                              self.bipartition_for(self.target, scores, truth))
+        self._bipartition_params = self._prediction_params()
+        return self
+
+    def tuning_scores(self):
+        """``(scores, truth)``: the scores the cut is tuned on (leave-one-out scores of the
+        bound training rows with the rules as they are now, or their votes) and those rows'
+        labels, for :meth:`bipartition_for` (one weight fit, any number of targets)."""
+        return self._tuning()[1:]
+
+    def bipartition_for(self, target, scores, truth):
+        """The cut that :meth:`tune_bipartition` would choose for ``target`` (one of
+        ``bipartition.TARGETS``) on these scores of rows labelled ``truth``."""
+        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target])
+
+    def _tuning(self):
         run = self._run()
         if not run.bound:
             raise InputError("No training data bound to tune on: call start(X, Y) first.")
@@ -411,15 +429,10 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                                  run.population.feat.shape[1], run.iteration)
             scorer, scores, used = fit_weights(
                 A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
-            base = base if used else None
-            truth = truth[rows]
-            rule_set = self._snapshot(scorer, base)
-        else:
-            rule_set = self._snapshot(VoteScorer(self.score_norm))
-            scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
-        self.rule_set_ = rule_set.with_scorer(rule_set.scorer, self._cut(scores, truth))
-        self._bipartition_params = self._prediction_params()
-        return self
+            return self._snapshot(scorer, base if used else None), scores, truth[rows]
+        rule_set = self._snapshot(VoteScorer(self.score_norm))
+        scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
+        return rule_set, scores, truth
 
     def summary(self):
         """A cheap snapshot of the run for a live display.
@@ -612,7 +625,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         models = {}
         for k in sizes:
             ids, scorer, loo = path[k - 1]
-            cut = rule_set.bipartition if loo is None else self._cut(loo, truth)
+            cut = (rule_set.bipartition if loo is None
+                   else self.bipartition_for(self.target, loo, truth))
             models[k] = self._with_rule_set(rule_set.subset(rule_set.rule_ids[ids])
                                             .with_scorer(scorer, cut))
         return models
@@ -744,11 +758,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _cut_options(self):
         return bp.candidates(self.bipartition, self.threshold, int(round(self.run_.card)),
                              with_top=self.weighting == "fitted" and self.threshold is None)
-
-    def _cut(self, scores, truth):
-        """The bipartition for these scores of rows with labels ``truth`` (see
-        :meth:`tune_bipartition`)."""
-        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[self.target])
 
     def _prediction_params(self):
         return {name: getattr(self, name) for name in _PREDICTION_PARAMS}

@@ -26,6 +26,7 @@ QUICK = {
     "compact.py": (["--datasets", "flags", "--folds", "1"], "## MLR-k against BOOMER-k"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse"],
                  "## The five: average rank among 10 learners"),
+    "export_speed.py": (["--quick"], "## SQL: a full model of"),
     "fit_time.py": (["--quick"], "| flags | 0 |"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),

@@ -258,7 +258,8 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert not missed or f"misses {', '.join(missed)}" in agg
     assert not added or f"wrongly adds {', '.join(added)}" in agg
     paragraph = next(m.value for m in at.markdown if "instance #5" in m.value)
-    assert "MLR_agg cuts by a threshold: the labels" in paragraph and "The true labelset is" in paragraph
+    assert "MLR_agg cuts by a threshold: the labels" in paragraph
+    assert "The true labelset is" in paragraph
     voters = next(d.value for d in at.dataframe if "vote_share" in d.value.columns)
     assert voters["labelset"].notna().all() and len(voters) == len(exp.rule_ids)
     # the strongest voter's rule in full: every condition, then its labelset
