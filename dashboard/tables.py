@@ -17,6 +17,8 @@ PAD_PX = 30
 MIN_PX = 60
 #: Beyond this a column is capped (a rule of many conditions) and its cells open on double-click.
 MAX_PX = 1200
+#: The centred page's content width at a 1,300 px window (px): a wider grid scrolls sideways.
+PAGE_PX = 830
 #: Progress bars and checkboxes need no more than this.
 BAR_PX = 150
 CAPPED_HELP = "Double-click a cell to read it whole."
@@ -50,9 +52,11 @@ def _px(chars: int) -> int:
 
 
 def fit_columns(frame: pd.DataFrame, config: dict | None = None,
-                index: bool = True) -> dict:
+                index: bool = True, within: int | None = None) -> dict:
     """``column_config`` for ``st.dataframe(frame)``: ``config`` with a width in pixels for every
-    column (and the index unless hidden) from its longest header or cell text."""
+    column (and the index unless hidden) from its longest header or cell text; with ``within``
+    (px), the widest column gives up what the grid has beyond it (its cells then open on
+    double-click), for a table that must be read without scrolling sideways."""
     config = {key: dict(value) for key, value in (config or {}).items() if value is not None}
     columns = {name: frame[name] for name in frame.columns}
     if index:
@@ -68,5 +72,15 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
         chars = max(len(str(header or "")) + 3, longest)  # + room for the sort arrow
         column["width"] = _px(chars)
         if PAD_PX + CHAR_PX * chars > MAX_PX:
-            column["help"] = (f"{column['help']} " if column.get("help") else "") + CAPPED_HELP
+            _capped(column)
+    excess = sum(column.get("width", 0) for column in config.values()) - (within or np.inf)
+    if excess > 0:
+        widest = max(config.values(), key=lambda column: column.get("width", 0))
+        widest["width"] = max(MIN_PX, int(widest["width"] - excess))
+        _capped(widest)
     return config
+
+
+def _capped(column: dict) -> None:
+    if CAPPED_HELP not in column.get("help", ""):
+        column["help"] = (f"{column['help']} " if column.get("help") else "") + CAPPED_HELP

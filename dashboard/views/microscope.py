@@ -63,7 +63,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         if table is not None:
             st.dataframe(table, key="microscope_table", hide_index=True,
                          column_config=tables.fit_columns(table, index=False, config={
-                             "fitness": st.column_config.NumberColumn(format="%.3f")}))
+                             "fitness": st.column_config.NumberColumn(format="%.3f")},
+                             within=tables.PAGE_PX))
         with st.expander("The whole iteration as text"):
             st.caption(f"The engine numbers rows within the training split: its row "
                        f"{traced.trace.row} is instance #{traced.index} of the dataset.")

@@ -29,6 +29,20 @@ def test_a_text_too_long_for_any_column_is_capped_and_says_how_to_read_it():
     assert config["kept"]["width"] == tables.BAR_PX and "_index" not in config
 
 
+def test_a_table_kept_within_the_page_narrows_its_widest_column_only():
+    rule = "IF " + " AND ".join(f"Mean_Acc1298_Mean_Mem40_{j}" for j in range(3)) + " THEN {a}"
+    frame = pd.DataFrame({"rule": [rule], "fitness": [0.5], "numerosity": [3]})
+    free = tables.fit_columns(frame, index=False)
+    kept = tables.fit_columns(frame, index=False, within=tables.PAGE_PX)
+    assert sum(column["width"] for column in free.values()) > tables.PAGE_PX  # it would scroll
+    assert sum(column["width"] for column in kept.values()) <= tables.PAGE_PX
+    assert kept["fitness"] == free["fitness"] and kept["numerosity"] == free["numerosity"]
+    assert tables.CAPPED_HELP in kept["rule"]["help"]
+    short = frame.assign(rule="IF x = 1 THEN {a}")
+    assert tables.fit_columns(short, index=False, within=tables.PAGE_PX) == tables.fit_columns(
+        short, index=False)  # a table that fits is left as it is
+
+
 def test_a_grid_is_tall_enough_for_every_row_unless_capped():
     eleven = tables.height_for(11)  # a comparison's eleven learners, the best last
     assert eleven == tables.FRAME_PX + 11 * tables.ROW_PX
