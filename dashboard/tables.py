@@ -82,5 +82,7 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
 
 
 def _capped(column: dict) -> None:
-    if CAPPED_HELP not in column.get("help", ""):
-        column["help"] = (f"{column['help']} " if column.get("help") else "") + CAPPED_HELP
+    """Say in the column's help (a page's config may hold ``help=None``) how to read a cut cell."""
+    given = column.get("help") or ""
+    if CAPPED_HELP not in given:
+        column["help"] = f"{given} {CAPPED_HELP}".lstrip()

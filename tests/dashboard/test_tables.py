@@ -22,7 +22,8 @@ def test_every_column_is_as_wide_as_its_longest_text_or_header():
 def test_a_text_too_long_for_any_column_is_capped_and_says_how_to_read_it():
     rule = "IF " + " AND ".join(f"w{j:04d} = 1" for j in range(60)) + " THEN {a}"
     frame = pd.DataFrame({"rule": [rule], "kept": [True]})
-    config = tables.fit_columns(frame, {"kept": st.column_config.CheckboxColumn("kept")},
+    config = tables.fit_columns(frame, {"kept": st.column_config.CheckboxColumn("kept"),
+                                        "rule": st.column_config.TextColumn("rule")},  # help None
                                 index=False)
     assert config["rule"]["width"] == tables.MAX_PX
     assert tables.CAPPED_HELP in config["rule"]["help"]
