@@ -329,12 +329,17 @@ class Session:
     def _ready(self):
         """The model, started, with its rule weights fitted to the rules as they are: live
         training refits them only for curve points, and predicting, explaining and saving
-        refuse weights older than the rules. Refitting changes no rule (the snapshot stays)."""
+        refuse weights older than the rules. Refitting changes no evolved rule, so the snapshot
+        stays, unless the fit's one-condition rules (0/1 features) join or leave the rules the
+        model shows (``MLRClassifier.population_``): then the next read takes a new one."""
         with self._lock:
             model = self._started()
             if model.weighting == "fitted" and (
                     model.rule_set_.iteration != model.summary()["iteration"]):
                 model.tune_bipartition()
+                kept = self._snapshot
+                if kept is not None and int(model.population_.size[0]) != len(kept.rules):
+                    self._changed()
             return model
 
     def model_cache(self) -> ModelCache:

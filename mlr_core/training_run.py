@@ -229,11 +229,16 @@ class TrainingRun:
                  extra=None) -> RuleSet:
         """The rules as they are now, followed by the rules ``extra`` (a population, e.g. the
         fit's one-condition rules) if given, with this scorer and bipartition (a copy: training
-        may go on)."""
-        rules = self.population if extra is None else popmod.concatenate(self.population, extra)
+        may go on). The extra rules are numbered after the run's own (its kept ids, or slots)."""
+        rules, ids = self.population, self.rule_ids
+        if extra is not None:
+            rules = popmod.concatenate(self.population, extra)
+            if ids is not None:
+                after = int(ids.max()) + 1 if len(ids) else 0
+                ids = np.concatenate([ids, np.arange(after, after + int(extra.size[0]))])
         return RuleSet.from_population(rules, self.labelsets, self.scaling, scorer,
                                        bipartition, voting, feature_names, label_names,
-                                       self.iteration, self.rule_ids)
+                                       self.iteration, ids)
 
     def generality(self) -> np.ndarray:
         return popmod.generality(self.population, self.n_features)

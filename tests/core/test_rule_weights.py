@@ -202,6 +202,28 @@ def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     loaded.tune_bipartition()
 
 
+def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after_its_own():
+    """The dashboard's fitted copy of a model: loaded from JSON (its rules keep their ids),
+    then tuned with fitted weights, which adds the words' rules; they get ids of their own
+    (the explanation and the rules table failed: 90 rules, 50 ids)."""
+    r = np.random.default_rng(6)
+    words = (r.random((300, 40)) < 0.3).astype(float)
+    X = np.column_stack([r.random((300, 2)), words])
+    Y = (words.reshape(300, 2, 20).sum(axis=2) + r.normal(0, 1, (300, 2)) > 6).astype(int)
+    vote = MLRClassifier(n_rules=50, n_iter=1500, random_state=0, weighting="vote").fit(X, Y)
+    copy = MLRClassifier.from_json(vote.to_json())
+    copy.set_params(weighting="fitted", max_specified=copy.max_specified_)
+    copy.start(X, Y, warm_start=True)
+    rule_set = copy.current_rule_set()
+    evolved = vote.current_rule_set().rule_ids
+    assert rule_set.n_rules > len(evolved)  # the words' rules were kept
+    assert np.array_equal(rule_set.rule_ids[:len(evolved)], evolved)
+    assert (np.diff(rule_set.rule_ids) > 0).all()
+    assert len(copy.rules_frame()) == rule_set.n_rules
+    assert np.allclose(copy.explain(X[0]).scores.to_numpy(), copy.predict_proba(X[:1])[0])
+    assert np.array_equal(MLRClassifier.from_json(copy.to_json()).predict(X), copy.predict(X))
+
+
 def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
     """Labels made of words: the words' rules first win; labels the evolved rules already
     tell exactly: they answer alone."""
