@@ -233,6 +233,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
+        *,
         n_rules="auto",
         n_iter="auto",
         fitness="hl",
