@@ -80,11 +80,13 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray, width: 
 
 
 def feature_matches(pop: popmod.Population, Xs: np.ndarray) -> sp.csr_matrix:
-    """The rows x rules 0/1 match matrix of `feature_rules` (one condition each), sparse: a
-    word's rule matches the rows that hold the word."""
+    """The rows x rules 0/1 match matrix of `feature_rules` (one condition each, on distinct
+    features), sparse: a word's rule matches the rows that hold the word. Compared in place
+    (a bool per value) rather than on a copy of the rules' columns (8 bytes per value)."""
     feat = pop.feat[: int(pop.size[0]), 0]
-    lower = pop.center[: len(feat), 0] - pop.spread[: len(feat), 0]
-    return sp.csr_matrix(Xs[:, feat] >= lower, dtype=np.float64)
+    lower = np.full(Xs.shape[1], np.inf)
+    lower[feat] = pop.center[: len(feat), 0] - pop.spread[: len(feat), 0]
+    return sp.csr_matrix(Xs >= lower, dtype=np.float64)[:, feat]
 
 
 def fitting_rows(n: int, seed: int) -> np.ndarray:
