@@ -49,6 +49,33 @@ def test_leave_one_out_scores_are_refits_without_the_row():
         assert np.allclose(np.clip(refit.predict(A[i:i + 1])[0], 0, 1), loo[i], atol=1e-6)
 
 
+@pytest.mark.parametrize("n, p, sparse", [(120, 30, False), (40, 90, False), (120, 30, True),
+                                          (40, 90, True)])
+def test_the_weights_are_ridge_cvs_on_every_shape(n, p, sparse):
+    """More rows than rules and fewer, dense and sparse: the penalty, weights and leave-one-out
+    predictions of scikit-learn's RidgeCV over the same penalties."""
+    import scipy.sparse as sp
+    from sklearn.linear_model import RidgeCV
+
+    from mlr_core.rule_weights import ALPHAS, Basis, _fit
+
+    r = np.random.default_rng(n + p)
+    A = (r.random((n, p)) < 0.2).astype(float)
+    Y = (A[:, :3] + r.random((n, 3)) > 0.8).astype(float)
+    matrix = sp.csr_matrix(A) if sparse else A
+    ridge = RidgeCV(alphas=ALPHAS, scoring="neg_mean_squared_error",
+                    store_cv_results=True).fit(A, Y)
+    weights, loo = _fit(matrix, Y)
+    assert weights.alpha == ridge.alpha_
+    assert np.allclose(weights.coef, ridge.coef_.T, atol=1e-10)
+    assert np.allclose(weights.intercept, ridge.intercept_, atol=1e-10)
+    chosen = int(np.flatnonzero(ALPHAS == ridge.alpha_)[0])
+    assert np.allclose(loo, ridge.cv_results_.reshape(n, 3, len(ALPHAS))[:, :, chosen],
+                       atol=1e-10)
+    again, _ = _fit(Basis(matrix), 1 - Y)  # a decomposition serves any targets
+    assert np.allclose(again.coef, -weights.coef, atol=1e-10)
+
+
 def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
     model, X, _ = fitted
     w = model.rule_weights_
