@@ -49,7 +49,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         0.294, genbase (530 rows) 0.0030 against 0.0022.
     n_iter : int or "auto", default="auto"
         Training iterations (one instance each) run by ``fit``. ``auto``: 10 to 40 epochs
-        (within 5,000 to 150,000 iterations), stopping once the population's own
+        (within 5,000 to 150,000 iterations; at most 30,000 when most features are 0/1,
+        whose own rules then carry the linear part), stopping once the population's own
         Hamming loss on the training rows stops improving (:mod:`mlr_core.stopping`);
         ``n_iter_`` tells how many ran. Evidence (``docs/fit_time.md``): on the shared folds
         the test measures after 5,000-20,000 iterations matched those after 150,000 (the
@@ -322,7 +323,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """
         self._bind(X, Y, feature_names, label_names, warm_start=False)
         if self.n_iter == "auto":
-            learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), self._by_vote()))
+            learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), self._by_vote(),
+                                                      self._binary_share(self.run_.scaling)))
         else:
             self.learn(self.n_iter)
         self.n_iter_ = self.run_.iteration
@@ -669,10 +671,14 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             return auto_max_specified(n_train, n_features, self.weighting)
         return min(int(self.max_specified), n_features)
 
+    def _binary_share(self, scaling):
+        """The share of 0/1 features that ``auto`` sizes read: 0 without fitted weights, which
+        alone give the 0/1 features rules of their own."""
+        return float(np.mean(scaling.binary)) if self.weighting == "fitted" else 0.0
+
     def _kernel_config(self, n_train, max_specified, scaling):
         if self.n_rules == "auto":
-            words = float(np.mean(scaling.binary)) if self.weighting == "fitted" else 0.0
-            n_rules = auto_n_rules(n_train, words)
+            n_rules = auto_n_rules(n_train, self._binary_share(scaling))
         else:
             n_rules = int(self.n_rules)
         return make_config(self.get_params(), len(scaling.binary), n_rules, max_specified)

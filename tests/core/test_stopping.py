@@ -25,6 +25,27 @@ def test_the_budget_scales_with_the_rows_within_its_bounds():
     assert medium.check_every == 4000 and small.check_every == stopping.CHECK_EVERY
 
 
+def test_mostly_binary_data_trains_at_most_the_words_budget():
+    words = auto_budget(11_000, binary_share=0.9)
+    assert words.max_iter == stopping.WORDS_MAX_ITER and words.min_iter == words.max_iter
+    assert auto_budget(500, binary_share=1.0) == auto_budget(500)  # 40 epochs: below it
+    assert auto_budget(11_000, binary_share=0.4) == auto_budget(11_000)
+    assert auto_budget(11_000, by_vote=True, binary_share=0.9).max_iter == stopping.MAX_ITER
+
+
+def test_fit_passes_the_share_of_binary_features(monkeypatch):
+    r = np.random.default_rng(1)
+    X = np.column_stack([r.random((1000, 1)), r.random((1000, 3)) < 0.3]).astype(float)
+    Y = (X[:, 1:3] > 0).astype(int)
+    budgets = []
+    monkeypatch.setattr("mlr_core.estimator.learn_until_stable",
+                        lambda run, budget: budgets.append(budget))
+    MLRClassifier(n_rules=100, random_state=0).fit(X, Y)
+    MLRClassifier(n_rules=100, random_state=0, weighting="vote").fit(X, Y)
+    assert budgets == [auto_budget(1000, False, 0.75), auto_budget(1000, True, 0.0)]
+    assert budgets[0].max_iter == stopping.WORDS_MAX_ITER < budgets[1].max_iter
+
+
 @pytest.mark.parametrize("params, by_vote", [({}, False), ({"weighting": "vote"}, True),
                                              ({"prediction": "max"}, True)])
 def test_a_model_that_predicts_by_the_vote_may_train_to_the_former_budget(data, monkeypatch,
