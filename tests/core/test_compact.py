@@ -15,7 +15,7 @@ from sklearn.base import clone
 from mlr_core import InputError, MLRClassifier, load_dataset
 from mlr_core import bipartition as bp
 from mlr_core.compaction import importance_order, selection_path
-from mlr_core.export import python_labels
+from mlr_core.export import python_labels, sql_statements
 from mlr_core.rule_weights import fit_rule_weights
 
 DATA = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "datasets"
@@ -113,7 +113,9 @@ def test_exported_python_and_sql_predict_the_same_labels(emotions, size):
         frame = pd.DataFrame(X, columns=data.feature_names)
         frame.insert(0, "row_id", np.arange(len(X)))
         frame.to_sql("data", db, index=False)
-        got = pd.read_sql_query(small.export_sql("data"), db)
+        *setup, query = sql_statements(small.rule_set_)
+        db.executescript("\n".join(setup))
+        got = pd.read_sql_query(query, db)
     assert got["row_id"].tolist() == list(range(len(X)))
     assert np.array_equal(got.drop(columns="row_id").to_numpy(dtype=np.uint8), expected)
 
