@@ -36,16 +36,8 @@ from mlr_core.explain import Explanation, contribution_columns, contributions
 from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
 from mlr_core.validation import check_unique_names
 
-RULE_STATS = {  # JSON key -> population array
-    "fitness": "fit",
-    "accuracy": "acc",
-    "correct": "correct",
-    "numerosity": "num",
-    "experience": "exp",
-    "correct_set_size": "cs",
-    "last_ga": "ts",
-    "birth": "birth",
-}
+RULE_STATS = {field.stat: field.name for field in popmod.RULE_FIELDS if field.stat}
+"""A saved rule's statistics: JSON key -> population array."""
 
 
 FEATURE_RULES_PER_FEATURE = 1
@@ -256,7 +248,7 @@ class RuleSet:
         size = int(pop.size[0])
         ids = np.arange(size, dtype=np.int64) if rule_ids is None else np.array(
             rule_ids, dtype=np.int64)
-        return cls(_compact_copy(pop, np.arange(size)), labelsets.copy(), scaling,
+        return cls(popmod.take(pop, np.arange(size)), labelsets.copy(), scaling,
                    scorer, bipartition and bp.Bipartition(*bipartition), voting,
                    tuple(feature_names), tuple(label_names), int(iteration), ids)
 
@@ -274,7 +266,7 @@ class RuleSet:
         if len(unknown):
             raise InputError(f"rule {unknown[0]} is not one of the {self.n_rules} rules of this "
                              "model (the rule_id of its rules_frame()).")
-        return replace(self, rules=_compact_copy(self.rules, at), scorer=self.scorer.subset(at),
+        return replace(self, rules=popmod.take(self.rules, at), scorer=self.scorer.subset(at),
                        rule_ids=ids)
 
     def with_scorer(self, scorer, bipartition) -> RuleSet:
@@ -571,14 +563,6 @@ def checked_bipartition(value, n_labels: int) -> bp.Bipartition:
     require(isinstance(cut, (int, float)) and 0.0 <= float(cut) <= 1.0,
             f"a threshold must lie in [0, 1], got {cut!r}.")
     return bp.Bipartition(method, float(cut))
-
-
-def _compact_copy(pop, ids) -> popmod.Population:
-    """Rules ``ids`` of ``pop`` as a population with exactly that many slots."""
-    arrays = [np.ascontiguousarray(a[ids]) for a in pop[:-2]]
-    micro = int(arrays[popmod.Population._fields.index("num")].sum())
-    return popmod.Population(*arrays, np.array([len(ids)], dtype=np.int64),
-                             np.array([micro], dtype=np.int64))
 
 
 def _rule_ids(values, n) -> np.ndarray:

@@ -143,10 +143,7 @@ class TrainingRun:
             if deleted:
                 self.rule_ids = None
             new = allocate_population(config)
-            size = int(old.size[0])
-            for field, target in zip(old[:-2], new[:-2], strict=True):
-                target[:size] = field[:size]
-            new.size[0], new.micro[0] = old.size[0], old.micro[0]
+            popmod.copy_into(new, old)
             self.population = new
         self.config, self.fitness = config, fitness
 
@@ -316,13 +313,7 @@ class TrainingRun:
             # a fitted rule set holds its one-condition rules beside the N evolved ones; the
             # first iteration of further training deletes copies down to N
             run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
-        pop = run.population
-        for field, source in zip(pop[:-2], rule_set.rules[:-2], strict=True):
-            if field.ndim == 2:
-                field[:size, :source.shape[1]] = source
-            else:
-                field[:size] = source
-        pop.size[0], pop.micro[0] = size, micro
+        popmod.copy_into(run.population, rule_set.rules)
         run.labelsets = rule_set.labelsets.copy()
         run.rule_ids = rule_set.rule_ids.copy()
 
