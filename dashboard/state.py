@@ -29,14 +29,17 @@ from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import InputError, MLRError
+from mlr_core.params import DEFAULTS as LIBRARY_DEFAULTS
 
 T = TypeVar("T")
 
-#: Parameters the Train page exposes; the rest keep the engine's defaults (``max_specified="auto"``
-#: among them: rules of at most 3 conditions with fitted weights, ceil(log2 n) with the vote).
+#: Parameters the Train page exposes, at the library's defaults (``mlr_core/params.py``) but for a
+#: fixed N and seed; the rest keep the engine's defaults (``max_specified="auto"`` among them:
+#: rules of at most 3 conditions with fitted weights, ceil(log2 n) with the vote).
 DEFAULT_PARAMS = {
-    "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
-    "r0": 0.5, "prediction": "agg", "weighting": "fitted", "random_state": 0,
+    **{name: LIBRARY_DEFAULTS[name] for name in ("n_rules", "p_hash", "fitness", "nu", "theta_ga",
+                                                 "r0", "prediction", "weighting")},
+    "n_rules": 1000, "random_state": 0,
 }
 #: The two models a tab can train, by ``weighting``: the library's default (``MLRClassifier()``)
 #: and the paper's, one click away for the lessons about the paper (the race, the theory).

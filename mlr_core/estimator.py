@@ -1,18 +1,15 @@
 """MLRClassifier: the scikit-learn estimator, with an incremental API for watching it learn."""
 
-import math
 from collections.abc import Iterable
-from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, _fit_context, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import bipartition as bp
-from mlr_core import export, io, scorecard
+from mlr_core import export, io, params, scorecard
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
@@ -22,15 +19,8 @@ from mlr_core.iteration_trace import describe
 from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
 from mlr_core.stopping import auto_budget, learn_until_stable
-from mlr_core.training_run import TrainingRun, make_config
+from mlr_core.training_run import TrainingRun
 from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
-
-MAX_ITERATIONS = 10**9
-"""The most iterations one call trains: days of work at the fastest, and within the counters'
-range; beyond it a typo (``n_iter=10**30``) would run forever."""
-
-_PREDICTION_PARAMS = ("weighting", "bipartition", "threshold", "target", "score_norm",
-                      "min_vote_experience", "n_nearest")
 
 
 class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
@@ -39,128 +29,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_rules : int or "auto", default="auto"
-        N, the maximum micro-population (sum of numerosities). ``auto`` is 1.5 rules per
-        training row, clipped to [1000, 3000], and 1000 on data whose features are mostly 0/1
-        (`auto_n_rules`). Evidence (shared folds,
-        ``docs/field.md``): N = 3000 helped the largest set, yeast (1,950 training rows), and
-        genbase, but cost the small ones at 150,000 iterations: 5-fold Hamming loss emotions
-        (474 rows) 0.214 at N = 1000 against 0.224 at 3000, flags (155 rows) 0.280 against
-        0.294, genbase (530 rows) 0.0030 against 0.0022.
-    n_iter : int or "auto", default="auto"
-        Training iterations (one instance each) run by ``fit``. ``auto``: 10 to 40 epochs
-        (within 5,000 to 150,000 iterations), stopping once the population's own
-        Hamming loss on the training rows stops improving (:mod:`mlr_core.stopping`);
-        ``n_iter_`` tells how many ran. Evidence (``docs/fit_time.md``): on the shared folds
-        the test measures after 5,000-20,000 iterations matched those after 150,000 (the
-        former default) within their noise, genbase excepted (about 20,000); the ranks among
-        the ten learners held (accuracy and F1 first) at a quarter of the CPU time or less
-        (yeast 10.1 -> 2.5 s, flags 1.6 -> 0.12 s). A model that predicts by the vote
-        (``weighting="vote"`` or ``prediction="max"``) may run to 150,000 whatever the epochs:
-        the vote needs a more mature population (genbase vote accuracy 0.78 after 40 epochs,
-        0.96 after the 30,000-40,000 iterations it then runs, ``auto_budget``).
-        An int runs exactly that many.
-    fitness : {"hl", "em"}, default="hl"
-        Per-match score: 1 - Hamming loss of the rule's labelset, or exact match.
-    prediction : {"agg", "max"}, default="agg"
-        MLR_agg (aggregated label scores, then a bipartition) or MLR_max (one labelset).
-    weighting : {"fitted", "vote"}, default="fitted"
-        How MLR_agg scores a label. ``"fitted"``: each rule carries a weight per label, fitted
-        after training by ridge regression on which rules match which training rows, with the
-        penalty chosen by leave-one-out error (``mlr_core/rule_weights.py``); a label's score
-        is the sum of the matching rules' weights, clipped to [0, 1], and the bipartition is
-        tuned on leave-one-out scores. Each 0/1 feature (a word) also gets the one-condition
-        rule ``word = 1``, fitted first, the evolved rules then on what it leaves: the
-        scores are at least a linear model of the words (``fit_in_two_stages``; slashdot fold 0
-        ranking loss 0.080 -> 0.070, ohsumed 0.113 -> 0.091; 5-fold means 0.085 and 0.091),
-        kept where its leave-one-out error is the smaller (``fit_weights``). ``"vote"``: the
-        paper's share of the F * num vote, tuned on the training rows. Evidence (shared
-        folds, ``docs/field.md``): Hamming loss yeast 0.233 -> 0.213 (0.197 tuned for it),
-        text-like synthetic accuracy 0.20 -> 0.79.
-        MLR_max always uses the vote.
-    max_rule : {"vote", "fittest"}, default="vote"
-        MLR_max's choice: the labelset with the largest summed F * num in [M] (the authors'
-        code), or the labelset of the single fittest rule (the paper's equation).
-    score_norm : {"total", "max"}, default="total"
-        Aggregated scores as each label's share of the total vote, or of the top label's vote.
-    bipartition : {"auto", "threshold", "rcut"}, default="auto"
-        How MLR_agg turns scores into labels; ``auto`` picks the best for ``target``. With
-        fitted weights every threshold is also tried as ``threshold_or_top`` (the best label
-        when none reaches the threshold).
-    threshold : float or None, default=None
-        Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
-        leave-one-out scores (fitted weights) or the training votes.
-    target : str, default="guarded"
-        The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`):
-        "guarded", "balanced", or a measure's own name, "hamming_loss", "accuracy", "f1",
-        "micro_f1" or "macro_f1", for the cut that is best for it (``docs/field.md``, "Each
-        measure's own cut").
-        ``"guarded"`` (:func:`mlr_core.bipartition.guarded_accuracy`): example-based accuracy
-        minus the Hamming loss divided by the label density, over the cuts whose Hamming loss
-        beats predicting no label by at least one standard error (with ``bipartition="auto"``
-        predicting no label is itself a candidate): a wrong bit is priced like a label found
-        at any density, and the Hamming loss is never worse than the empty prediction's on
-        the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
-        loss, whose price of a wrong bit falls as labels get sparse. Figures:
-        ``docs/field.md``.
-    p_hash : float, default=0.33
-        P#, probability that covering makes a feature a wildcard.
-    max_specified : int or "auto", default="auto"
-        Rule specificity limit: at most this many features specified per rule
-        (`auto_max_specified`). ``auto`` is 3 with fitted weights: the rules are then the
-        building blocks of a sum, and low-order ones generalise. On the shared folds (5 folds,
-        Hamming loss tuned for it, ``docs/field.md``) 3 against ceil(log2 n_train) (8-11)
-        took emotions 0.199 -> 0.189, flags 0.259 -> 0.234, yeast 0.198 -> 0.194 and the
-        synthetic image-like set 0.199 -> 0.103; 1 and 2 did as well on the small sets but
-        genbase needs 3 (0.0090 with 1, 0.0016 with 2, 0.0012 with 3). With the vote ``auto``
-        is ceil(log2(n_train)), so a maximally specific rule can still single out one
-        instance while rules in high dimension keep matching.
-    r0 : float, default=0.5
-        Mean side length of a covered interval on the [0, 1]-scaled axis.
-    nu : float, default=10
-        Fitness pressure: F = accuracy ** nu.
-    beta : float, default=0.2
-        Learning rate of the correct-set size estimate.
-    theta_ga : int, default=25
-        GA threshold on the mean iterations since the correct set's last GA.
-    selection : {"tournament", "roulette"}, default="tournament"
-    tau : float, default=0.4
-        Tournament size as a fraction of the correct set.
-    chi : float, default=0.8
-        Crossover probability.
-    mu : float or "auto", default="auto"
-        Mutation probability per feature. ``auto`` is min(0.04, 4 / d): about four features
-        mutated per offspring, as UCS's 0.04 does on ~100 features. A flat 0.04 on genbase's
-        1,185 features rewrites ~47 features per offspring and measured a Hamming loss of 0.034
-        against 0.006 with ``auto`` (two folds, ``benchmarks/paper_tables.py`` setup).
-    m0 : float, default=0.1
-        Largest change of an interval's centre or spread in a mutation.
-    ga_subsumption : bool, default=True
-    theta_sub : int, default=20
-        Experience a rule needs to subsume others.
-    acc0 : float, default=0.99
-        Accuracy a rule needs to subsume others (on the fitness mode's score).
-    theta_del : int, default=20
-        Experience after which a rule of low fitness gets a larger deletion vote.
-    delta : float, default=0.1
-        Fitness fraction of the mean below which that larger deletion vote applies.
-    correct_set_subsumption : bool, default=False
-    min_vote_experience : int, default=0
-        Rules with less experience vote only when no experienced rule matches (0: all vote).
-    n_nearest : int, default=5
-        Rules that vote, by distance, when no rule matches an instance.
-    history_every : int, default=100
-        Iterations between two rows of the training history (doubled whenever the bounded
-        history fills up, so it always spans the whole run).
-    max_rules : int or None, default=None
-        With an integer k, ``fit`` ends by compacting the model to at most k rules, the
-        baseline counted as one (:meth:`compact`): a scorecard of k - 1 evolved rules whose
-        weights and bipartition are refitted. A parameter rather than only a method so that
-        ``clone``, ``GridSearchCV`` and the experiment runner treat a rule budget like any
-        other setting; :meth:`compact` and :meth:`compaction_path` give compact models of a
-        fitted one without evolving again. Needs ``weighting="fitted"``.
-    random_state : int, RandomState or None, default=None
-
+{parameters}
     Attributes
     ----------
     run_ : TrainingRun
@@ -196,109 +65,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     (3, 2)
     """
 
-    _parameter_constraints = {
-        "n_rules": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "n_iter": [Interval(Integral, 0, MAX_ITERATIONS, closed="both"), StrOptions({"auto"})],
-        "fitness": [StrOptions({"hl", "em"})],
-        "prediction": [StrOptions({"agg", "max"})],
-        "weighting": [StrOptions({"fitted", "vote"})],
-        "max_rule": [StrOptions({"vote", "fittest"})],
-        "score_norm": [StrOptions({"total", "max"})],
-        "bipartition": [StrOptions({"auto", "threshold", "rcut"})],
-        "threshold": [Interval(Real, 0, 1, closed="both"), None],
-        "target": [StrOptions(set(bp.TARGETS))],
-        "p_hash": [Interval(Real, 0, 1, closed="both")],
-        "max_specified": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "r0": [Interval(Real, 0, None, closed="neither")],
-        "nu": [Interval(Real, 0, None, closed="neither")],
-        "beta": [Interval(Real, 0, 1, closed="right")],
-        "theta_ga": [Interval(Real, 0, None, closed="left")],
-        "selection": [StrOptions({"tournament", "roulette"})],
-        "tau": [Interval(Real, 0, 1, closed="right")],
-        "chi": [Interval(Real, 0, 1, closed="both")],
-        "mu": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"})],
-        "m0": [Interval(Real, 0, None, closed="left")],
-        "ga_subsumption": ["boolean"],
-        "theta_sub": [Interval(Real, 0, None, closed="left")],
-        "acc0": [Interval(Real, 0, 1, closed="both")],
-        "theta_del": [Interval(Real, 0, None, closed="left")],
-        "delta": [Interval(Real, 0, 1, closed="both")],
-        "correct_set_subsumption": ["boolean"],
-        "min_vote_experience": [Interval(Integral, 0, None, closed="left")],
-        "n_nearest": [Interval(Integral, 1, None, closed="left")],
-        "history_every": [Interval(Integral, 1, None, closed="left")],
-        "max_rules": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"],
-    }
+    _parameter_constraints = params.constraints()
 
-    def __init__(
-        self,
-        *,
-        n_rules="auto",
-        n_iter="auto",
-        fitness="hl",
-        prediction="agg",
-        weighting="fitted",
-        max_rule="vote",
-        score_norm="total",
-        bipartition="auto",
-        threshold=None,
-        target="guarded",
-        p_hash=0.33,
-        max_specified="auto",
-        r0=0.5,
-        nu=10,
-        beta=0.2,
-        theta_ga=25,
-        selection="tournament",
-        tau=0.4,
-        chi=0.8,
-        mu="auto",
-        m0=0.1,
-        ga_subsumption=True,
-        theta_sub=20,
-        acc0=0.99,
-        theta_del=20,
-        delta=0.1,
-        correct_set_subsumption=False,
-        min_vote_experience=0,
-        n_nearest=5,
-        history_every=100,
-        max_rules=None,
-        random_state=None,
-    ):
-        self.n_rules = n_rules
-        self.n_iter = n_iter
-        self.fitness = fitness
-        self.prediction = prediction
-        self.weighting = weighting
-        self.max_rule = max_rule
-        self.score_norm = score_norm
-        self.bipartition = bipartition
-        self.threshold = threshold
-        self.target = target
-        self.p_hash = p_hash
-        self.max_specified = max_specified
-        self.r0 = r0
-        self.nu = nu
-        self.beta = beta
-        self.theta_ga = theta_ga
-        self.selection = selection
-        self.tau = tau
-        self.chi = chi
-        self.mu = mu
-        self.m0 = m0
-        self.ga_subsumption = ga_subsumption
-        self.theta_sub = theta_sub
-        self.acc0 = acc0
-        self.theta_del = theta_del
-        self.delta = delta
-        self.correct_set_subsumption = correct_set_subsumption
-        self.min_vote_experience = min_vote_experience
-        self.n_nearest = n_nearest
-        self.history_every = history_every
-        self.max_rules = max_rules
-        self.random_state = random_state
+    def __init__(self, **given):
+        """Keyword-only, the parameters of `mlr_core.params.PARAMETERS` (see its signature)."""
+        unknown = sorted(set(given) - set(params.DEFAULTS))
+        if unknown:
+            raise TypeError(f"MLRClassifier() got an unexpected keyword argument {unknown[0]!r}")
+        for name, default in params.DEFAULTS.items():
+            setattr(self, name, given.get(name, default))
+
+    __init__.__signature__ = params.signature()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -311,6 +88,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------- training
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y, feature_names=None, label_names=None):
         """Train on ``X`` (n x d) and ``Y`` (n x m 0/1) for ``n_iter`` iterations (``auto``:
         :func:`mlr_core.stopping.learn_until_stable`; ``n_iter_`` records how many), then tune
@@ -336,6 +114,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
         keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
         ``n_rules``). The bipartition is tuned on the data as it stands. Returns self."""
+        self._validate_params()
         self._bind(X, Y, feature_names, label_names, warm_start)
         return self.tune_bipartition()
 
@@ -352,7 +131,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             raise
 
     def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
-        self._validate_params()
         keep = warm_start and hasattr(self, "run_")
         X = check_features(self, X, reset=not keep)
         Y, label_dtype = check_labels(Y, X.shape[0])
@@ -363,13 +141,13 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                     f"Y has {Y.shape[1]} labels but the model was trained on "
                     f"{len(self.label_names_)}."
                 )
-            k = self._max_specified(n, d)
-            if k != self.max_specified_:
+            config = self._kernel_config(n, d, self.run_.scaling)
+            if config.max_specified != self.max_specified_:
                 raise InputError(
-                    f"max_specified resolves to {k} but this run's rules were made with "
-                    f"{self.max_specified_}: a warm start keeps the rules, so it cannot change; "
-                    "set it back, or fit anew.")
-            self.run_.reconfigure(self._kernel_config(n, k, self.run_.scaling), self.fitness)
+                    f"max_specified resolves to {config.max_specified} but this run's rules "
+                    f"were made with {self.max_specified_}: a warm start keeps the rules, so it "
+                    "cannot change; set it back, or fit anew.")
+            self.run_.reconfigure(config, self.fitness)
         else:
             self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
                                          d, "x")
@@ -378,7 +156,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             self.label_dtype_ = label_dtype
             seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
             scaling = Scaling.of(X)
-            self.run_ = TrainingRun(self._kernel_config(n, self._max_specified(n, d), scaling),
+            self.run_ = TrainingRun(self._kernel_config(n, d, scaling),
                                     self.fitness, scaling, Y.shape[1], seed, self.history_every)
         self.run_.bind(X, Y)
 
@@ -387,7 +165,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         ``start`` or ``fit`` first). Can be called again and again; ``fit`` is ``start``, one
         call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
         call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
-        n_iterations = check_count(n_iterations, "learn()", "iterations", 0, MAX_ITERATIONS)
+        n_iterations = check_count(n_iterations, "learn()", "iterations", 0, params.MAX_ITERATIONS)
         if not hasattr(self, "run_"):
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         self.run_.learn(n_iterations)
@@ -654,28 +432,23 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def from_json(cls, text):
         """A model saved by :meth:`to_json`; raises ModelFormatError if the text is not one.
         It predicts at once; ``start(X, Y, warm_start=True)`` continues its training."""
-        def checked_params(params):
-            model = cls(**params)
+        def checked_params(values):
+            model = cls(**values)
             model._validate_params()
             return model.get_params()
 
-        params, label_dtype, rule_set, run = io.from_json(text, checked_params)
-        return cls(**params)._become(run, rule_set, label_dtype)
+        values, label_dtype, rule_set, run = io.from_json(text, checked_params)
+        return cls(**values)._become(run, rule_set, label_dtype)
 
     # ---------------------------------------------------------------- internals
 
-    def _max_specified(self, n_train, n_features):
-        if self.max_specified == "auto":
-            return auto_max_specified(n_train, n_features, self.weighting)
-        return min(int(self.max_specified), n_features)
-
-    def _kernel_config(self, n_train, max_specified, scaling):
-        if self.n_rules == "auto":
-            words = float(np.mean(scaling.binary)) if self.weighting == "fitted" else 0.0
-            n_rules = auto_n_rules(n_train, words)
-        else:
-            n_rules = int(self.n_rules)
-        return make_config(self.get_params(), len(scaling.binary), n_rules, max_specified)
+    def _kernel_config(self, n_train, n_features, scaling):
+        """The engine's `Config` for ``n_train`` rows on ``scaling``'s features."""
+        values = self.get_params()
+        return params.engine_config(
+            values, n_features,
+            params.resolved_n_rules(values, n_train, float(np.mean(scaling.binary))),
+            params.resolved_max_specified(values, n_train, n_features))
 
     def _become(self, run, rule_set, label_dtype):
         """Be the fitted model of ``run`` predicting with ``rule_set`` (a loaded or compacted
@@ -761,12 +534,12 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                              with_top=self.weighting == "fitted" and self.threshold is None)
 
     def _prediction_params(self):
-        return {name: getattr(self, name) for name in _PREDICTION_PARAMS}
+        return {name: getattr(self, name) for name in params.RETUNE}
 
     def _bipartition(self):
         """``bipartition_``, refused if the parameters it was tuned under have changed."""
         now = self._prediction_params()
-        changed = [name for name in _PREDICTION_PARAMS
+        changed = [name for name in params.RETUNE
                    if now[name] != self._bipartition_params[name]]
         if changed:
             raise InputError(
@@ -780,30 +553,6 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
         self._run()
         return self._bipartition()
-
-
-def auto_n_rules(n_train: int, binary_share: float = 0.0) -> int:
-    """``n_rules="auto"``: 1.5 rules per training row, at least 1,000 (the UCS default, enough
-    for the small sets: emotions, flags, CAL500 did no better with more) and at most 3,000 (the
-    yeast and genbase optimum measured, and what keeps a fold under a minute).
-
-    1,000 whatever the rows when at least half the features are 0/1 (``binary_share``, with
-    fitted weights): their one-condition rules ``word = 1`` are fitted first
-    (``mlr_core/rule_weights.py``) and carry the linear part, and the evolved rules only add
-    to it. Fold 0 of the shared folds, N = 3,000 -> 1,000: slashdot ranking loss 0.0701 ->
-    0.0698, accuracy 0.585 -> 0.586, fit 15.1 -> 3.5 CPU s; ohsumed ranking loss 0.1032 ->
-    0.1027, accuracy 0.446 -> 0.450, 32.3 -> 7.5 CPU s (the weight fit on thousands of evolved
-    rules was most of the time)."""
-    if binary_share >= 0.5:
-        return 1000
-    return int(min(3000, max(1000, round(1.5 * n_train))))
-
-
-def auto_max_specified(n_train: int, n_features: int, weighting: str) -> int:
-    """``max_specified="auto"``: 3 features per rule with fitted weights, ceil(log2(n_train))
-    with the vote; never more than the features there are."""
-    k = 3 if weighting == "fitted" else math.ceil(math.log2(max(n_train, 2)))
-    return min(n_features, max(1, k))
 
 
 def _names(given, from_frame, count, prefix):
@@ -822,3 +571,6 @@ def _rule_budget(k, what: str) -> int:
     """A rule budget given to ``what``: a whole number, at least 1 (the baseline counts as
     one rule)."""
     return check_count(k, what, "rules (the baseline counted as one)", 1)
+
+
+MLRClassifier.__doc__ = MLRClassifier.__doc__.replace("{parameters}", params.numpydoc())

@@ -7,7 +7,7 @@ import pytest
 from mlr_core import MLRClassifier
 from mlr_core.bipartition import TARGETS
 from mlr_core.errors import InputError
-from mlr_core.estimator import auto_n_rules
+from mlr_core.params import auto_n_rules
 
 
 def noisy_labels(n, seed):

@@ -16,7 +16,7 @@ from mlr_core._engine.cycle import ITERATION, POSITION
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import live, new_population
 from mlr_core._engine.rng import new_state
-from mlr_core.training_run import make_config
+from mlr_core.params import engine_config
 
 
 def _snapshot(model):
@@ -105,7 +105,7 @@ def test_every_step_keeps_the_invariants(problem):
 def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
     r = np.random.default_rng(seed)
     x = r.random(d)
-    cfg = make_config(MLRClassifier(p_hash=p_hash).get_params(), d, 1000, min(limit, d))
+    cfg = engine_config(MLRClassifier(p_hash=p_hash).get_params(), d, 1000, min(limit, d))
     pop = new_population(10, min(limit, d))
     slot = cover(pop, x, 3, cfg, new_state(seed), 0)
     out = np.empty(10, dtype=np.int64)

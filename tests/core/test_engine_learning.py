@@ -9,7 +9,7 @@ from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import new_population
 from mlr_core._engine.rng import new_state
 from mlr_core._engine.update import label_scores, labelset_score, update_sets
-from mlr_core.training_run import make_config
+from mlr_core.params import engine_config
 
 # labelset by region of the unit square: three labelsets, each a union of rectangles
 LABELSETS = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]])
@@ -39,7 +39,7 @@ def test_hl_fitness_is_at_least_em_fitness_for_the_same_history():
     labelsets = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
     y_ids = r.integers(0, 4, 40).astype(np.int32)
     pops = {mode: new_population(103, 3) for mode in ("em", "hl")}
-    cfg = make_config(MLRClassifier(p_hash=0.5, r0=0.9).get_params(), 3, 1000, 3)
+    cfg = engine_config(MLRClassifier(p_hash=0.5, r0=0.9).get_params(), 3, 1000, 3)
     for mode, pop in pops.items():
         scores = label_scores(labelsets, mode)
         state = new_state(0)
