@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlr_core import MLRClassifier, load_dataset, make_hypercube_dataset
+from mlr_core import MLRClassifier, export, load_dataset, make_hypercube_dataset
+from mlr_core.compaction import compact
 from mlr_core.export import python_labels
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -64,7 +65,7 @@ def sql_figures(model, X, folder: Path) -> list[str]:
     frame = pd.DataFrame(X, columns=model.feature_names_)
     frame.insert(0, "row_id", np.arange(len(X)))
     frame.to_pickle(folder / "rows.pkl")
-    sql = model.export_sql("data")
+    sql = export.to_sql(model.rule_set_, "data")
     (folder / "model.sql").write_text(sql)
     expected = model.predict(X).astype(np.uint8)
     lines = []
@@ -82,7 +83,7 @@ def sql_figures(model, X, folder: Path) -> list[str]:
 
 
 def python_figures(model, X, what: str) -> str:
-    source = model.export_python()
+    source = export.to_python(model.rule_set_)
     namespace: dict = {}
     exec(compile(source, "<export>", "exec"), namespace)
     rows = [dict(zip(model.feature_names_, map(float, x), strict=True)) for x in X]
@@ -123,7 +124,7 @@ def main() -> None:
           "`predict(row)` on every row\n")
     print("| model | rules | rows | rows/s (CPU) | rows/s (wall) | labels = predict |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
-    print(python_figures(model.compact(50), yeast.X, "compact(50)"))
+    print(python_figures(compact(model, 50), yeast.X, "compact(50)"))
     print(python_figures(model, yeast.X, "full"))
 
 

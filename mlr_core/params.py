@@ -201,11 +201,12 @@ PARAMETERS = (
         history fills up, so it always spans the whole run)."""),
     Param("max_rules", None, Integral, (1, None, "left"), none=True, doc="""
         With an integer k, ``fit`` ends by compacting the model to at most k rules, the
-        baseline counted as one (:meth:`compact`): a scorecard of k - 1 evolved rules whose
-        weights and bipartition are refitted. A parameter rather than only a method so that
-        ``clone``, ``GridSearchCV`` and the experiment runner treat a rule budget like any
-        other setting; :meth:`compact` and :meth:`compaction_path` give compact models of a
-        fitted one without evolving again. Needs ``weighting="fitted"``."""),
+        baseline counted as one (`mlr_core.compaction.compact`): a scorecard of k - 1 evolved
+        rules whose weights and bipartition are refitted. A parameter rather than only a
+        function so that ``clone``, ``GridSearchCV`` and the experiment runner treat a rule
+        budget like any other setting; ``compact`` and ``compaction_path``
+        (``mlr_core/compaction.py``) give compact models of a fitted one without evolving
+        again. Needs ``weighting="fitted"``."""),
     Param("random_state", None, "random_state", doc="""
         Seeds the run's own random generator (one draw when ``fit`` or ``start`` begins)."""),
 )

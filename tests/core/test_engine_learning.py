@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, TrainingSession
 from mlr_core._engine.covering import cover
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import new_population
@@ -107,7 +107,7 @@ def test_explain_agrees_with_predict(weighting):
     model.fit(X, Y)
     names = np.array(model.label_names_)
     for x in X[:10]:
-        e = model.explain(x)
+        e = model.rule_set_.explain(x)
         assert np.allclose(e.scores.values, model.predict_proba(x[None])[0])
         assert e.agg_labels == list(names[model.predict(x[None])[0].astype(bool)])
         assert e.max_labels == list(names[model.predict(x[None], prediction="max")[0] == 1])
@@ -120,8 +120,9 @@ def test_explain_agrees_with_predict(weighting):
 
 def test_an_untrained_model_answers_with_the_empty_labelset():
     X, Y = rectangles(50, 7)
-    model = MLRClassifier(n_rules=50, random_state=0, weighting="vote").start(X, Y)  # no rule
+    model = MLRClassifier(n_rules=50, random_state=0, weighting="vote")
+    TrainingSession(model).start(X, Y)  # no rule
     for mode in ("agg", "max"):
         assert not model.predict(X[:5], prediction=mode).any()
-    e = model.explain(X[0])
+    e = model.rule_set_.explain(X[0])
     assert e.fallback and e.max_labels == [] and e.agg_labels == [] and len(e.rule_ids) == 0
