@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from mlr_core import MLRClassifier, load_dataset, make_hypercube_dataset
-from mlr_core.export import python_labels, sql_statements
+from mlr_core.compaction import compact
+from mlr_core.export import python_labels, sql_statements, to_python
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
@@ -89,7 +90,7 @@ def sql_figures(model, X, folder: Path) -> list[str]:
 
 
 def python_figures(model, X, what: str) -> str:
-    source = model.export_python()
+    source = to_python(model.rule_set_)
     namespace: dict = {}
     exec(compile(source, "<export>", "exec"), namespace)
     rows = [dict(zip(model.feature_names_, map(float, x), strict=True)) for x in X]
@@ -131,7 +132,7 @@ def main() -> None:
           "`predict(row)` on every row\n")
     print("| model | rules | rows | rows/s (CPU) | rows/s (wall) | labels = predict |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
-    print(python_figures(model.compact(50), yeast.X, "compact(50)"))
+    print(python_figures(compact(model, 50), yeast.X, "compact(50)"))
     print(python_figures(model, yeast.X, "full"))
 
 

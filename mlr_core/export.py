@@ -19,16 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlr_core import bipartition as bp
 from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet, WeightScorer
 
 
 def _checked(rule_set: RuleSet) -> WeightScorer:
-    if not isinstance(rule_set.scorer, WeightScorer):
-        raise InputError("Only a scorecard (weighting='fitted') exports as code; this model "
-                         "scores by the vote.")
-    return rule_set.scorer
+    return rule_set.scorer.fitted("Exporting a scorecard as code")
 
 
 def _rule_ids(rule_set: RuleSet) -> list[int]:
@@ -53,7 +49,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         "then clipped to [0, 1].",
-        f"Labels are cut from the scores by {bp.words(rule_set.bipartition)}.",
+        f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
     ]
 
 
@@ -72,7 +68,7 @@ def to_python(rule_set: RuleSet) -> str:
         f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in _conditions(rule_set, i))}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
-    cut = bp.words(rule_set.bipartition)
+    cut = rule_set.bipartition.words()
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",
@@ -109,7 +105,7 @@ def to_python(rule_set: RuleSet) -> str:
         "",
         "def chosen(scores):",
         f'    """The indices of the predicted labels: {cut}."""',
-        *_python_cut(rule_set),
+        *rule_set.bipartition.python_lines(),
         "",
         "",
         "def predict(row):",
@@ -124,18 +120,6 @@ def to_python(rule_set: RuleSet) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def _python_cut(rule_set: RuleSet) -> list[str]:
-    method, value = rule_set.bipartition
-    if method == "rcut":
-        return ["    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)",
-                f"    return [j for j in sorted(order[:{int(value)}]) if scores[j] > 0.0]"]
-    lines = [f"    picked = [j for j, score in enumerate(scores) if score >= {float(value)!r}]"]
-    if method == "threshold_or_top":
-        lines += ["    if not picked and max(scores) > 0.0:",
-                  "        picked = [scores.index(max(scores))]"]
-    return lines + ["    return picked"]
 
 
 def _py(name) -> str:
@@ -291,22 +275,9 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
 
 def _sql_cut(rule_set: RuleSet) -> str:
     """The cut: (k, j, picked), picked 1 for a predicted label (as ``bipartition.apply``)."""
-    method, value = rule_set.bipartition
-    columns = ["k", "j", "picked"]
-    if method == "threshold":
-        return _cte("cut", columns,
-                    ["k", "j", f"CASE WHEN score >= {_num(value)} THEN 1 ELSE 0 END"], "long",
-                    "1 for the labels at or above the threshold")
     place = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY score DESC, j)"
-    if method == "rcut":
-        picked = f"CASE WHEN {place} <= {int(value)} AND score > 0.0e0 THEN 1 ELSE 0 END"
-        return _cte("cut", columns, ["k", "j", picked], "long",
-                    "1 for the best-scoring labels above 0 (the earlier label first on ties)")
-    best, t = "MAX(score) OVER (PARTITION BY k)", _num(value)
-    picked = (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0 AND {place} = 1) "
-              "THEN 1 ELSE 0 END")
-    return _cte("cut", columns, ["k", "j", picked], "long",
-                "1 for the labels at or above the threshold, else for the best one above 0")
+    picked, what = rule_set.bipartition.sql_picked(_num, place)
+    return _cte("cut", ["k", "j", "picked"], ["k", "j", picked], "long", what)
 
 
 def _cte(name, columns, values, source, what) -> str:

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from mlr_core import InputError, MLRClassifier, load_dataset, make_hypercube_dataset
+from mlr_core.compaction import compact
 from mlr_core.export import MODEL_TABLES, python_labels, sql_statements, to_python, to_sql
 
 ENGINES = ("sqlite", "duckdb")
@@ -107,7 +108,7 @@ def test_names_from_fit_are_data_not_code(cube, tmp_path):
     rule_set = model.current_rule_set("agg")
     assert rule_set.n_rules > 20
     assert_exports_predict(rule_set, cube.X, marker)
-    source = model.export_python()
+    source = to_python(model.rule_set_)
     for name in [*payloads(marker), *LABELS]:
         assert repr(name) in source  # each name as a literal
     tree = ast.parse(source)
@@ -174,7 +175,7 @@ def test_sql_refuses_names_no_sql_can_hold(cube):
         to_sql(rule_set, key="")
     vote = MLRClassifier(n_iter=500, weighting="vote", random_state=0).fit(cube.X, cube.Y)
     with pytest.raises(InputError, match="scorecard"):
-        vote.export_sql()
+        to_sql(vote.rule_set_)
 
 
 @pytest.mark.parametrize("cut", [("threshold", 0.3), ("threshold_or_top", 0.95),
@@ -199,7 +200,7 @@ def test_every_cut_and_its_header(cube, cut):
 
 def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
     model = fitted(cube, None, None)
-    small = model.compact(10).rule_set_
+    small = compact(model, 10).rule_set_
     assert small.rule_ids.tolist() != list(range(small.n_rules))  # kept, not renumbered
     namespace: dict = {}
     exec(compile(to_python(small), "<scorecard>", "exec"), namespace)
@@ -267,7 +268,7 @@ def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_mod
     rule_set = model.current_rule_set("agg")
     assert rule_set.n_rules >= 300
     expected = model.predict(data.X).astype(np.uint8)
-    assert np.array_equal(python_labels(model.export_python(), data.X, data.feature_names),
+    assert np.array_equal(python_labels(to_python(model.rule_set_), data.X, data.feature_names),
                           expected)
     for engine in ENGINES:
         got = run_sql(sql_statements(rule_set), data.X, data.feature_names, engine)
