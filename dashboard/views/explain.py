@@ -147,7 +147,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
         help="A compact model of at most that many rules (the baseline counted).")
     model, which = scored_by(session, snap, FULL if choice is None else choice)
     data = session.split.dataset
-    exp = model.explain(data.X[index])
+    exp = model.rule_set_.explain(data.X[index])
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
     method, value = exp.bipartition
     st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",
