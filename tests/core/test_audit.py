@@ -52,13 +52,28 @@ def datasets(shared_datasets_dir):
             "emotions": load_dataset(shared_datasets_dir / "emotions.arff")}
 
 
+@pytest.fixture(scope="module")
+def fitted(datasets):
+    """``fitted(name, **params)``: ``MLRClassifier(random_state=0, **params)`` fitted on all of
+    dataset ``name``, once per module (tests that ask for the same model share it; none
+    changes it)."""
+    models = {}
+
+    def fit(name: str, **params) -> MLRClassifier:
+        key = (name, tuple(sorted(params.items())))
+        if key not in models:
+            data = datasets[name]
+            models[key] = MLRClassifier(random_state=0, **params).fit(
+                data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
+        return models[key]
+
+    return fit
+
+
 @pytest.fixture(scope="module", params=list(CASES))
-def case(request, datasets):
+def case(request, datasets, fitted):
     name, params = CASES[request.param]
-    data = datasets[name]
-    model = MLRClassifier(random_state=0, **{"weighting": "vote", **params}).fit(
-        data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
-    return request.param, model, data
+    return request.param, fitted(name, **{"weighting": "vote", **params}), datasets[name]
 
 
 def contribution_to_prediction(explanation, predicted, model, label_names):
@@ -106,11 +121,11 @@ def test_compaction_keeps_predictions_and_drops_only_rules_that_never_decide(cas
         result.kept])
 
 
-def test_fitted_compaction_drops_light_rules_that_putting_back_would_keep(datasets):
+def test_fitted_compaction_drops_light_rules_that_putting_back_would_keep(datasets, fitted):
     """With fitted weights, dropping the lightest rules while predictions hold keeps far fewer
     rules than growing from the deciding ones (measured: 45 against 192 of 289, README)."""
     data = datasets["sample"]
-    model = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y)
+    model = fitted("sample", n_iter=20_000, weighting="fitted")
     result = compact(model, data.X)
     np.testing.assert_array_equal(result.model.predict(data.X), model.predict(data.X))
     assert len(result.kept) < 0.4 * len(model.rules_frame())
@@ -125,11 +140,11 @@ def test_deciding_rules_alone_are_exactly_the_deciders(case):
     assert len(alone.model.rules_frame()) == len(np.unique(decided))
 
 
-def test_put_back_rules_are_needed_somewhere(datasets):
+def test_put_back_rules_are_needed_somewhere(datasets, fitted):
     # on emotions with MLR_agg the deciding rules alone change predictions; compaction must
     # then have put rules back, or the identical-predictions check above would be vacuous
     data = datasets["emotions"]
-    model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(data.X, data.Y)
+    model = fitted("emotions", n_iter=20_000, weighting="vote")
     alone = compact(model, data.X, keep_predictions=False)
     assert (alone.model.predict(data.X) != model.predict(data.X)).any(axis=1).mean() > 0.05
     assert len(compact(model, data.X).restored) > 0
@@ -202,10 +217,9 @@ def test_audit_puts_it_together(datasets):
         np.mean(model.predict(data.X[test]) != data.Y[test]))
 
 
-def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(datasets):
+def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(datasets, fitted):
     data = datasets["sample"]
-    small = compaction.compact(MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y),
-                               20)
+    small = compaction.compact(fitted("sample", n_iter=20_000, weighting="fitted"), 20)
     ids = small.rule_set_.rule_ids
     assert ids.max() >= len(ids)  # not 0..k-1, so a mix-up of ids and positions shows
     result = audit(small, data.X)
@@ -229,9 +243,8 @@ def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(dataset
                                   voted.to_numpy())
 
 
-def test_order_filter_and_exports_honour_the_table():
-    data = load_dataset(SAMPLE)
-    model = MLRClassifier(random_state=0, n_iter=20_000, weighting="vote").fit(data.X, data.Y)
+def test_order_filter_and_exports_honour_the_table(fitted):
+    model = fitted("sample", n_iter=20_000, weighting="vote")
     frame = model.rules_frame()
     ordered = order_rules(frame)
     assert ordered["trusted_accuracy"].is_monotonic_decreasing
