@@ -30,6 +30,9 @@ class Pacing:
     pending_steps: int = 0
     #: Iterations per second measured on this model (0: not yet).
     speed: float = 0.0
+    #: This tab's share of the server (1 / the tabs training on it, ``sharing.share``): its
+    #: curve points are spaced out by it.
+    share: float = 1.0
 
     def restart(self) -> None:
         """A new model: paused, no step waiting, its speed still to be measured."""

@@ -131,10 +131,20 @@ class ModelCache:
         return self._once("vote", lambda: self._scored("vote"))
 
     def fitted_model(self):
-        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
-        default (``weighting="fitted"``), fitted on the training split. Costs a ridge fit (a few
-        seconds on yeast), so pages ask for it on request."""
+        """The rules scored by fitted rule weights, the library's default: the model itself when
+        it is that model (its weights are current, ``ready()``), else a copy fitted on the
+        training split (a ridge fit: seconds on yeast, so pages ask for it on request). Read
+        it under the lock when it is the model itself."""
+        model = self.ready()
+        if model.weighting == "fitted":
+            return model
         return self._once("fitted", lambda: self._scored("fitted"))
+
+    def explain_fitted(self, index: int):
+        """The explanation of one instance under fitted rule weights (the Explain page's
+        scorecard of all rules)."""
+        return self._once(("explain fitted", index),
+                          lambda: self.fitted_model().explain(self.split.dataset.X[index]))
 
 
 @dataclass
@@ -286,7 +296,8 @@ class Session:
 
         The model is refitted to the rules first (``tune_bipartition``: the rule weights, or the
         vote's threshold), so the curves are those of the model the library would predict with
-        at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``).
+        at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``), and so
+        do other tabs training on the server (``Pacing.share``).
         """
         with self._lock:
             model = self._started()
@@ -297,8 +308,8 @@ class Session:
             rows = np.concatenate([sample, self.split.test_idx])
             self.snapshot()  # taken first: pages read it while the refit holds the lock
             model.tune_bipartition()  # to the rules as they are now
-            self.curves.min_seconds = max(CURVE_EVERY_S,
-                                          (time.perf_counter() - now) / REFIT_SHARE)
+            self.curves.min_seconds = max(CURVE_EVERY_S, (time.perf_counter() - now)
+                                          / REFIT_SHARE) / self.pacing.share
             pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
             truth = self.split.dataset.Y[rows]
             measures = _measures()
