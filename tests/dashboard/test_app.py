@@ -657,6 +657,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monk
         raise RuntimeError("chart builder broke")
 
     monkeypatch.setattr(pages, "train_charts", broken)
+    app.session_state["train_charts"] = None  # the charts kept from the last run are made again
     before = _session(app)
     app.run()
     _no_exception(app)
