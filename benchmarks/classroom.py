@@ -63,6 +63,16 @@ ANSWERED = """([title, live]) => {
 }"""
 IDLE = """() => document.querySelector('[data-testid=stApp]')
   .getAttribute('data-test-script-state') === 'notRunning'"""
+#: True once the script is idle and the Iteration metric reads at least ``n``.
+STEPPED = """(n) => document.querySelector('[data-testid=stApp]')
+  .getAttribute('data-test-script-state') === 'notRunning'
+  && [...document.querySelectorAll('[data-testid=stMetric]')].some(m =>
+    m.innerText.startsWith('Iteration') && parseInt(m.querySelector(
+      '[data-testid=stMetricValue]').innerText.replace(/\\D/g, '')) >= n)"""
+#: True once the script is idle and the page shows ``text`` (what the click was waiting for).
+SHOWS = """(text) => document.querySelector('[data-testid=stApp]')
+  .getAttribute('data-test-script-state') === 'notRunning'
+  && document.querySelector('[data-testid=stMain]').innerText.includes(text)"""
 
 
 def load() -> float:
@@ -217,7 +227,8 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
     print(f"load {args.data}: {click.seconds:.2f} s (load {click.load:.2f}); server "
           f"{rss_mb(pid):.0f} MB")
     tab.open(TRAIN)
-    click = tab.press("Step", "Step 200")
+    step = page.get_by_role("button", name="Step", exact=True)
+    click = tab.timed("Step 200", step.click, STEPPED, 200)
     print(f"Step 200: {click.seconds:.2f} s (load {click.load:.2f})")
     click = tab.press("Start", "Start", "() => [...document.querySelectorAll('[data-testid="
                       "stMetricValue]')].some(e => /[1-9]/.test(e.innerText))")
@@ -235,15 +246,12 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
             print(f"paused at iteration {tab.iteration():,}")
     tab.open("Explain an instance")
     toggle = page.get_by_text("Fit the rule weights to these rules")
-    click = tab.timed("Explain: fit the rule weights", toggle.click,
-                      "() => !!document.querySelector('.stPlotlyChart, [data-testid=stPlotly"
-                      "Chart]') && [...document.querySelectorAll('[data-testid=stMarkdown"
-                      "Container]')].some(e => e.innerText.includes('with fitted weights'))"
-                      " && document.querySelector('[data-testid=stApp]').getAttribute("
-                      "'data-test-script-state') === 'notRunning'")
+    click = tab.timed("Explain: fit the rule weights", toggle.click, SHOWS,
+                      "MLR_agg with fitted weights")
     print(f"Explain, fit the rule weights: {click.seconds:.2f} s (load {click.load:.2f})")
     tab.open("Rules")
-    click = tab.press("Compact and audit", "Rules: compact and audit")
+    button = page.get_by_role("button", name="Compact and audit", exact=True)
+    click = tab.timed("Rules: compact and audit", button.click, SHOWS, "Deciding rules")
     print(f"Rules, compact and audit: {click.seconds:.2f} s (load {click.load:.2f}); server "
           f"{rss_mb(pid):.0f} MB, {rss_mb(pid) - before:.0f} MB above one tab on the sample")
     return [tab]

@@ -11,6 +11,7 @@ curves) taken once per iteration under that lock and never changed afterwards.
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 import time
@@ -101,6 +102,8 @@ class ModelCache:
     ready: Callable[[], object]
     split: DataSplit
     lock: threading.RLock = field(repr=False)
+    #: The model as it is, its weights perhaps older than its rules (``Session._started``).
+    started: Callable[[], object] = field(repr=False)
     _kept: dict = field(default_factory=dict, repr=False)
 
     def _once(self, key, make: Callable[[], T]) -> T:
@@ -116,8 +119,10 @@ class ModelCache:
 
     def _scored(self, weighting: str):
         """A copy of the model with these rules scored by ``weighting``, tuned on the training
-        split (the rules keep their specificity limit: "auto" resolves per weighting)."""
-        model = _estimator().from_json(self.ready().to_json())
+        split (the rules keep their specificity limit: "auto" resolves per weighting). Copied
+        as it is (``copy.deepcopy``): a copy through JSON needs current weights, and refitting
+        weights the copy replaces cost seconds on ohsumed."""
+        model = copy.deepcopy(self.started())
         return model.set_params(weighting=weighting, max_specified=model.max_specified_).start(
             *self.split.training(), warm_start=True)
 
@@ -125,9 +130,8 @@ class ModelCache:
         """The rules scored by the paper's vote: the model itself when it votes, else a copy
         (a vote is tuned in a fraction of a second). Read it under the lock when it is the
         model itself."""
-        model = self.ready()
-        if model.weighting == "vote":
-            return model
+        if self.started().weighting == "vote":
+            return self.ready()
         return self._once("vote", lambda: self._scored("vote"))
 
     def fitted_model(self):
@@ -266,6 +270,15 @@ class Session:
         with self._lock:
             return 0 if self._model is None else int(self._model.summary()["iteration"])
 
+    def busy(self) -> bool:
+        """Whether another thread holds the model now: the refit of a tick that a click ended
+        goes on in the old run's thread for seconds on large data, and the click's own tick
+        then draws at once rather than wait for it to train."""
+        if self._lock.acquire(blocking=False):
+            self._lock.release()
+            return False
+        return True
+
     def step(self, n_iterations: int) -> None:
         """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
         self.learn(int(n_iterations))
@@ -358,7 +371,7 @@ class Session:
         again at each use: a new one replaces it as soon as the model changes."""
         with self._lock:
             if self._cache is None:
-                self._cache = ModelCache(self._ready, self.split, self._lock)
+                self._cache = ModelCache(self._ready, self.split, self._lock, self._started)
             return self._cache
 
     def snapshot(self) -> Snapshot:

@@ -206,7 +206,7 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     @st.fragment(run_every=run_every())
     def tick() -> None:
         current = session()
-        if current.pacing.running:
+        if current.pacing.running and not current.busy():
             # another tab's click is answered first; a click in this tab ends the tick
             keep_going = sharing.take_turn(st.session_state, lambda: current.pacing.running)
             current.pacing.share = sharing.share(current)
