@@ -63,6 +63,11 @@ def click(tab_state: MutableMapping) -> Iterator[None]:
             _clicks.pop(number, None)
 
 
+def answering_click() -> bool:
+    """Whether this thread runs a click's full run now (not a later tick of its fragments)."""
+    return getattr(_local, "in_click", False)
+
+
 def clicks_waiting(now: float | None = None) -> bool:
     """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago."""
     now = time.monotonic() if now is None else now
@@ -80,7 +85,7 @@ def take_turn(tab_state: Mapping, running: Callable[[], bool]) -> Callable[[], b
     def keep_going() -> bool:
         return running() and tab_state.get(RUN_KEY) == number
 
-    if not getattr(_local, "in_click", False):
+    if not answering_click():
         while clicks_waiting() and keep_going():
             time.sleep(POLL_S)
     return keep_going

@@ -212,7 +212,9 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
             current.pacing.share = sharing.share(current)
             with shielded("training"):
                 wait_for_kernels()
-                current.pacing.advance(current, keep_going=keep_going)
+                # a click's page draws before any refit for a curve point
+                current.pacing.advance(current, keep_going=keep_going,
+                                       point=not sharing.answering_click())
         with shielded("drawing this page"):
             draw(current, current.snapshot())
 
