@@ -215,6 +215,8 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
                 # a click's page draws before any refit for a curve point
                 current.pacing.advance(current, keep_going=keep_going,
                                        point=not sharing.answering_click())
+            if current.pacing.running and not keep_going():
+                return  # a click started a newer run of this tab: it draws, not this one
         with shielded("drawing this page"):
             draw(current, current.snapshot())
 

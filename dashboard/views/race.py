@@ -104,6 +104,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
             with ui.shielded("racing"):
                 ui.wait_for_kernels()
                 current.advance(keep_going=keep_going)
+            if current.running and not keep_going():
+                return  # a click started a newer run of this tab: it draws, not this one
         with ui.shielded("drawing the race"):
             split = current.split
             st.markdown(f"**Iteration {current.iteration:,}** of each model on "
