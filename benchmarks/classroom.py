@@ -2,6 +2,7 @@
 
     python benchmarks/classroom.py                    # six tabs on the sample, 4 rounds
     python benchmarks/classroom.py --tabs 3 --rounds 2
+    python benchmarks/classroom.py --renice           # browsers at the server's niceness
     python benchmarks/classroom.py --tabs 1 --data ohsumed   # one tab on a data-folder dataset
 
 Issue 24's targets: six tabs training at once on a 2-core machine (their headless browsers on
@@ -158,6 +159,23 @@ class Tab:
         return self.page.evaluate("window.__mlrErrors")
 
 
+def renice_browser() -> int:
+    """Set the browser's processes to this benchmark's niceness (the server's): run as root,
+    Chromium raises its main and GPU processes to nice -8 and its renderers to 0, ahead of a
+    server started with ``nice``. Returns how many processes were changed."""
+    import psutil
+
+    ours, changed = os.nice(0), 0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in child.name() and child.nice() < ours:
+                child.nice(ours)
+                changed += 1
+        except psutil.NoSuchProcess:
+            continue
+    return changed
+
+
 def open_tab(browser, url: str, number: int) -> Tab:
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
     context.add_init_script(WATCH_ERRORS)
@@ -181,6 +199,8 @@ def summary(clicks: list[Click], label: str) -> str:
 def classroom(browser, url: str, pid: int, args) -> list[Tab]:
     print(f"opening {args.tabs} tabs (load {load():.2f})")
     tabs = [open_tab(browser, url, i + 1) for i in range(args.tabs)]
+    if args.renice:
+        print(f"{renice_browser()} browser processes set to the server's niceness, {os.nice(0)}")
     for tab in tabs:  # first Start waits for the kernels once
         tab.press("Start", "Start", "() => [...document.querySelectorAll('[data-testid="
                   "stMetricValue]')].some(e => /[1-9]/.test(e.innerText))")
@@ -267,6 +287,8 @@ def main() -> None:
                         help="seconds of training before the first click")
     parser.add_argument("--read", type=float, default=1.0,
                         help="seconds a tab waits after an answer before its next click")
+    parser.add_argument("--renice", action="store_true",
+                        help="classroom: the browser's processes at the server's niceness")
     parser.add_argument("--py-spy", type=Path, metavar="FILE",
                         help="profile the server with py-spy (samples holding the interpreter's "
                              "lock, collapsed stacks) into FILE")
