@@ -138,40 +138,40 @@ def load_data(name, data_dir, synthetic):
 
 
 class Ours:
-    """Our engine through its incremental API: ``start`` once, then ``learn(k)``."""
+    """Our engine through its incremental API (a ``TrainingSession``): ``start`` once, then
+    ``learn(k)``."""
 
     def __init__(self, X, Y, n_rules, threads):
-        from mlr_core import MLRClassifier
+        from mlr_core import MLRClassifier, TrainingSession
 
         numba.set_num_threads(threads)
         self.cls, self.X, self.Y, self.n_rules = MLRClassifier, X, Y, n_rules
+        self.session_of = TrainingSession
         self.config = "MLRClassifier(n_rules=N, random_state=0), all else default"
 
     def warm_up(self):
         """Compile (or load cached) numba kernels on a small throw-away model, predict included."""
         t = time.perf_counter()
         m = self.cls(n_rules=64, random_state=SEED)
-        m.start(self.X[:300], self.Y[:300])
-        m.learn(3000)
-        m.tune_bipartition()
+        self.session_of(m).start(self.X[:300], self.Y[:300]).learn(3000).tune_bipartition()
         m.predict(self.X[:50])
         return time.perf_counter() - t
 
     def begin(self):
         self.model = self.cls(n_rules=self.n_rules, random_state=SEED)
-        self.model.start(self.X, self.Y)
+        self.session = self.session_of(self.model).start(self.X, self.Y)
 
     def advance(self, k):
-        self.model.learn(k)
+        self.session.learn(k)
 
     def population(self):
-        s = self.model.summary()
+        s = self.session.summary()
         return int(s["micro_size"]), int(s["macro_size"])
 
     def ready_to_predict(self):
         """Fit the rule weights and the bipartition to the rules as trained (what ``fit`` does
         after its iterations; prediction refuses weights older than the rules)."""
-        self.model.tune_bipartition()
+        self.session.tune_bipartition()
 
     def predict(self, X):
         return self.model.predict(X)

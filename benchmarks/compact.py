@@ -4,7 +4,7 @@
     python benchmarks/compact.py --datasets flags --folds 1            # a quick look
 
 One MLR fit per fold (the library's defaults, ``random_state=0``) serves every size: its
-:meth:`~mlr_core.MLRClassifier.compaction_path` gives the models of k = 10, 20, 50, 100 and 200
+:func:`mlr_core.compaction.compaction_path` gives the models of k = 10, 20, 50, 100 and 200
 rules (the baseline counted as one rule, as BOOMER's default rule is), predicted beside the full
 model through the experiment runner on the fixed folds of ``../shared/field/folds``. BOOMER at
 the same budgets and the nine peers come from ``../shared/field/peers_rule_budget.csv`` and
@@ -24,7 +24,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from mlr_core import MLRClassifier, load_dataset
-from mlr_core.compaction import SIZES
+from mlr_core.compaction import SIZES, compact, compaction_path
 from mlr_core.evaluation.experiments import SharedFit, markdown, read_fold_file, run_experiment
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ class CompactPath(BaseEstimator):
 
     def fit(self, X, Y):
         self.model_ = MLRClassifier(random_state=self.random_state).fit(X, Y)
-        self.path_ = self.model_.compaction_path(self.sizes)
+        self.path_ = compaction_path(self.model_, self.sizes)
         return self
 
     def predict(self, X, max_rules=None):
@@ -83,18 +83,18 @@ def timings(data, folds):
         model = MLRClassifier(random_state=0).fit(X_train, dataset.Y[train])
         fit = time.process_time() - start
         start = time.process_time()
-        small = model.compact(50)
+        small = compact(model, 50)
         one = time.process_time() - start
         start = time.process_time()
-        model.compaction_path(SIZES)
+        compaction_path(model, SIZES)
         every = time.process_time() - start
         rows.append({"dataset": d, "fit s": f"{fit:.2f}", "compact(50) s": f"{one:.2f}",
                      "share of the fit": f"{one / fit:.0%}",
                      "all five sizes s": f"{every:.2f}",
                      "rules: full model": model.rule_set_.n_rules,
                      "rules matching a test row, median: full / 50":
-                         f"{np.median(model.rules_per_row(X_test)):.0f} / "
-                         f"{np.median(small.rules_per_row(X_test)):.0f}"})
+                         f"{np.median(model.rule_set_.match_counts(X_test)):.0f} / "
+                         f"{np.median(small.rule_set_.match_counts(X_test)):.0f}"})
     return pd.DataFrame(rows).set_index("dataset")
 
 

@@ -53,6 +53,7 @@ from mlr_core.evaluation.experiments import (
 from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
+from mlr_core.training_session import TrainingSession
 
 REPO = Path(__file__).resolve().parents[1]
 FIELD = REPO.parent / "shared" / "field"
@@ -120,7 +121,7 @@ class EachCut(BaseEstimator):
     ``cut="per-label " + measure`` by `per_label_thresholds` for each measure of ``per_label``.
 
     The cuts are tuned on the estimator's own leave-one-out scores
-    (:meth:`MLRClassifier.tuning_scores`, one more weight fit)."""
+    (`TrainingSession.tuning_scores`, one more weight fit)."""
 
     def __init__(self, random_state=0, targets=("guarded",), per_label=()):
         self.random_state = random_state
@@ -129,8 +130,9 @@ class EachCut(BaseEstimator):
 
     def fit(self, X, Y):
         model = MLRClassifier(random_state=self.random_state).fit(X, Y)
-        loo, truth = model.tuning_scores()
-        self.cuts_ = {t: model.bipartition_for(t, loo, truth) for t in self.targets}
+        session = TrainingSession(model)
+        loo, truth = session.tuning_scores()
+        self.cuts_ = {t: session.bipartition_for(t, loo, truth) for t in self.targets}
         self.cuts_.update({f"per-label {measure}": per_label_thresholds(loo, truth, measure)
                            for measure in self.per_label})
         self.model_ = model

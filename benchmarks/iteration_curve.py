@@ -18,7 +18,7 @@ import argparse
 import time
 from pathlib import Path
 
-from mlr_core import MLRClassifier, load_dataset, stopping
+from mlr_core import MLRClassifier, TrainingSession, load_dataset, stopping
 from mlr_core.evaluation.experiments import read_fold_file
 from mlr_core.evaluation.measures import accuracy, f1, hamming_loss
 
@@ -44,14 +44,15 @@ def main(argv=None) -> int:
         folds = read_fold_file(SHARED / "field" / "folds" / f"{name}.json", data.Y)
         for k in args.folds:
             train, test = folds[k]
-            model = MLRClassifier(random_state=0).start(data.X[train], data.Y[train])
+            session = TrainingSession(MLRClassifier(random_state=0))
+            model = session.start(data.X[train], data.Y[train]).model
             trained, seconds = 0, 0.0
             for checkpoint in sorted(args.checkpoints):
                 began = time.process_time()
-                model.learn(checkpoint - trained)
+                session.learn(checkpoint - trained)
                 seconds += time.process_time() - began
                 trained = checkpoint
-                model.tune_bipartition()
+                session.tune_bipartition()
                 truth, predicted = data.Y[test], model.predict(data.X[test])
                 print(f"| {name} | {k} | {checkpoint:,} | {hamming_loss(truth, predicted):.4f} "
                       f"| {accuracy(truth, predicted):.4f} | {f1(truth, predicted):.4f} | "

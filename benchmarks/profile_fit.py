@@ -25,7 +25,7 @@ import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from mlr_core import MLRClassifier, load_dataset
+from mlr_core import MLRClassifier, TrainingSession, load_dataset
 from mlr_core import bipartition as bp
 from mlr_core._engine.clock import STEPS, new_clock
 from mlr_core._engine.matching import match_matrix
@@ -48,7 +48,7 @@ def profile(X, Y, n_rules, n_iter, seed):
     """CPU seconds per part of one fit of the defaults (``n_rules`` given), and the cost per
     iteration over the run."""
     model = MLRClassifier(n_rules=n_rules, n_iter=n_iter, random_state=seed)
-    _, start_s = timed(lambda: model.start(X, Y))
+    _, start_s = timed(lambda: TrainingSession(model).start(X, Y))
     run = model.run_
     clock = new_clock()
     chunk_us = []
@@ -86,7 +86,7 @@ def main(argv=None):
     threadpool_limits(1)
     warm = load_dataset(DATA / "flags.arff")
     MLRClassifier(n_rules=100, n_iter=500, random_state=0).fit(warm.X, warm.Y)
-    model = MLRClassifier(n_rules=100, random_state=0).start(warm.X, warm.Y)
+    model = TrainingSession(MLRClassifier(n_rules=100, random_state=0)).start(warm.X, warm.Y).model
     model.run_.learn(10, clock=new_clock())
     print(f"one thread (numba and BLAS); load average {os.getloadavg()[0]:.1f}")
     for name in args.datasets:

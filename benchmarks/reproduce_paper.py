@@ -217,7 +217,7 @@ def run_theory(out, seed, quick):
             model = MLRClassifier(fitness=fitness, nu=1, n_iter=2000 if quick else 20_000,
                                   random_state=seed).fit(data.X, data.Y)
             rules = model.rules_frame()
-            row[f"engine_{fitness}_fitness"] = model.summary()["mean_fitness"]
+            row[f"engine_{fitness}_fitness"] = model.run_.summary()["mean_fitness"]
             row[f"engine_{fitness}_tau"] = float(
                 (rules.n_specified * rules.numerosity).sum() / (THEORY_D * rules.numerosity.sum()))
         rows.append(row)

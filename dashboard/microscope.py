@@ -1,6 +1,6 @@
 """One training iteration told step by step and drawn on the population plot (Microscope page).
 
-The story comes from the engine's own record (:meth:`MLRClassifier.step_traced`); nothing of the
+The story comes from the engine's own record (:meth:`TrainingSession.step_traced`); nothing of the
 learning classifier system is re-done here. Pure (no Streamlit): a step is a sentence and the
 rules to outline, and :func:`step_figure` draws them over the population figure's rectangles.
 """

@@ -3,7 +3,7 @@ predicts the held-out rows, and each one's scorecard laid out for a page.
 
 The dashboard trains all the rules live; a compact model is the library's other answer: k of
 those rules (the baseline counted) with fitted weights, chosen and refitted by
-``MLRClassifier.compaction_path`` (``mlr_core/compaction.py``). One path serves every size, so
+``compaction_path`` (``mlr_core/compaction.py``). One path serves every size, so
 the Rules and Explain pages share one, kept per snapshot of the model (:func:`kept_or_built`).
 
 Pure (no Streamlit): the pages and the tests call the same functions.
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from mlr_core.compaction import SIZES
+from mlr_core.compaction import SIZES, compaction_path
 
 #: Where a tab keeps its rule budget (``st.session_state``; ui.DATA_VIEWS drops it with the data).
 KEY = "rules_audit"
@@ -88,7 +88,7 @@ def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
     rows bound) and the held-out measures of each compact model, of ``fitted`` itself and of
     ``vote``, the same rules scored by the paper's vote."""
     n = len(snap.rules)
-    models = fitted.compaction_path(budgets(n))
+    models = compaction_path(fitted, budgets(n))
     rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.n_rules + 1,
              **held_out_measures(model, X_test, Y_test)} for k, model in models.items()]
     rows.append({"model": FULL, "budget": None, "rules": n + 1,
@@ -133,10 +133,10 @@ def orders(label_names) -> list[str]:
 
 
 def scorecard(model, X, order: str = "largest weight first") -> pd.DataFrame:
-    """The compact model's scorecard on rows X (``MLRClassifier.scorecard``) in ``order`` (one of
+    """The compact model's scorecard on rows X (``RuleSet.scorecard``) in ``order`` (one of
     :func:`orders`): support, coverage, a weight column per label (named by it), then the long
     condition; ``rule_id`` stays the index."""
-    card = model.scorecard(X)
+    card = model.rule_set_.scorecard(X)
     weights = weights_of(card)
     label = next((name for name in weights if order == BY_LABEL.format(label=name)), None)
     key = -weights[label] if label is not None else ORDERS[order](card)

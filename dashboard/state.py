@@ -30,14 +30,17 @@ from dashboard.selection import Selection
 from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import InputError, MLRError
+from mlr_core.params import DEFAULTS as LIBRARY_DEFAULTS
 
 T = TypeVar("T")
 
-#: Parameters the Train page exposes; the rest keep the engine's defaults (``max_specified="auto"``
-#: among them: rules of at most 3 conditions with fitted weights, ceil(log2 n) with the vote).
+#: Parameters the Train page exposes, at the library's defaults (``mlr_core/params.py``) but for a
+#: fixed N and seed; the rest keep the engine's defaults (``max_specified="auto"`` among them:
+#: rules of at most 3 conditions with fitted weights, ceil(log2 n) with the vote).
 DEFAULT_PARAMS = {
-    "n_rules": 1000, "p_hash": 0.33, "fitness": "hl", "nu": 10.0, "theta_ga": 25,
-    "r0": 0.5, "prediction": "agg", "weighting": "fitted", "random_state": 0,
+    **{name: LIBRARY_DEFAULTS[name] for name in ("n_rules", "p_hash", "fitness", "nu", "theta_ga",
+                                                 "r0", "prediction", "weighting")},
+    "n_rules": 1000, "random_state": 0,
 }
 #: The two models a tab can train, by ``weighting``: the library's default (``MLRClassifier()``)
 #: and the paper's, one click away for the lessons about the paper (the race, the theory).
@@ -74,6 +77,13 @@ def _estimator():
     from mlr_core import MLRClassifier
 
     return MLRClassifier
+
+
+def _training(model):
+    """A `TrainingSession` of ``model`` (imported when first needed, as `_estimator`)."""
+    from mlr_core import TrainingSession
+
+    return TrainingSession(model)
 
 
 #: What the engine reports for a model that has not learned yet (a unit test checks these
@@ -115,7 +125,8 @@ class ModelCache:
     def explain(self, index: int):
         """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
         return self._once(("explain", index),
-                          lambda: self.vote_model().explain(self.split.dataset.X[index]))
+                          lambda: self.vote_model().current_rule_set("agg").explain(
+                              self.split.dataset.X[index]))
 
     def _scored(self, weighting: str):
         """A copy of the model with these rules scored by ``weighting``, tuned on the training
@@ -123,8 +134,8 @@ class ModelCache:
         as it is (``copy.deepcopy``): a copy through JSON needs current weights, and refitting
         weights the copy replaces cost seconds on ohsumed."""
         model = copy.deepcopy(self.started())
-        return model.set_params(weighting=weighting, max_specified=model.max_specified_).start(
-            *self.split.training(), warm_start=True)
+        model.set_params(weighting=weighting, max_specified=model.max_specified_)
+        return _training(model).start(*self.split.training(), warm_start=True).model
 
     def vote_model(self):
         """The rules scored by the paper's vote: the model itself when it votes, else a copy
@@ -148,7 +159,8 @@ class ModelCache:
         """The explanation of one instance under fitted rule weights (the Explain page's
         scorecard of all rules)."""
         return self._once(("explain fitted", index),
-                          lambda: self.fitted_model().explain(self.split.dataset.X[index]))
+                          lambda: self.fitted_model().rule_set_.explain(
+                              self.split.dataset.X[index]))
 
 
 @dataclass
@@ -173,7 +185,8 @@ class Session:
     runs: RunHistory = field(init=False, default_factory=RunHistory)
     #: The last iteration run through the tracer (the Microscope page), None after a reset.
     traced: object | None = field(init=False, default=None)
-    _model: object | None = field(init=False, default=None, repr=False)
+    #: The model's `TrainingSession` (``_training.model`` is the model), once started.
+    _training: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
     #: What is computed from the model as it is (see :meth:`model_cache`).
     _cache: ModelCache | None = field(init=False, default=None, repr=False)
@@ -187,31 +200,34 @@ class Session:
 
     @staticmethod
     def _start_model(split: DataSplit, params: dict):
-        return _estimator()(**params).start(
+        return _training(_estimator()(**params)).start(
             *split.training(),
             feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
         )
 
     def _started(self):
         """The model, started on the training split the first time something needs it."""
+        return self._training_started().model
+
+    def _training_started(self):
+        """The model's `TrainingSession`, started as by `_started`."""
         with self._lock:
-            if self._model is None:
-                self._model = self._start_model(self.split, self.params)
-            return self._model
+            if self._training is None:
+                self._training = self._start_model(self.split, self.params)
+            return self._training
 
     def _install(self, split: DataSplit, params: dict) -> None:
         """Validate a (split, params) pair by starting a model, then switch to it."""
-        model = self._start_model(split, params)
-        self._adopt(split, model, params)
+        self._adopt(split, self._start_model(split, params), params)
 
-    def _adopt(self, split: DataSplit, model, params: dict) -> None:
+    def _adopt(self, split: DataSplit, training, params: dict) -> None:
         with self._lock:
             new_data = not hasattr(self, "selection") or split.dataset is not self.split.dataset
             if new_data:
                 self.selection = Selection(len(split.dataset.X))
                 self.runs.clear()
             self.runs.next_run(self.params, None if new_data else self.curves)
-            self.split, self._model, self.params = split, model, params
+            self.split, self._training, self.params = split, training, params
             self.curves = CurveLog()
             self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
             self.pacing.restart()
@@ -250,9 +266,9 @@ class Session:
                                  f"dashboard offers ({low:,} to {high:,}): load it in Python "
                                  "(MLRClassifier.from_json) instead.")
         # the rules keep their specificity limit ("auto" resolves per weighting)
-        model.set_params(**params, max_specified=model.max_specified_).start(
-            *self.split.training(), warm_start=True)
-        self._adopt(self.split, model, params)
+        model.set_params(**params, max_specified=model.max_specified_)
+        self._adopt(self.split, _training(model).start(*self.split.training(), warm_start=True),
+                    params)
 
     # ------------------------------------------------------------------ training
 
@@ -260,15 +276,15 @@ class Session:
         """Which model this session trains, in words: "the library's default (fitted rule
         weights), rules of at most 3 conditions" (the limit once the model has started)."""
         words = MODELS[self.params["weighting"]]
-        model = self._model
-        return words if model is None else (
-            f"{words}, rules of at most {model.max_specified_} conditions")
+        training = self._training
+        return words if training is None else (
+            f"{words}, rules of at most {training.model.max_specified_} conditions")
 
     @property
     def iteration(self) -> int:
         """Iterations trained so far (0 before the model starts)."""
         with self._lock:
-            return 0 if self._model is None else int(self._model.summary()["iteration"])
+            return 0 if self._training is None else int(self._training.summary()["iteration"])
 
     def busy(self) -> bool:
         """Whether another thread holds the model now: the refit of a tick that a click ended
@@ -290,18 +306,18 @@ class Session:
         from dashboard.microscope import Traced
 
         with self._lock:
-            model = self._started()
-            lower, upper = model.rule_bounds()
-            trace = model.step_traced()
+            training = self._training_started()
+            lower, upper = training.model.rule_bounds()
+            trace = training.step_traced()
             self._changed()
             self.traced = Traced(trace, RuleBounds.of(lower, upper),
                                  int(self.split.train_idx[trace.row]),
-                                 int(model.summary()["macro_size"]))
+                                 int(training.summary()["macro_size"]))
         return self.traced
 
     def learn(self, n_iterations: int) -> None:
         with self._lock:
-            self._started().learn(n_iterations)
+            self._training_started().learn(n_iterations)
             self._changed()
 
     def record(self, force: bool = False) -> None:
@@ -313,14 +329,15 @@ class Session:
         do other tabs training on the server (``Pacing.share``).
         """
         with self._lock:
-            model = self._started()
-            iteration, now = model.summary()["iteration"], time.perf_counter()
+            training = self._training_started()
+            model = training.model
+            iteration, now = training.summary()["iteration"], time.perf_counter()
             if not self.curves.due(iteration, now, force):
                 return
             sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
             rows = np.concatenate([sample, self.split.test_idx])
             self.snapshot()  # taken first: pages read it while the refit holds the lock
-            model.tune_bipartition()  # to the rules as they are now
+            training.tune_bipartition()  # to the rules as they are now
             self.curves.min_seconds = max(CURVE_EVERY_S, (time.perf_counter() - now)
                                           / REFIT_SHARE) / self.pacing.share
             pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
@@ -357,10 +374,11 @@ class Session:
         stays, unless the fit's one-condition rules (0/1 features) join or leave the rules the
         model shows (``MLRClassifier.population_``): then the next read takes a new one."""
         with self._lock:
-            model = self._started()
+            training = self._training_started()
+            model = training.model
             if model.weighting == "fitted" and (
-                    model.rule_set_.iteration != model.summary()["iteration"]):
-                model.tune_bipartition()
+                    model.rule_set_.iteration != training.summary()["iteration"]):
+                training.tune_bipartition()
                 kept = self._snapshot
                 if kept is not None and int(model.population_.size[0]) != len(kept.rules):
                     self._changed()
@@ -388,7 +406,7 @@ class Session:
             return self._snapshot
 
     def _take_snapshot(self) -> Snapshot:
-        if self._model is None:  # not started: what a fresh model shows, without the engine
+        if self._training is None:  # not started: what a fresh model shows, without the engine
             d = self.split.dataset.X.shape[1]
             rules = pd.DataFrame({name: pd.Series(dtype=kind)
                                   for name, kind in RULE_COLUMNS.items()})
@@ -396,8 +414,8 @@ class Session:
                 iteration=0, summary=dict(FRESH_SUMMARY), rules=rules.rename_axis("rule_id"),
                 bounds=RuleBounds.empty(d), history=pd.DataFrame(), curves=self.curves.frame(),
             )
-        model = self._model
-        summary = model.summary()
+        model = self._training.model
+        summary = self._training.summary()
         rules = model.rules_frame()
         lower, upper = model.rule_bounds()
         pop = model.population_
@@ -405,7 +423,7 @@ class Session:
         rules["labelset_id"] = model_ids[pop.ls[: len(rules)]]
         return Snapshot(
             iteration=summary["iteration"], summary=summary, rules=rules,
-            bounds=RuleBounds.of(lower, upper), history=model.history(),
+            bounds=RuleBounds.of(lower, upper), history=self._training.history(),
             curves=self.curves.frame(),
         )
 

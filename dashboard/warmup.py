@@ -37,24 +37,24 @@ def exercise_kernels() -> float:
     loaded (or compiled): training (Train, Race), the tracer (Microscope), prediction and
     explanation (Explain, both weightings), the engine's matching and the audit (Rules, Theory,
     Race). Returns the seconds it took."""
-    from mlr_core import MLRClassifier, make_hypercube_dataset
+    from mlr_core import MLRClassifier, TrainingSession, make_hypercube_dataset
     from mlr_core.audit import audit
 
     began = time.perf_counter()
     data = make_hypercube_dataset(n_samples=60, n_relevant=2, n_labels=2, random_state=0)
     X, Y = data.X, data.Y
     model = MLRClassifier(n_rules=30, random_state=0, weighting="vote")
-    model.start(X, Y)
-    model.learn(300)
-    model.step_traced()  # the tracer runs its own instantiation of the cycle
-    model.tune_bipartition()
+    session = TrainingSession(model).start(X, Y).learn(300)
+    session.step_traced()  # the tracer runs its own instantiation of the cycle
+    session.tune_bipartition()
     model.predict(X)
     model.predict(X, prediction="max")
-    model.explain(X[0])
+    model.rule_set_.explain(X[0])
     audit(model, X[:40], Y[:40], X[40:], Y[40:])
-    model.set_params(weighting="fitted").tune_bipartition()  # the default model
+    model.set_params(weighting="fitted")
+    session.tune_bipartition()  # the default model
     model.predict(X)
-    model.explain(X[0])
+    model.rule_set_.explain(X[0])
     return time.perf_counter() - began
 
 

@@ -10,6 +10,7 @@ from mlr_core.errors import DatasetError, InputError, MLRError, ModelFormatError
 
 _LAZY = {
     "MLRClassifier": "mlr_core.estimator",
+    "TrainingSession": "mlr_core.training_session",
     "Explanation": "mlr_core.explain",
     "IterationTrace": "mlr_core.iteration_trace",
     "Dataset": "mlr_core.data.loaders",

@@ -33,11 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from mlr_core import bipartition as bp
-from mlr_core._engine.matching import match_matrix, match_set
-from mlr_core._engine.voting import voters
+from mlr_core._engine.matching import match_set
 from mlr_core.errors import InputError
-from mlr_core.rule_set import WeightScorer
 
 
 @dataclass(frozen=True)
@@ -64,25 +61,6 @@ class RowRules:
         """How often each rule, in ``rules_frame()`` order, occurs in ``ids`` (``match_ids``:
         the rows it matches)."""
         return np.bincount(self.positions(ids), minlength=len(self.rule_ids))
-
-
-@dataclass(frozen=True)
-class _Influence:
-    """What each rule (by position) brings to a prediction: ``weight`` (see the module
-    docstring) and either its ``labelsets`` (the vote) or its per-label ``coef`` (fitted
-    weights)."""
-
-    weight: np.ndarray
-    labelsets: np.ndarray | None = None
-    coef: np.ndarray | None = None
-
-    def contributions(self, at, predicted, mode):
-        """Contribution of the rules at positions ``at`` to one row's predicted labels."""
-        if self.coef is not None:
-            return self.coef[at] @ (2.0 * predicted - 1.0)
-        if mode == "max":
-            return self.weight[at] * (self.labelsets[at] == predicted).all(axis=1)
-        return self.weight[at] * (self.labelsets[at] @ predicted.astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -145,23 +123,17 @@ class Audit:
 def row_rules(model, X, prediction=None) -> RowRules:
     """The voters and matching rules of each row of X, found by the engine's own kernels."""
     mode = _mode(model, prediction)
-    fitted = _fitted(model, mode)
     scaled = model.scaled(X)
     rule_set = model.current_rule_set(mode)
-    pop = rule_set.rules
-    buffer = np.empty(pop.nspec.shape[0], dtype=np.int64)
-    min_exp, n_nearest = rule_set.voting.min_vote_experience, rule_set.voting.n_nearest
+    scorer = rule_set.scorer_for(mode)
+    buffer = np.empty(rule_set.rules.nspec.shape[0], dtype=np.int64)
     voter_lists, match_lists = [], []
     covered = np.zeros(len(scaled), dtype=bool)
     for r, x in enumerate(scaled):
-        count = match_set(pop, x, buffer)
+        count = match_set(rule_set.rules, x, buffer)
         match_lists.append(buffer[:count].copy())
-        if fitted:
-            covered[r] = count > 0
-            voter_lists.append(match_lists[-1])
-            continue
-        count, covered[r] = voters(pop, x, min_exp, n_nearest, buffer)
-        voter_lists.append(buffer[:count].copy())
+        voted, covered[r] = scorer.voters(rule_set, x, match_lists[-1], buffer)
+        voter_lists.append(voted)
     return RowRules(*_compressed(voter_lists, rule_set.rule_ids),
                     *_compressed(match_lists, rule_set.rule_ids), covered, rule_set.rule_ids)
 
@@ -180,19 +152,10 @@ def _compressed(lists, rule_ids):
     return starts, rule_ids[at.astype(np.int64)]
 
 
-def _fitted(model, mode) -> bool:
-    """True when the audited prediction is MLR_agg with fitted rule weights."""
-    return mode == "agg" and isinstance(model.current_rule_set(mode).scorer, WeightScorer)
-
-
-def _influence(model, mode) -> _Influence:
-    """Each rule's `_Influence`, by position."""
+def _influence(model, mode):
+    """Each rule's `~mlr_core.rule_set.Influence`, by position."""
     rule_set = model.current_rule_set(mode)
-    if _fitted(model, mode):
-        coef = rule_set.scorer.coef
-        return _Influence(np.abs(coef).sum(axis=1), coef=coef)
-    pop = rule_set.rules
-    return _Influence(pop.fit * pop.num, labelsets=rule_set.labelsets[pop.ls])
+    return rule_set.scorer_for(mode).influence(rule_set)
 
 
 def _mode(model, prediction):
@@ -311,8 +274,8 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     before, and each pass puts back at least one rule, so this ends, at worst with every voter
     kept. With fitted rule weights every matching rule moves every score a little, so putting
     back keeps most rules; there the other rules are instead dropped one by one, lightest first,
-    while no prediction on X changes (`_drop_lightest`), then put back as above should rounding
-    have moved one. The result is then checked through the public path: the compacted model
+    while no prediction on X changes (``WeightScorer.prune``), then put back as above should
+    rounding have moved one. The result is then checked through the public path: the compacted model
     (``model.subset``) must predict exactly as the full model on X (a ``RuntimeError``
     otherwise, a bug).
     """
@@ -326,8 +289,8 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     deciding = rows.rule_ids[keep]
     if keep_predictions:
         full = np.asarray(model.predict(X, prediction=mode)).astype(np.uint8)
-        if _fitted(model, mode):
-            _drop_lightest(model, X, full, influence, keep)
+        rule_set = model.current_rule_set(mode)
+        rule_set.scorer_for(mode).prune(rule_set, model.scaled(X), full, influence.weight, keep)
         _put_back(model, X, mode, rows, full, influence, keep)
     kept = rows.rule_ids[keep]
     compacted = model.subset(kept)
@@ -337,28 +300,6 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
         raise RuntimeError("The compacted model predicts differently from the full one on the "
                            "data it was compacted on; please report this as a bug.")
     return Compaction(model=compacted, kept=kept, deciding=deciding)
-
-
-def _drop_lightest(model, X, full, influence, keep):
-    """Fitted weights: from all rules, drop each rule not in ``keep`` (the deciding ones, by
-    position), the lightest first, if the rows it matches keep their predictions ``full``
-    without it; ``keep`` ends as the rules kept. Each trial costs only the rows the rule
-    matches."""
-    rule_set = model.current_rule_set("agg")
-    weights = rule_set.scorer
-    matched = match_matrix(rule_set.rules, model.scaled(X)).astype(bool)
-    raw = matched @ weights.coef + weights.intercept  # unclipped scores, updated as rules go
-    protected = keep.copy()
-    keep[:] = True
-    for i in np.argsort(influence.weight, kind="stable"):
-        if protected[i]:
-            continue
-        rows = np.flatnonzero(matched[:, i])
-        trial = raw[rows] - weights.coef[i]
-        labels = bp.apply(np.clip(trial, 0.0, 1.0), rule_set.bipartition)
-        if np.array_equal(labels, full[rows]):
-            raw[rows] = trial
-            keep[i] = False
 
 
 def _put_back(model, X, mode, rows, full, influence, keep):
@@ -414,7 +355,7 @@ def audit(model, X, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     agreement = (np.asarray(deciding.model.predict(X, prediction=mode)) == full_labels).all(axis=1)
     summary = {
         "prediction": mode,
-        "weighting": "fitted" if _fitted(model, mode) else "vote",
+        "weighting": model.current_rule_set(mode).scorer_for(mode).kind,
         "how": model.current_rule_set(mode).prediction_text(mode),
         "n_rows": len(decided),
         "n_rules": len(rules),

@@ -6,16 +6,131 @@ which measure it maximises can be replaced without touching the estimator. The d
 `guarded_accuracy`, is derived in ``docs/field.md`` ("The bipartition").
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
 
 import numpy as np
 
-Bipartition = namedtuple("Bipartition", "method value")
-Bipartition.__doc__ = """How MLR_agg cuts scores: ``("threshold", t)`` keeps the labels scoring at
-least t; ``("threshold_or_top", t)`` the same, or the best-scoring label when none reaches t;
-``("rcut", k)`` keeps the k best-scoring labels; ``("rcut", 0)`` predicts no label (`EMPTY`)."""
+from mlr_core.errors import require
 
-METHODS = ("threshold", "threshold_or_top", "rcut")
+
+class Bipartition(namedtuple("Bipartition", "method value")):
+    """How MLR_agg cuts scores: ``("threshold", t)`` keeps the labels scoring at least t;
+    ``("threshold_or_top", t)`` the same, or the best-scoring label when none reaches t;
+    ``("rcut", k)`` keeps the k best-scoring labels; ``("rcut", 0)`` predicts no label
+    (`EMPTY`). A (method, value) pair that answers for itself: ``Bipartition(method, value)``
+    is the method's own class (`Threshold`, `ThresholdOrTop`, `RankCut`), which cuts scores
+    (``apply``), says so in words (``words``) and writes the cut as Python (``python_lines``)
+    and SQL (``sql_picked``) for the exports (``mlr_core/export.py``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, method, value):
+        kind = _KINDS.get(method) if cls is Bipartition else cls
+        if kind is None:
+            raise ValueError(f"unknown bipartition method {method!r}; one of {METHODS}")
+        return super().__new__(kind, method, value)
+
+    def __repr__(self) -> str:
+        return f"Bipartition(method={self.method!r}, value={self.value!r})"
+
+    @property
+    def value_text(self) -> str:
+        """The value as a program reads it back exactly."""
+        return repr(self.number(self.value))
+
+    def checked(self, n_labels: int) -> Bipartition:
+        """This cut with its value's own type, refused (ModelFormatError) unless it can cut
+        the scores of ``n_labels`` labels."""
+        refusal = self.refusal(n_labels)
+        require(refusal is None, refusal)
+        return type(self)(self.method, self.number(self.value))
+
+
+class Threshold(Bipartition):
+    __slots__ = ()
+
+    number = float
+
+    def refusal(self, n_labels: int) -> str | None:
+        if isinstance(self.value, (int, float)) and 0.0 <= float(self.value) <= 1.0:
+            return None
+        return f"a threshold must lie in [0, 1], got {self.value!r}."
+
+    def apply(self, scores: np.ndarray) -> np.ndarray:
+        return by_threshold(scores, self.value)
+
+    def words(self) -> str:
+        return f"a threshold: the labels scoring at least {float(self.value)!r}"
+
+    def python_lines(self) -> list[str]:
+        """The body of ``chosen(scores)`` in the exported Python: the picked label indices."""
+        return [f"    picked = [j for j, score in enumerate(scores) if score >= "
+                f"{float(self.value)!r}]", "    return picked"]
+
+    def sql_picked(self, number, place: str) -> tuple[str, str]:
+        """(the SQL expression that is 1 for a picked label of the ``long`` table (k, j,
+        score), what it picks in words); ``number`` writes a float, ``place`` is the label's
+        rank within its row."""
+        return (f"CASE WHEN score >= {number(self.value)} THEN 1 ELSE 0 END",
+                "1 for the labels at or above the threshold")
+
+
+class ThresholdOrTop(Threshold):
+    __slots__ = ()
+
+    def apply(self, scores: np.ndarray) -> np.ndarray:
+        return or_top(by_threshold(scores, self.value), scores)
+
+    def words(self) -> str:
+        return (f"{super().words()}; when none does, the best-scoring one (the earlier label on "
+                "ties) if it scores above 0 (top fallback)")
+
+    def python_lines(self) -> list[str]:
+        return [*super().python_lines()[:-1], "    if not picked and max(scores) > 0.0:",
+                "        picked = [scores.index(max(scores))]", "    return picked"]
+
+    def sql_picked(self, number, place: str) -> tuple[str, str]:
+        best, t = "MAX(score) OVER (PARTITION BY k)", number(self.value)
+        return (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0 AND {place} = 1) "
+                "THEN 1 ELSE 0 END",
+                "1 for the labels at or above the threshold, else for the best one above 0")
+
+
+class RankCut(Bipartition):
+    __slots__ = ()
+
+    number = int
+
+    def refusal(self, n_labels: int) -> str | None:
+        if isinstance(self.value, int) and 0 <= self.value <= n_labels:
+            return None
+        return f"an rcut bipartition keeps 0..{n_labels} labels, got {self.value!r}."
+
+    def apply(self, scores: np.ndarray) -> np.ndarray:
+        return by_rank(scores, self.value)
+
+    def words(self) -> str:
+        if self.value == 0:
+            return "no label (a rank cut at 0 labels)"
+        best = ("the best-scoring label" if self.value == 1
+                else f"the {self.value} best-scoring labels")
+        return (f"a rank cut: {best} (the earlier label first on ties), each only if it "
+                "scores above 0")
+
+    def python_lines(self) -> list[str]:
+        return ["    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)",
+                f"    return [j for j in sorted(order[:{int(self.value)}]) if scores[j] > 0.0]"]
+
+    def sql_picked(self, number, place: str) -> tuple[str, str]:
+        return (f"CASE WHEN {place} <= {int(self.value)} AND score > 0.0e0 THEN 1 ELSE 0 END",
+                "1 for the best-scoring labels above 0 (the earlier label first on ties)")
+
+
+_KINDS = {"threshold": Threshold, "threshold_or_top": ThresholdOrTop, "rcut": RankCut}
+
+METHODS = tuple(_KINDS)
 
 EMPTY = Bipartition("rcut", 0)
 """No label for any row: the baseline a cut must beat in Hamming loss (`guarded_accuracy`)."""
@@ -57,31 +172,24 @@ def or_top(labels: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return labels
 
 
-def apply(scores: np.ndarray, bipartition: Bipartition) -> np.ndarray:
-    """MLR_agg's 0/1 labels from scores."""
-    method, value = bipartition
-    if method == "rcut":
-        return by_rank(scores, value)
-    labels = by_threshold(scores, value)
-    return or_top(labels, scores) if method == "threshold_or_top" else labels
+def apply(scores: np.ndarray, bipartition) -> np.ndarray:
+    """MLR_agg's 0/1 labels from scores, by a bipartition or a (method, value) pair."""
+    return Bipartition(*bipartition).apply(scores)
 
 
-def words(bipartition: Bipartition) -> str:
+def checked(value, n_labels: int) -> Bipartition:
+    """A saved bipartition, refused unless it can cut scores (ModelFormatError): a threshold in
+    [0, 1] or RCut at 0..n_labels labels (0: no label, `EMPTY`)."""
+    require(isinstance(value, list) and len(value) == 2 and value[0] in METHODS,
+            f"bipartition must be [method, value] with method one of {', '.join(METHODS)}.")
+    return Bipartition(*value).checked(n_labels)
+
+
+def words(bipartition) -> str:
     """Which labels ``bipartition`` keeps, in words and numbers (what `apply` does, ties
     included): the one phrasing of the cut for every place that shows or exports a
     prediction. Thresholds print exactly (``repr``)."""
-    method, value = bipartition
-    if method == "rcut":
-        if value == 0:
-            return "no label (a rank cut at 0 labels)"
-        best = "the best-scoring label" if value == 1 else f"the {value} best-scoring labels"
-        return (f"a rank cut: {best} (the earlier label first on ties), each only if it "
-                "scores above 0")
-    text = f"a threshold: the labels scoring at least {float(value)!r}"
-    if method == "threshold_or_top":
-        text += ("; when none does, the best-scoring one (the earlier label on ties) if it "
-                 "scores above 0 (top fallback)")
-    return text
+    return Bipartition(*bipartition).words()
 
 
 def max_labels(chosen: np.ndarray, labelsets: np.ndarray) -> np.ndarray:

@@ -23,9 +23,15 @@ size's rules are the same whether it is asked for alone or with others.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
-from mlr_core.rule_weights import fit_rule_weights, ranking_weights
+from mlr_core._engine.matching import match_matrix
+from mlr_core.errors import InputError
+from mlr_core.rule_weights import fit_rule_weights, fitting_rows, ranking_weights
+from mlr_core.training_session import TrainingSession
+from mlr_core.validation import check_count
 
 SIZES = (10, 20, 50, 100, 200)
 """The rule budgets the benchmarks and the dashboard offer (the baseline counted as a rule)."""
@@ -73,3 +79,49 @@ def selection_path(A: np.ndarray, Y: np.ndarray, scorer, sizes) -> dict:
             scorer, loo = fit_rule_weights(A[:, keep], Y)
         path[k] = (keep, scorer, loo)
     return path
+
+
+def compaction_path(model, sizes=SIZES) -> dict:
+    """{k: a compact model of at most k rules} for each k of ``sizes`` from a fitted
+    `MLRClassifier`, the baseline (the scores when no rule matches, BOOMER's default rule)
+    counted as one rule: k - 1 of the evolved rules chosen by backward elimination, their
+    weights refitted and the bipartition tuned on their leave-one-out scores. One elimination
+    serves every size; each rule keeps its id here (the ``rule_id`` of ``rules_frame()``).
+    Needs fitted weights and the training data still bound (as after ``fit``); ``model`` is
+    left as it is."""
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
+        raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
+    sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
+    rule_set = model.current_rule_set("agg")
+    weights = rule_set.scorer.fitted("A compact model (a scorecard of fitted rule weights)")
+    run = model.run_
+    if not run.bound:
+        raise InputError("Compacting refits the weights on the training data: call "
+                         "start(X, Y) or fit(X, Y) first (a loaded model has "
+                         "none bound).")
+    rows = fitting_rows(len(run.y_ids), seed=run.iteration)
+    truth = run.truth()[rows]
+    path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth, weights,
+                          [k - 1 for k in sizes])
+    session = TrainingSession(model)
+    models = {}
+    for k in sizes:
+        ids, scorer, loo = path[k - 1]
+        cut = (rule_set.bipartition if loo is None
+               else session.bipartition_for(model.target, loo, truth))
+        models[k] = model.with_rule_set(rule_set.subset(rule_set.rule_ids[ids])
+                                        .with_scorer(scorer, cut))
+    return models
+
+
+def compact(model, max_rules: int):
+    """A new fitted model of at most ``max_rules`` rules, the baseline counted as one (see
+    `compaction_path`)."""
+    max_rules = _rule_budget(max_rules, "compact()")
+    return compaction_path(model, [max_rules])[max_rules]
+
+
+def _rule_budget(k, what: str) -> int:
+    """A rule budget given to ``what``: a whole number, at least 1 (the baseline counts as
+    one rule)."""
+    return check_count(k, what, "rules (the baseline counted as one)", 1)

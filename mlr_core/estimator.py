@@ -1,36 +1,17 @@
-"""MLRClassifier: the scikit-learn estimator, with an incremental API for watching it learn."""
-
-import math
-from collections.abc import Iterable
-from numbers import Integral, Real
+"""MLRClassifier: the scikit-learn estimator, a thin shell over its fitted rule set."""
 
 import numpy as np
-import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
-from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, _fit_context, clone
 from sklearn.utils.validation import check_is_fitted
 
-from mlr_core import bipartition as bp
-from mlr_core import export, io, scorecard
+from mlr_core import io, params
 from mlr_core._engine import population as popmod
-from mlr_core._engine.matching import match_matrix
-from mlr_core._engine.trace import ROW
-from mlr_core.compaction import SIZES, selection_path
+from mlr_core.compaction import compaction_path
 from mlr_core.errors import InputError
-from mlr_core.iteration_trace import describe
-from mlr_core.rule_set import Scaling, VoteScorer, Voting, WeightScorer, texts
-from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
-from mlr_core.stopping import auto_budget, learn_until_stable
-from mlr_core.training_run import TrainingRun, make_config
-from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
-
-MAX_ITERATIONS = 10**9
-"""The most iterations one call trains: days of work at the fastest, and within the counters'
-range; beyond it a typo (``n_iter=10**30``) would run forever."""
-
-_PREDICTION_PARAMS = ("weighting", "bipartition", "threshold", "target", "score_norm",
-                      "min_vote_experience", "n_nearest")
+from mlr_core.rule_set import SCORERS, VoteScorer, WeightScorer
+from mlr_core.training_run import TrainingRun
+from mlr_core.training_session import TrainingSession, rules_now
+from mlr_core.validation import check_features
 
 
 class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
@@ -39,147 +20,32 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_rules : int or "auto", default="auto"
-        N, the maximum micro-population (sum of numerosities). ``auto`` is 1.5 rules per
-        training row, clipped to [1000, 3000], and 1000 on data whose features are mostly 0/1
-        (`auto_n_rules`). Evidence (shared folds,
-        ``docs/field.md``): N = 3000 helped the largest set, yeast (1,950 training rows), and
-        genbase, but cost the small ones at 150,000 iterations: 5-fold Hamming loss emotions
-        (474 rows) 0.214 at N = 1000 against 0.224 at 3000, flags (155 rows) 0.280 against
-        0.294, genbase (530 rows) 0.0030 against 0.0022.
-    n_iter : int or "auto", default="auto"
-        Training iterations (one instance each) run by ``fit``. ``auto``: 10 to 40 epochs
-        (within 5,000 to 150,000 iterations), stopping once the population's own
-        Hamming loss on the training rows stops improving (:mod:`mlr_core.stopping`);
-        ``n_iter_`` tells how many ran. Evidence (``docs/fit_time.md``): on the shared folds
-        the test measures after 5,000-20,000 iterations matched those after 150,000 (the
-        former default) within their noise, genbase excepted (about 20,000); the ranks among
-        the ten learners held (accuracy and F1 first) at a quarter of the CPU time or less
-        (yeast 10.1 -> 2.5 s, flags 1.6 -> 0.12 s). A model that predicts by the vote
-        (``weighting="vote"`` or ``prediction="max"``) may run to 150,000 whatever the epochs:
-        the vote needs a more mature population (genbase vote accuracy 0.78 after 40 epochs,
-        0.96 after the 30,000-40,000 iterations it then runs, ``auto_budget``).
-        An int runs exactly that many.
-    fitness : {"hl", "em"}, default="hl"
-        Per-match score: 1 - Hamming loss of the rule's labelset, or exact match.
-    prediction : {"agg", "max"}, default="agg"
-        MLR_agg (aggregated label scores, then a bipartition) or MLR_max (one labelset).
-    weighting : {"fitted", "vote"}, default="fitted"
-        How MLR_agg scores a label. ``"fitted"``: each rule carries a weight per label, fitted
-        after training by ridge regression on which rules match which training rows, with the
-        penalty chosen by leave-one-out error (``mlr_core/rule_weights.py``); a label's score
-        is the sum of the matching rules' weights, clipped to [0, 1], and the bipartition is
-        tuned on leave-one-out scores. Each 0/1 feature (a word) also gets the one-condition
-        rule ``word = 1``, fitted first, the evolved rules then on what it leaves: the
-        scores are at least a linear model of the words (``fit_in_two_stages``; slashdot fold 0
-        ranking loss 0.080 -> 0.070, ohsumed 0.113 -> 0.091; 5-fold means 0.085 and 0.091),
-        kept where its leave-one-out error is the smaller (``fit_weights``). ``"vote"``: the
-        paper's share of the F * num vote, tuned on the training rows. Evidence (shared
-        folds, ``docs/field.md``): Hamming loss yeast 0.233 -> 0.213 (0.197 tuned for it),
-        text-like synthetic accuracy 0.20 -> 0.79.
-        MLR_max always uses the vote.
-    max_rule : {"vote", "fittest"}, default="vote"
-        MLR_max's choice: the labelset with the largest summed F * num in [M] (the authors'
-        code), or the labelset of the single fittest rule (the paper's equation).
-    score_norm : {"total", "max"}, default="total"
-        Aggregated scores as each label's share of the total vote, or of the top label's vote.
-    bipartition : {"auto", "threshold", "rcut"}, default="auto"
-        How MLR_agg turns scores into labels; ``auto`` picks the best for ``target``. With
-        fitted weights every threshold is also tried as ``threshold_or_top`` (the best label
-        when none reaches the threshold).
-    threshold : float or None, default=None
-        Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
-        leave-one-out scores (fitted weights) or the training votes.
-    target : str, default="guarded"
-        The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`):
-        "guarded", "balanced", or a measure's own name, "hamming_loss", "accuracy", "f1",
-        "micro_f1" or "macro_f1", for the cut that is best for it (``docs/field.md``, "Each
-        measure's own cut").
-        ``"guarded"`` (:func:`mlr_core.bipartition.guarded_accuracy`): example-based accuracy
-        minus the Hamming loss divided by the label density, over the cuts whose Hamming loss
-        beats predicting no label by at least one standard error (with ``bipartition="auto"``
-        predicting no label is itself a candidate): a wrong bit is priced like a label found
-        at any density, and the Hamming loss is never worse than the empty prediction's on
-        the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
-        loss, whose price of a wrong bit falls as labels get sparse. Figures:
-        ``docs/field.md``.
-    p_hash : float, default=0.33
-        P#, probability that covering makes a feature a wildcard.
-    max_specified : int or "auto", default="auto"
-        Rule specificity limit: at most this many features specified per rule
-        (`auto_max_specified`). ``auto`` is 3 with fitted weights: the rules are then the
-        building blocks of a sum, and low-order ones generalise. On the shared folds (5 folds,
-        Hamming loss tuned for it, ``docs/field.md``) 3 against ceil(log2 n_train) (8-11)
-        took emotions 0.199 -> 0.189, flags 0.259 -> 0.234, yeast 0.198 -> 0.194 and the
-        synthetic image-like set 0.199 -> 0.103; 1 and 2 did as well on the small sets but
-        genbase needs 3 (0.0090 with 1, 0.0016 with 2, 0.0012 with 3). With the vote ``auto``
-        is ceil(log2(n_train)), so a maximally specific rule can still single out one
-        instance while rules in high dimension keep matching.
-    r0 : float, default=0.5
-        Mean side length of a covered interval on the [0, 1]-scaled axis.
-    nu : float, default=10
-        Fitness pressure: F = accuracy ** nu.
-    beta : float, default=0.2
-        Learning rate of the correct-set size estimate.
-    theta_ga : int, default=25
-        GA threshold on the mean iterations since the correct set's last GA.
-    selection : {"tournament", "roulette"}, default="tournament"
-    tau : float, default=0.4
-        Tournament size as a fraction of the correct set.
-    chi : float, default=0.8
-        Crossover probability.
-    mu : float or "auto", default="auto"
-        Mutation probability per feature. ``auto`` is min(0.04, 4 / d): about four features
-        mutated per offspring, as UCS's 0.04 does on ~100 features. A flat 0.04 on genbase's
-        1,185 features rewrites ~47 features per offspring and measured a Hamming loss of 0.034
-        against 0.006 with ``auto`` (two folds, ``benchmarks/paper_tables.py`` setup).
-    m0 : float, default=0.1
-        Largest change of an interval's centre or spread in a mutation.
-    ga_subsumption : bool, default=True
-    theta_sub : int, default=20
-        Experience a rule needs to subsume others.
-    acc0 : float, default=0.99
-        Accuracy a rule needs to subsume others (on the fitness mode's score).
-    theta_del : int, default=20
-        Experience after which a rule of low fitness gets a larger deletion vote.
-    delta : float, default=0.1
-        Fitness fraction of the mean below which that larger deletion vote applies.
-    correct_set_subsumption : bool, default=False
-    min_vote_experience : int, default=0
-        Rules with less experience vote only when no experienced rule matches (0: all vote).
-    n_nearest : int, default=5
-        Rules that vote, by distance, when no rule matches an instance.
-    history_every : int, default=100
-        Iterations between two rows of the training history (doubled whenever the bounded
-        history fills up, so it always spans the whole run).
-    max_rules : int or None, default=None
-        With an integer k, ``fit`` ends by compacting the model to at most k rules, the
-        baseline counted as one (:meth:`compact`): a scorecard of k - 1 evolved rules whose
-        weights and bipartition are refitted. A parameter rather than only a method so that
-        ``clone``, ``GridSearchCV`` and the experiment runner treat a rule budget like any
-        other setting; :meth:`compact` and :meth:`compaction_path` give compact models of a
-        fitted one without evolving again. Needs ``weighting="fitted"``.
-    random_state : int, RandomState or None, default=None
-
+{parameters}
     Attributes
     ----------
     run_ : TrainingRun
         The state of training (``mlr_core/training_run.py``); ``population_``, ``labelsets_``
-        and ``max_specified_`` read from it.
+        and ``max_specified_`` read from it. A `~mlr_core.training_session.TrainingSession`
+        trains it further step by step.
     rule_set_ : RuleSet
         What predicts (``mlr_core/rule_set.py``): the rules as last tuned, the scaling, the
-        scorer (fitted weights or the vote) and the bipartition. Set by ``fit``, ``start`` and
-        :meth:`tune_bipartition`, never by prediction; ``predict``, ``predict_proba``,
-        ``explain`` and ``to_json`` go through it (:meth:`current_rule_set`).
+        scorer (fitted weights or the vote) and the bipartition; its methods explain
+        (``explain``) and export (``scorecard``, ``rule_weights_frame``, ``match_counts``;
+        ``mlr_core.export``, ``mlr_core.scorecard``). Set by ``fit`` and a session's
+        ``tune_bipartition``, never by prediction; ``predict``, ``predict_proba`` and
+        ``to_json`` go through it (:meth:`current_rule_set`).
     bipartition_ : Bipartition
         ``rule_set_.bipartition``: ``("threshold", t)``, ``("threshold_or_top", t)`` or
         ``("rcut", k)``, how MLR_agg turns scores into labels.
     n_iter_ : int
         The iterations ``fit`` ran (``n_iter``, or where ``auto`` stopped).
+    tuned_under_ : dict
+        The parameters the cut was tuned under (``params.RETUNE``); prediction refuses a cut
+        whose parameters have changed since.
     rule_weights_ : WeightScorer
         With ``weighting="fitted"``: per rule and label, what the rule adds to the label's
         score when it matches (``coef``), and the baseline (``intercept``);
-        ``rule_weights_frame()`` lists them beside the rules. Prediction refuses weights
+        ``rule_set_.rule_weights_frame()`` lists them beside the rules. Prediction refuses weights
         older than the rules.
     feature_names_, label_names_, data_min_, data_max_, label_dtype_, classes_, n_features_in_
         What the training data looked like: names, the range each feature is scaled from, the
@@ -196,109 +62,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     (3, 2)
     """
 
-    _parameter_constraints = {
-        "n_rules": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "n_iter": [Interval(Integral, 0, MAX_ITERATIONS, closed="both"), StrOptions({"auto"})],
-        "fitness": [StrOptions({"hl", "em"})],
-        "prediction": [StrOptions({"agg", "max"})],
-        "weighting": [StrOptions({"fitted", "vote"})],
-        "max_rule": [StrOptions({"vote", "fittest"})],
-        "score_norm": [StrOptions({"total", "max"})],
-        "bipartition": [StrOptions({"auto", "threshold", "rcut"})],
-        "threshold": [Interval(Real, 0, 1, closed="both"), None],
-        "target": [StrOptions(set(bp.TARGETS))],
-        "p_hash": [Interval(Real, 0, 1, closed="both")],
-        "max_specified": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "r0": [Interval(Real, 0, None, closed="neither")],
-        "nu": [Interval(Real, 0, None, closed="neither")],
-        "beta": [Interval(Real, 0, 1, closed="right")],
-        "theta_ga": [Interval(Real, 0, None, closed="left")],
-        "selection": [StrOptions({"tournament", "roulette"})],
-        "tau": [Interval(Real, 0, 1, closed="right")],
-        "chi": [Interval(Real, 0, 1, closed="both")],
-        "mu": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"})],
-        "m0": [Interval(Real, 0, None, closed="left")],
-        "ga_subsumption": ["boolean"],
-        "theta_sub": [Interval(Real, 0, None, closed="left")],
-        "acc0": [Interval(Real, 0, 1, closed="both")],
-        "theta_del": [Interval(Real, 0, None, closed="left")],
-        "delta": [Interval(Real, 0, 1, closed="both")],
-        "correct_set_subsumption": ["boolean"],
-        "min_vote_experience": [Interval(Integral, 0, None, closed="left")],
-        "n_nearest": [Interval(Integral, 1, None, closed="left")],
-        "history_every": [Interval(Integral, 1, None, closed="left")],
-        "max_rules": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"],
-    }
+    _parameter_constraints = params.constraints()
 
-    def __init__(
-        self,
-        *,
-        n_rules="auto",
-        n_iter="auto",
-        fitness="hl",
-        prediction="agg",
-        weighting="fitted",
-        max_rule="vote",
-        score_norm="total",
-        bipartition="auto",
-        threshold=None,
-        target="guarded",
-        p_hash=0.33,
-        max_specified="auto",
-        r0=0.5,
-        nu=10,
-        beta=0.2,
-        theta_ga=25,
-        selection="tournament",
-        tau=0.4,
-        chi=0.8,
-        mu="auto",
-        m0=0.1,
-        ga_subsumption=True,
-        theta_sub=20,
-        acc0=0.99,
-        theta_del=20,
-        delta=0.1,
-        correct_set_subsumption=False,
-        min_vote_experience=0,
-        n_nearest=5,
-        history_every=100,
-        max_rules=None,
-        random_state=None,
-    ):
-        self.n_rules = n_rules
-        self.n_iter = n_iter
-        self.fitness = fitness
-        self.prediction = prediction
-        self.weighting = weighting
-        self.max_rule = max_rule
-        self.score_norm = score_norm
-        self.bipartition = bipartition
-        self.threshold = threshold
-        self.target = target
-        self.p_hash = p_hash
-        self.max_specified = max_specified
-        self.r0 = r0
-        self.nu = nu
-        self.beta = beta
-        self.theta_ga = theta_ga
-        self.selection = selection
-        self.tau = tau
-        self.chi = chi
-        self.mu = mu
-        self.m0 = m0
-        self.ga_subsumption = ga_subsumption
-        self.theta_sub = theta_sub
-        self.acc0 = acc0
-        self.theta_del = theta_del
-        self.delta = delta
-        self.correct_set_subsumption = correct_set_subsumption
-        self.min_vote_experience = min_vote_experience
-        self.n_nearest = n_nearest
-        self.history_every = history_every
-        self.max_rules = max_rules
-        self.random_state = random_state
+    def __init__(self, **given):
+        """Keyword-only, the parameters of `mlr_core.params.PARAMETERS` (see its signature)."""
+        unknown = sorted(set(given) - set(params.DEFAULTS))
+        if unknown:
+            raise TypeError(f"MLRClassifier() got an unexpected keyword argument {unknown[0]!r}")
+        for name, default in params.DEFAULTS.items():
+            setattr(self, name, given.get(name, default))
+
+    __init__.__signature__ = params.signature()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -309,143 +83,27 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         tags.non_deterministic = False
         return tags
 
-    # ----------------------------------------------------------------- training
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y, feature_names=None, label_names=None):
         """Train on ``X`` (n x d) and ``Y`` (n x m 0/1) for ``n_iter`` iterations (``auto``:
         :func:`mlr_core.stopping.learn_until_stable`; ``n_iter_`` records how many), then tune
-        the bipartition on the same data.
+        the bipartition on the same data: a `TrainingSession` run to its end.
 
         Returns
         -------
         self
         """
-        self._bind(X, Y, feature_names, label_names, warm_start=False)
+        session = TrainingSession(self).bind(X, Y, feature_names, label_names)
         if self.n_iter == "auto":
-            learn_until_stable(self.run_, auto_budget(len(self.run_.y_ids), self._by_vote()))
+            session.learn_until_stable()
         else:
-            self.learn(self.n_iter)
+            session.learn(self.n_iter)
         self.n_iter_ = self.run_.iteration
-        self.tune_bipartition()
+        session.tune_bipartition()
         if self.max_rules is not None:
-            compact = self.compact(self.max_rules)
+            compact = compaction_path(self, [self.max_rules])[self.max_rules]
             self._become(compact.run_, compact.rule_set_, self.label_dtype_)
         return self
-
-    def start(self, X, Y, feature_names=None, label_names=None, warm_start=False):
-        """Bind training data and begin a run (a fresh population unless ``warm_start``, which
-        keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
-        ``n_rules``). The bipartition is tuned on the data as it stands. Returns self."""
-        self._bind(X, Y, feature_names, label_names, warm_start)
-        return self.tune_bipartition()
-
-    def _bind(self, X, Y, feature_names, label_names, warm_start):
-        """`start` without the tuning, which ``fit`` does once training is over. Refused input
-        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
-        are checked."""
-        before = dict(vars(self))
-        try:
-            self._bind_checked(X, Y, feature_names, label_names, warm_start)
-        except BaseException:
-            vars(self).clear()
-            vars(self).update(before)
-            raise
-
-    def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
-        self._validate_params()
-        keep = warm_start and hasattr(self, "run_")
-        X = check_features(self, X, reset=not keep)
-        Y, label_dtype = check_labels(Y, X.shape[0])
-        n, d = X.shape
-        if keep:
-            if Y.shape[1] != len(self.label_names_):
-                raise InputError(
-                    f"Y has {Y.shape[1]} labels but the model was trained on "
-                    f"{len(self.label_names_)}."
-                )
-            k = self._max_specified(n, d)
-            if k != self.max_specified_:
-                raise InputError(
-                    f"max_specified resolves to {k} but this run's rules were made with "
-                    f"{self.max_specified_}: a warm start keeps the rules, so it cannot change; "
-                    "set it back, or fit anew.")
-            self.run_.reconfigure(self._kernel_config(n, k, self.run_.scaling), self.fitness)
-        else:
-            self.feature_names_ = _names(feature_names, getattr(self, "feature_names_in_", None),
-                                         d, "x")
-            self.label_names_ = _names(label_names, None, Y.shape[1], "label")
-            self.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
-            self.label_dtype_ = label_dtype
-            seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
-            scaling = Scaling.of(X)
-            self.run_ = TrainingRun(self._kernel_config(n, self._max_specified(n, d), scaling),
-                                    self.fitness, scaling, Y.shape[1], seed, self.history_every)
-        self.run_.bind(X, Y)
-
-    def learn(self, n_iterations):
-        """Advance training by exactly ``n_iterations`` iterations (a non-negative integer; call
-        ``start`` or ``fit`` first). Can be called again and again; ``fit`` is ``start``, one
-        call and :meth:`tune_bipartition`. The bipartition and rule weights stay as they were:
-        call :meth:`tune_bipartition` before predicting with fitted weights. Returns self."""
-        n_iterations = check_count(n_iterations, "learn()", "iterations", 0, MAX_ITERATIONS)
-        if not hasattr(self, "run_"):
-            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        self.run_.learn(n_iterations)
-        return self
-
-    def tune_bipartition(self):
-        """Take the rules as they are now as the model that predicts (``rule_set_``): fit
-        their weights (``weighting="fitted"``) and set how MLR_agg turns scores into labels,
-        from the ``bipartition`` and ``threshold`` parameters: a fixed threshold, RCut at the
-        training label cardinality, or the best of them for ``target``
-        (:func:`mlr_core.bipartition.tune`) on the leave-one-out scores of the bound training
-        rows (fitted) or their votes (vote). ``fit`` and ``start`` call it; after ``learn``,
-        call it to follow the rules as they are now. Returns self."""
-        rule_set, scores, truth = self._tuning()
-        self.rule_set_ = rule_set.with_scorer(rule_set.scorer,
-                                              self.bipartition_for(self.target, scores, truth))
-        self._bipartition_params = self._prediction_params()
-        return self
-
-    def tuning_scores(self):
-        """``(scores, truth)``: the scores the cut is tuned on (leave-one-out scores of the
-        bound training rows with the rules as they are now, or their votes) and those rows'
-        labels, for :meth:`bipartition_for` (one weight fit, any number of targets)."""
-        return self._tuning()[1:]
-
-    def bipartition_for(self, target, scores, truth):
-        """The cut that :meth:`tune_bipartition` would choose for ``target`` (one of
-        ``bipartition.TARGETS``) on these scores of rows labelled ``truth``."""
-        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target])
-
-    def _tuning(self):
-        run = self._run()
-        if not run.bound:
-            raise InputError("No training data bound to tune on: call start(X, Y) first.")
-        truth = run.truth()
-        if self.weighting == "fitted":
-            rows = fitting_rows(len(truth), seed=run.iteration)
-            A = match_matrix(run.population, run.X[rows])
-            base = feature_rules(run.X, run.scaling.binary, run.y_ids,
-                                 run.population.feat.shape[1], run.iteration)
-            scorer, scores, used = fit_weights(
-                A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
-            return self._snapshot(scorer, base if used else None), scores, truth[rows]
-        rule_set = self._snapshot(VoteScorer(self.score_norm))
-        scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
-        return rule_set, scores, truth
-
-    def summary(self):
-        """A cheap snapshot of the run for a live display.
-
-        ``coverage`` is the fraction of the recent training iterations whose instance some rule
-        matched before covering (exact coverage of any data: :meth:`coverage`)."""
-        return self._run().summary()
-
-    def history(self):
-        """The recorded training curve: one row every ``history_every`` iterations (thinned and
-        spaced out as the run grows, at most 1,000 rows), columns as in :meth:`summary`."""
-        return self._run().history()
 
     # --------------------------------------------------------------- prediction
 
@@ -465,11 +123,54 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """Fraction of the rows of X that at least one rule matches."""
         return float(self.current_rule_set("max").votes(self.scaled(X)).covered.mean())
 
-    def explain(self, x):
-        """The rules behind the answer for one instance (a 1-D array of d features) and how
-        they became MLR_agg's and MLR_max's answers. See :class:`Explanation`."""
-        row = check_features(self, np.asarray(x, dtype=np.float64).reshape(1, -1), reset=False)
-        return self.current_rule_set("agg").explain(row[0])
+    def scaled(self, X):
+        """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
+        rows the engine's kernels match (the audit uses it)."""
+        return self._run().scaling.transform(check_features(self, X, reset=False))
+
+    def current_rule_set(self, prediction=None):
+        """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or
+        ``"max"``; the constructor's by default): ``rule_set_`` as last tuned, or, once
+        training has gone on, the rules as they are now where they need no fitting (the vote,
+        MLR_max); fitted weights older than the rules are refused (InputError)."""
+        prediction = prediction or self.prediction
+        run = self._run()
+        self._bipartition()
+        rule_set = self.rule_set_
+        if rule_set.iteration == run.iteration:
+            return rule_set
+        if not self.by_vote(prediction):
+            raise InputError(
+                "The rules changed since their weights were fitted (training went on): call "
+                "tune_bipartition() (with training data bound by start or fit) or fit again."
+            )
+        return rules_now(self, VoteScorer(self.score_norm))
+
+    def by_vote(self, prediction=None):
+        """Whether ``prediction`` (the constructor's by default) is answered by the rules' vote:
+        MLR_max always, MLR_agg unless its weights are fitted."""
+        return (prediction or self.prediction) == "max" or SCORERS[self.weighting].by_vote
+
+    def retune_params(self):
+        """The parameters the bipartition is tuned under, as they are now."""
+        return {name: getattr(self, name) for name in params.RETUNE}
+
+    def _bipartition(self):
+        """``bipartition_``, refused if the parameters it was tuned under have changed."""
+        now = self.retune_params()
+        changed = [name for name in params.RETUNE if now[name] != self.tuned_under_[name]]
+        if changed:
+            raise InputError(
+                f"{', '.join(changed)} changed since the bipartition was tuned: call "
+                "tune_bipartition() (with training data bound by start or fit) or fit again."
+            )
+        return self.rule_set_.bipartition
+
+    @property
+    def bipartition_(self):
+        """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
+        self._run()
+        return self._bipartition()
 
     # ------------------------------------------------------------------- rules
 
@@ -512,16 +213,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """With ``weighting="fitted"``: the rules' fitted weights (``coef``: rules x labels,
         ``intercept``: the baseline per label, ``alpha``: the ridge penalty), refused if the
         rules have changed since they were fitted."""
-        scorer = self.current_rule_set("agg").scorer
-        if not isinstance(scorer, WeightScorer):
-            raise InputError("This model scores by the vote (weighting='vote'): it has no rule "
-                             "weights.")
-        return scorer
-
-    def scaled(self, X):
-        """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
-        rows the engine's kernels match (the audit uses it)."""
-        return self._run().scaling.transform(check_features(self, X, reset=False))
+        return self.current_rule_set("agg").scorer.fitted("rule_weights_")
 
     def rule_bounds(self):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
@@ -537,159 +229,16 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         numerosity, experience, generality, ... one row per macro rule (with the fit's
         one-condition rules after them while they predict, see ``population_``)."""
         shown = self._beyond_population()
-        return (self._snapshot(None) if shown is None else shown).rules_frame()
-
-    def rule_weights_frame(self):
-        """With ``weighting="fitted"``: ``rules_frame()`` with one ``weight: <label>`` column
-        per label, what the rule adds to the label's score when it matches (negative: it
-        lowers it); the baseline is ``rule_weights_.intercept``."""
-        weights = self.rule_weights_
-        frame = self.current_rule_set("agg").rules_frame()
-        columns = [f"weight: {name}" for name in self.label_names_]
-        return pd.concat([frame, pd.DataFrame(weights.coef, index=frame.index,
-                                              columns=columns)], axis=1)
-
-    def scorecard(self, X=None):
-        """The model's rules as a scorecard (``weighting="fitted"``; read best on a compact
-        model): per rule (``rule_id``: its id in ``rules_frame()``, for a compact model the id
-        in the full model's), its condition in the data's units, its weight per label, and
-        its ``support`` and ``coverage`` on X (the bound training rows by default). The
-        baseline, the score when no rule matches, is ``rule_weights_.intercept``; how scores
-        become labels is ``rule_set_.prediction_text()``; :meth:`scorecard_csv` holds it all."""
-        rule_set = self.current_rule_set("agg")
-        return rule_set.scorecard(self._rows(X))
-
-    def scorecard_csv(self, X=None, order=None):
-        """The scorecard as a CSV file (text) from which ``predict``'s labels follow without
-        this package: notes on how scores are added, clipped to [0, 1] and cut (the cut in
-        words and as ``# cut: <method> <value>``), then the baseline and the rules with
-        their exact bounds in the data's units (:mod:`mlr_core.scorecard`). ``order``: rule
-        ids in the order to list them (ascending by default)."""
-        return scorecard.to_csv(self.current_rule_set("agg"), self._rows(X), order)
-
-    def rules_per_row(self, X=None):
-        """How many rules match each row of X (the bound training rows by default): how many
-        weights an explanation adds up."""
-        return self.current_rule_set("agg").match_counts(self._rows(X))
-
-    def export_python(self):
-        """The scorecard as a dependency-free Python module with ``predict(row)`` (source text)
-        that gives ``predict``'s labels (:func:`mlr_core.export.to_python`)."""
-        return export.to_python(self.current_rule_set("agg"))
-
-    def export_sql(self, table="data", key="row_id"):
-        """The scorecard as one SQL ``SELECT`` over ``table`` (a unique ``key`` column and a
-        column per feature), giving per key one 0/1 column per label, ``predict``'s labels
-        (:func:`mlr_core.export.to_sql`)."""
-        return export.to_sql(self.current_rule_set("agg"), table, key)
-
-    def step_traced(self):
-        """Run one training iteration, exactly as ``learn(1)`` would, and return what it did:
-        the row drawn, [M] and [C], covering, the GA's parents and offspring (after crossover
-        and after mutation), subsumption and the deleted copies. See :class:`IterationTrace`.
-        The bipartition is left as it was, as by ``learn``."""
-        run = self._run()
-        if not run.bound:
-            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        before = self.rules_frame()
-        iteration = int(self.summary()["iteration"])
-        trace = run.step_traced()
-        row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
-        return describe(trace, before, iteration, run.labelsets, row_bits, self.label_names_,
-                        lambda lower, upper, sets: texts(run.scaling, lower, upper, sets,
-                                                         self.feature_names_, self.label_names_))
-
-    def compaction_path(self, sizes=SIZES):
-        """{k: a compact model of at most k rules} for each k of ``sizes``, the baseline (the
-        scores when no rule matches, BOOMER's default rule) counted as one rule: k - 1 of the
-        evolved rules chosen by backward elimination, their weights refitted and the
-        bipartition tuned on their leave-one-out scores (``mlr_core/compaction.py``). One
-        elimination serves every size; each rule keeps its id here (the ``rule_id`` of
-        ``rules_frame()``). Needs fitted weights and the training data still bound (as after
-        ``fit``)."""
-        if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
-            raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
-        sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
-        run = self._run()
-        rule_set = self.current_rule_set("agg")
-        if not isinstance(rule_set.scorer, WeightScorer):
-            raise InputError("Compact models are scorecards of fitted rule weights: set "
-                             "weighting='fitted'.")
-        if not run.bound:
-            raise InputError("Compacting refits the weights on the training data: call "
-                             "start(X, Y) or fit(X, Y) first (a loaded model has "
-                             "none bound).")
-        rows = fitting_rows(len(run.y_ids), seed=run.iteration)
-        truth = run.truth()[rows]
-        path = selection_path(match_matrix(rule_set.rules, run.X[rows]), truth,
-                              rule_set.scorer, [k - 1 for k in sizes])
-        models = {}
-        for k in sizes:
-            ids, scorer, loo = path[k - 1]
-            cut = (rule_set.bipartition if loo is None
-                   else self.bipartition_for(self.target, loo, truth))
-            models[k] = self._with_rule_set(rule_set.subset(rule_set.rule_ids[ids])
-                                            .with_scorer(scorer, cut))
-        return models
-
-    def compact(self, max_rules):
-        """A new fitted model of at most ``max_rules`` rules, the baseline counted as one (see
-        :meth:`compaction_path`); this model is left as it is."""
-        max_rules = _rule_budget(max_rules, "compact()")
-        return self.compaction_path([max_rules])[max_rules]
+        return (rules_now(self, None) if shown is None else shown).rules_frame()
 
     def subset(self, rule_ids):
         """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
         ``rules_frame()``), each keeping its weights, the bipartition as it is; its training
         state and bound training rows are this one's. The audit's compactions and rule
         exports."""
-        return self._with_rule_set(self.current_rule_set().subset(rule_ids))
+        return self.with_rule_set(self.current_rule_set().subset(rule_ids))
 
-    def to_json(self):
-        """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        run = self._run()
-        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"), run)
-
-    @classmethod
-    def from_json(cls, text):
-        """A model saved by :meth:`to_json`; raises ModelFormatError if the text is not one.
-        It predicts at once; ``start(X, Y, warm_start=True)`` continues its training."""
-        def checked_params(params):
-            model = cls(**params)
-            model._validate_params()
-            return model.get_params()
-
-        params, label_dtype, rule_set, run = io.from_json(text, checked_params)
-        return cls(**params)._become(run, rule_set, label_dtype)
-
-    # ---------------------------------------------------------------- internals
-
-    def _max_specified(self, n_train, n_features):
-        if self.max_specified == "auto":
-            return auto_max_specified(n_train, n_features, self.weighting)
-        return min(int(self.max_specified), n_features)
-
-    def _kernel_config(self, n_train, max_specified, scaling):
-        if self.n_rules == "auto":
-            words = float(np.mean(scaling.binary)) if self.weighting == "fitted" else 0.0
-            n_rules = auto_n_rules(n_train, words)
-        else:
-            n_rules = int(self.n_rules)
-        return make_config(self.get_params(), len(scaling.binary), n_rules, max_specified)
-
-    def _become(self, run, rule_set, label_dtype):
-        """Be the fitted model of ``run`` predicting with ``rule_set`` (a loaded or compacted
-        model)."""
-        self.feature_names_ = list(rule_set.feature_names)
-        self.label_names_ = list(rule_set.label_names)
-        self.classes_ = np.arange(len(self.label_names_))
-        self.n_features_in_ = len(self.feature_names_)
-        self.label_dtype_ = label_dtype
-        self.run_, self.rule_set_ = run, rule_set
-        self._bipartition_params = self._prediction_params()
-        return self
-
-    def _with_rule_set(self, rule_set):
+    def with_rule_set(self, rule_set):
         """A new fitted model (same parameters) whose rules and predictions are ``rule_set``,
         with this model's training rows still bound, if any."""
         run = self._run()
@@ -702,14 +251,39 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             new_run.bind_scaled(run.X, run.truth())
         return model._become(new_run, rule_set, self.label_dtype_)
 
-    def _rows(self, X):
-        """X on the rules' axes, or the bound training rows when X is None."""
-        if X is not None:
-            return self.scaled(X)
+    # --------------------------------------------------------------------- JSON
+
+    def to_json(self):
+        """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
         run = self._run()
-        if not run.bound:
-            raise InputError("No training data bound: give X.")
-        return run.X
+        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"), run)
+
+    @classmethod
+    def from_json(cls, text):
+        """A model saved by :meth:`to_json`; raises ModelFormatError if the text is not one.
+        It predicts at once; ``TrainingSession(model).start(X, Y, warm_start=True)`` continues
+        its training."""
+        def checked_params(values):
+            model = cls(**values)
+            model._validate_params()
+            return model.get_params()
+
+        values, label_dtype, rule_set, run = io.from_json(text, checked_params)
+        return cls(**values)._become(run, rule_set, label_dtype)
+
+    # ---------------------------------------------------------------- internals
+
+    def _become(self, run, rule_set, label_dtype):
+        """Be the fitted model of ``run`` predicting with ``rule_set`` (a loaded or compacted
+        model)."""
+        self.feature_names_ = list(rule_set.feature_names)
+        self.label_names_ = list(rule_set.label_names)
+        self.classes_ = np.arange(len(self.label_names_))
+        self.n_features_in_ = len(self.feature_names_)
+        self.label_dtype_ = label_dtype
+        self.run_, self.rule_set_ = run, rule_set
+        self.tuned_under_ = self.retune_params()
+        return self
 
     def _run(self):
         check_is_fitted(self, "run_")
@@ -725,100 +299,5 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             return rule_set
         return None
 
-    def _snapshot(self, scorer, extra=None):
-        """The rules as they are now (and ``extra``, see `TrainingRun.rule_set`) with
-        ``scorer``, cut as last tuned."""
-        return self._run().rule_set(
-            scorer, getattr(self, "rule_set_", None) and self.rule_set_.bipartition,
-            Voting(int(self.min_vote_experience), int(self.n_nearest), self.max_rule),
-            self.feature_names_, self.label_names_, extra)
 
-    def current_rule_set(self, prediction=None):
-        """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or
-        ``"max"``; the constructor's by default): ``rule_set_`` as last tuned, or, once
-        training has gone on, the rules as they are now where they need no fitting (the vote,
-        MLR_max); fitted weights older than the rules are refused (InputError)."""
-        prediction = prediction or self.prediction
-        run = self._run()
-        self._bipartition()
-        rule_set = self.rule_set_
-        if rule_set.iteration == run.iteration:
-            return rule_set
-        if not self._by_vote(prediction):
-            raise InputError(
-                "The rules changed since their weights were fitted (training went on): call "
-                "tune_bipartition() (with training data bound by start or fit) or fit again."
-            )
-        return self._snapshot(VoteScorer(self.score_norm))
-
-    def _by_vote(self, prediction=None):
-        """Whether ``prediction`` (the constructor's by default) is answered by the rules' vote:
-        MLR_max always, MLR_agg unless its weights are fitted."""
-        return (prediction or self.prediction) == "max" or self.weighting == "vote"
-
-    def _cut_options(self):
-        return bp.candidates(self.bipartition, self.threshold, int(round(self.run_.card)),
-                             with_top=self.weighting == "fitted" and self.threshold is None)
-
-    def _prediction_params(self):
-        return {name: getattr(self, name) for name in _PREDICTION_PARAMS}
-
-    def _bipartition(self):
-        """``bipartition_``, refused if the parameters it was tuned under have changed."""
-        now = self._prediction_params()
-        changed = [name for name in _PREDICTION_PARAMS
-                   if now[name] != self._bipartition_params[name]]
-        if changed:
-            raise InputError(
-                f"{', '.join(changed)} changed since the bipartition was tuned: call "
-                "tune_bipartition() (with training data bound by start or fit) or fit again."
-            )
-        return self.rule_set_.bipartition
-
-    @property
-    def bipartition_(self):
-        """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
-        self._run()
-        return self._bipartition()
-
-
-def auto_n_rules(n_train: int, binary_share: float = 0.0) -> int:
-    """``n_rules="auto"``: 1.5 rules per training row, at least 1,000 (the UCS default, enough
-    for the small sets: emotions, flags, CAL500 did no better with more) and at most 3,000 (the
-    yeast and genbase optimum measured, and what keeps a fold under a minute).
-
-    1,000 whatever the rows when at least half the features are 0/1 (``binary_share``, with
-    fitted weights): their one-condition rules ``word = 1`` are fitted first
-    (``mlr_core/rule_weights.py``) and carry the linear part, and the evolved rules only add
-    to it. Fold 0 of the shared folds, N = 3,000 -> 1,000: slashdot ranking loss 0.0701 ->
-    0.0698, accuracy 0.585 -> 0.586, fit 15.1 -> 3.5 CPU s; ohsumed ranking loss 0.1032 ->
-    0.1027, accuracy 0.446 -> 0.450, 32.3 -> 7.5 CPU s (the weight fit on thousands of evolved
-    rules was most of the time)."""
-    if binary_share >= 0.5:
-        return 1000
-    return int(min(3000, max(1000, round(1.5 * n_train))))
-
-
-def auto_max_specified(n_train: int, n_features: int, weighting: str) -> int:
-    """``max_specified="auto"``: 3 features per rule with fitted weights, ceil(log2(n_train))
-    with the vote; never more than the features there are."""
-    k = 3 if weighting == "fitted" else math.ceil(math.log2(max(n_train, 2)))
-    return min(n_features, max(1, k))
-
-
-def _names(given, from_frame, count, prefix):
-    """Feature or label names: given, else a DataFrame's columns, else ``prefix0, prefix1...``."""
-    names = given if given is not None else from_frame
-    if names is None:
-        return [f"{prefix}{i}" for i in range(count)]
-    names = [str(n) for n in names]
-    if len(names) != count:
-        raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
-    check_unique_names(names, "feature" if prefix == "x" else "label")
-    return names
-
-
-def _rule_budget(k, what: str) -> int:
-    """A rule budget given to ``what``: a whole number, at least 1 (the baseline counts as
-    one rule)."""
-    return check_count(k, what, "rules (the baseline counted as one)", 1)
+MLRClassifier.__doc__ = MLRClassifier.__doc__.replace("{parameters}", params.numpydoc())

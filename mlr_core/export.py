@@ -19,16 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlr_core import bipartition as bp
 from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet, WeightScorer
 
 
 def _checked(rule_set: RuleSet) -> WeightScorer:
-    if not isinstance(rule_set.scorer, WeightScorer):
-        raise InputError("Only a scorecard (weighting='fitted') exports as code; this model "
-                         "scores by the vote.")
-    return rule_set.scorer
+    return rule_set.scorer.fitted("Exporting a scorecard as code")
 
 
 def _rule_ids(rule_set: RuleSet) -> list[int]:
@@ -53,7 +49,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         "then clipped to [0, 1].",
-        f"Labels are cut from the scores by {bp.words(rule_set.bipartition)}.",
+        f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
     ]
 
 
@@ -72,7 +68,7 @@ def to_python(rule_set: RuleSet) -> str:
         f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in _conditions(rule_set, i))}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
-    cut = bp.words(rule_set.bipartition)
+    cut = rule_set.bipartition.words()
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",
@@ -109,7 +105,7 @@ def to_python(rule_set: RuleSet) -> str:
         "",
         "def chosen(scores):",
         f'    """The indices of the predicted labels: {cut}."""',
-        *_python_cut(rule_set),
+        *rule_set.bipartition.python_lines(),
         "",
         "",
         "def predict(row):",
@@ -124,18 +120,6 @@ def to_python(rule_set: RuleSet) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def _python_cut(rule_set: RuleSet) -> list[str]:
-    method, value = rule_set.bipartition
-    if method == "rcut":
-        return ["    order = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)",
-                f"    return [j for j in sorted(order[:{int(value)}]) if scores[j] > 0.0]"]
-    lines = [f"    picked = [j for j, score in enumerate(scores) if score >= {float(value)!r}]"]
-    if method == "threshold_or_top":
-        lines += ["    if not picked and max(scores) > 0.0:",
-                  "        picked = [scores.index(max(scores))]"]
-    return lines + ["    return picked"]
 
 
 def _py(name) -> str:
@@ -165,23 +149,38 @@ def python_labels(source: str, rows, feature_names=None) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------- SQL
 
+MODEL_TABLES = ("mlr_feature", "mlr_test", "mlr_weight")
+
+
 def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
-    """One ``SELECT`` over ``table``, which has a column ``key`` identifying each row (unique,
-    not NULL) and one numeric column per feature, named as the feature (no NULLs). It returns
-    one row per input row, ordered by ``key``: the key, then one 0/1 column per label, named
-    as the label.
+    """The SQL script of :func:`sql_statements`, one statement after another: what a file
+    holds, for ``sqlite3 data.db < model.sql``, DuckDB's CLI or ``duckdb.execute`` (which
+    return the last statement's rows)."""
+    return "\n".join(sql_statements(rule_set, table, key))
+
+
+def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> list[str]:
+    """The statements of the SQL export, each ending in ``;``: the model's numbers put in
+    temporary tables (``MODEL_TABLES``: replaced if present, gone with the session), then one
+    ``SELECT`` over ``table``, which has a column ``key`` identifying each row (unique, not
+    NULL) and one numeric column per feature, named as the feature (no NULLs). It returns one
+    row per input row, ordered by ``key``: the key, then one 0/1 column per label, named as
+    the label. (Python's ``sqlite3`` runs one statement per ``execute``: run the others with
+    ``executescript``, then ``execute`` the last.)
 
     Relational, so that its size grows with the rules' tests and weights, never with rows x
     rules or rules x labels, and no expression is deeper than log(features): each row
     unpivoted to one row per feature a rule tests (``axis``); the rows that pass each rule's
     tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
-    slot, no grouping of every passed test); joined to the weights (``VALUES`` rows, the
-    baseline as a rule that every row matches), summed per row with ``GROUP BY``, clipped, and
-    cut with window functions. ``CROSS JOIN`` where SQLite must scan the left table first.
-    Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an
-    order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
-    differ from ``predict_proba`` in its last bits.
+    slot, no grouping of every passed test); joined to the weights (the baseline as a rule
+    that every row matches), summed per row with ``GROUP BY``, clipped, and cut with window
+    functions. ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL, run
+    in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own (SQLite
+    3.43+ also compensates the rounding), so a score may differ from ``predict_proba`` in its
+    last bits.
 
+    Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB
+    each, and a full model has 123,000 weights (a peak of 700 MB, against 460 MB as tables).
     Why not one expression per label (the first export): SQLite caps expression depth at 1000
     and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
     a fraction of a millisecond per term, minutes for a full model."""
@@ -190,47 +189,51 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
     _sql_names(features, "feature", distinct=True)
     _sql_names(labels, "label")
     _sql_names([table, key], "table or key")
+    if str(table).casefold() in MODEL_TABLES:
+        raise InputError(f"The export keeps the model in temporary tables named {MODEL_TABLES}"
+                         f": rename the table {table!r}.")
     ids = _rule_ids(rule_set)
     conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
     used = sorted({j for tests in conditions for j, _, _ in tests})
     low, span = rule_set.scaling.data_min, rule_set.scaling.span
     m = len(labels)
     w = [f"w{j}" for j in range(m)]
-    ctes = []
-    if used:
-        ctes.append(_values("feature", ["j", "low", "span"],
-                            [[str(j), _num(low[j]), _num(span[j])] for j in used],
-                            "each feature a rule tests: its index, data_min and span"))
-        ctes.append(_cte("axis", ["k", "j", "x"], [
-            f"{_ident(table)}.{_ident(key)}", "feature.j",
-            _clip(f"({_pick(used, features, table)} - feature.low) / feature.span")],
-            f"{_ident(table)} CROSS JOIN feature",
-            "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
-            "CASE finds feature j's column by halving the list of features)"))
-    ctes.append(_values("weight", ["rule", *w], [
+    model, ctes = [], []
+    model += _table("mlr_feature", ["j INTEGER", "low", "span"],
+                    [[str(j), _num(low[j]), _num(span[j])] for j in used],
+                    "each feature a rule tests: its index, data_min and span")
+    model += _table("mlr_weight", ["rule INTEGER", *w], [
         [str(rid), *map(_num, row)]
         for rid, row in [(-1, scorer.intercept),
                          *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
-        "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline"))
+        "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline")
     slots = max(map(len, conditions), default=0)
+    always = (used[0], 0.5, 0.5) if used else None  # holds on all of [0, 1]: see below
+    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "j INTEGER", "centre",
+                                 "spread"], [
+        [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
+        for i, tests in enumerate(conditions)
+        for slot, (j, c, s) in enumerate(
+            sorted(tests, key=lambda test: test[2]) + [always] * (slots - len(tests)), 1)],
+        "each rule's tests, one per slot, narrowest first (a rule that tests fewer features "
+        "is padded with abs(axis - 0.5) <= 0.5, true on every axis)")
+    feature, test, weight = (f"temp.{name} AS {name[4:]}" for name in MODEL_TABLES)
     if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
-        always = (used[0], 0.5, 0.5)  # holds on all of [0, 1]: |x - 0.5| <= 0.5 rounds so too
-        ctes.append(_values("test", ["rule", "slot", "j", "centre", "spread"], [
-            [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
-            for i, tests in enumerate(conditions)
-            for slot, (j, c, s) in enumerate(
-                sorted(tests, key=lambda test: test[2]) + [always] * (slots - len(tests)), 1)],
-            "each rule's tests, one per slot, narrowest first (a rule that tests fewer "
-            "features is padded with abs(axis - 0.5) <= 0.5, true on every axis)"))
+        ctes.append(_cte("axis", ["k", "j", "x"], [
+            f"{_ident(table)}.{_ident(key)}", "feature.j",
+            _clip(f"({_pick(used, features, table)} - feature.low) / feature.span")],
+            f"{_ident(table)} CROSS JOIN {feature}",
+            "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
+            "CASE finds feature j's column by halving the list of features)"))
         for slot in range(1, slots + 1):
             before = f"pass{slot - 1}"
             ctes.append(
                 f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
                 f"pass{slot} (k, rule) AS (\n"
-                + ("  SELECT axis.k, test.rule\n  FROM test CROSS JOIN axis\n"
+                + (f"  SELECT axis.k, test.rule\n  FROM {test} CROSS JOIN axis\n"
                    "  WHERE test.slot = 1 AND axis.j = test.j" if slot == 1 else
                    f"  SELECT {before}.k, {before}.rule\n"
-                   f"  FROM {before} CROSS JOIN test CROSS JOIN axis\n"
+                   f"  FROM {before} CROSS JOIN {test} CROSS JOIN axis\n"
                    f"  WHERE test.rule = {before}.rule AND test.slot = {slot}\n"
                    f"    AND axis.k = {before}.k AND axis.j = test.j")
                 + "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
@@ -238,16 +241,17 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
                  f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
     else:  # no rule tests anything: each matches every row
         every = (f"SELECT {_ident(table)}.{_ident(key)}, weight.rule\n"
-                 f"  FROM {_ident(table)} CROSS JOIN weight")
+                 f"  FROM {_ident(table)} CROSS JOIN {weight}")
     ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
                 f"matches\nmatched (k, rule) AS (\n  {every}\n)")
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
                      ["matched.k", *(_clip(f"SUM(weight.{c})") for c in w)],
-                     "matched CROSS JOIN weight\n  WHERE weight.rule = matched.rule\n"
+                     f"matched CROSS JOIN {weight}\n  WHERE weight.rule = matched.rule\n"
                      "  GROUP BY matched.k",
                      "each label's score: the sum of its matching rules' weights, clipped to "
                      "[0, 1]"))
-    ctes.append(_values("label", ["j"], [[str(j)] for j in range(m)], "the label indices"))
+    ctes.append("-- the label indices\nlabel (j) AS (\n  VALUES "
+                + ", ".join(f"({j})" for j in range(m)) + "\n)")
     ctes.append(_cte("long", ["k", "j", "score"],
                      ["k", "j", "CASE j " + " ".join(f"WHEN {j} THEN s{j}" for j in range(m))
                       + " END"], "score CROSS JOIN label", "one row per row and label"))
@@ -257,32 +261,23 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
                  for j, name in enumerate(labels))]
     header = [*_header(rule_set, "summed by SQL in the database's order, so a score may "
                                "differ from the library's in its last bits"),
+              "A script: the model's numbers go into temporary tables (" + ", ".join(
+                  MODEL_TABLES) + ";",
+              "replaced if present, gone with the session), then one SELECT gives the labels.",
               f"Input: table {_ident(table)} with a unique key column {_ident(key)} and one "
               "numeric column per feature, named as the feature.",
               f"Output: one row per input row, ordered by {_ident(key)}: the key, then one 0/1 "
               "column per label, named as the label."]
-    return ("".join(f"-- {line}\n" for line in header) + "WITH\n" + ",\n".join(ctes)
-            + "\nSELECT\n  " + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k\n")
+    query = ("-- the labels of each row\nWITH\n" + ",\n".join(ctes) + "\nSELECT\n  "
+             + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k;\n")
+    return ["".join(f"-- {line}\n" for line in header) + model[0], *model[1:], query]
 
 
 def _sql_cut(rule_set: RuleSet) -> str:
     """The cut: (k, j, picked), picked 1 for a predicted label (as ``bipartition.apply``)."""
-    method, value = rule_set.bipartition
-    columns = ["k", "j", "picked"]
-    if method == "threshold":
-        return _cte("cut", columns,
-                    ["k", "j", f"CASE WHEN score >= {_num(value)} THEN 1 ELSE 0 END"], "long",
-                    "1 for the labels at or above the threshold")
     place = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY score DESC, j)"
-    if method == "rcut":
-        picked = f"CASE WHEN {place} <= {int(value)} AND score > 0.0e0 THEN 1 ELSE 0 END"
-        return _cte("cut", columns, ["k", "j", picked], "long",
-                    "1 for the best-scoring labels above 0 (the earlier label first on ties)")
-    best, t = "MAX(score) OVER (PARTITION BY k)", _num(value)
-    picked = (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0 AND {place} = 1) "
-              "THEN 1 ELSE 0 END")
-    return _cte("cut", columns, ["k", "j", picked], "long",
-                "1 for the labels at or above the threshold, else for the best one above 0")
+    picked, what = rule_set.bipartition.sql_picked(_num, place)
+    return _cte("cut", ["k", "j", "picked"], ["k", "j", picked], "long", what)
 
 
 def _cte(name, columns, values, source, what) -> str:
@@ -302,9 +297,15 @@ def _pick(used, features, table) -> str:
             f"ELSE {_pick(used[half:], features, table)} END")
 
 
-def _values(name, columns, rows, what) -> str:
-    return (f"-- {what}\n{name} ({', '.join(columns)}) AS (\n  VALUES\n"
-            + ",\n".join(f"    ({', '.join(row)})" for row in rows) + "\n)")
+def _table(name, columns, rows, what, chunk=500) -> list[str]:
+    """Statements that make temporary table ``name`` hold ``rows`` (columns are doubles unless
+    typed), in ``INSERT``s of ``chunk`` rows, after a comment saying what it holds."""
+    typed = [column if " " in column else f"{column} DOUBLE PRECISION" for column in columns]
+    return [f"-- {what}\nDROP TABLE IF EXISTS temp.{name};",
+            f"CREATE TEMP TABLE {name} ({', '.join(typed)});",
+            *(f"INSERT INTO temp.{name} VALUES\n"
+              + ",\n".join(f"  ({', '.join(row)})" for row in rows[start:start + chunk]) + ";"
+              for start in range(0, len(rows), chunk))]
 
 
 def _clip(value: str) -> str:

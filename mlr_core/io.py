@@ -25,8 +25,9 @@ import numpy as np
 
 from mlr_core._engine.population import population_bytes
 from mlr_core.errors import MLRError, ModelFormatError, require
+from mlr_core.params import engine_config
 from mlr_core.rule_set import RuleSet
-from mlr_core.training_run import EXTRA_SLOTS, TrainingRun, make_config
+from mlr_core.training_run import EXTRA_SLOTS, TrainingRun
 from mlr_core.validation import MEMORY_BUDGET, check_memory
 
 FORMAT = "mlr-studio-model"
@@ -98,7 +99,7 @@ def _read(data, checked_params):
                      f"The population of n_rules={count:,} the model file declares in \"{part}\"",
                      ModelFormatError, MEMORY_BUDGET)
     rule_set = RuleSet.from_dict(data["rule_set"], n_rules, max_specified)
-    config = make_config(params, len(rule_set.feature_names), n_rules, max_specified)
+    config = engine_config(params, len(rule_set.feature_names), n_rules, max_specified)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
     return params, label_dtype, rule_set, run

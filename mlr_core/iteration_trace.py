@@ -1,5 +1,5 @@
 """What one training iteration did, in words: the instance drawn, [M], [C], covering, the GA's
-parents and offspring, subsumption and deletion (:meth:`MLRClassifier.step_traced`).
+parents and offspring, subsumption and deletion (:meth:`TrainingSession.step_traced`).
 
 The events come from the training kernels themselves (``_engine/trace.py``): the traced
 iteration is the very code `learn` runs, with a record kept on the side.

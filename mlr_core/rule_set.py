@@ -36,16 +36,8 @@ from mlr_core.explain import Explanation, contribution_columns, contributions
 from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
 from mlr_core.validation import check_unique_names
 
-RULE_STATS = {  # JSON key -> population array
-    "fitness": "fit",
-    "accuracy": "acc",
-    "correct": "correct",
-    "numerosity": "num",
-    "experience": "exp",
-    "correct_set_size": "cs",
-    "last_ga": "ts",
-    "birth": "birth",
-}
+RULE_STATS = {field.stat: field.name for field in popmod.RULE_FIELDS if field.stat}
+"""A saved rule's statistics: JSON key -> population array."""
 
 
 FEATURE_RULES_PER_FEATURE = 1
@@ -117,6 +109,10 @@ class WeightScorer:
     alpha: float
 
     kind = "fitted"
+    #: MLR_agg is answered by these weights, not by the vote of the rules as they are now.
+    by_vote = False
+    #: Tuned thresholds are also tried with the best label as a fallback (``threshold_or_top``).
+    top_fallback = True
     words = ("a label's score is its baseline plus the weights of the rules matching the row, "
              "clipped to [0, 1]")
 
@@ -125,6 +121,44 @@ class WeightScorer:
 
     def subset(self, ids: np.ndarray) -> WeightScorer:
         return replace(self, coef=self.coef[ids])
+
+    def fitted(self, what: str) -> WeightScorer:
+        """These weights (``what`` needs fitted weights; the vote refuses)."""
+        return self
+
+    def contributions(self, rule_set: RuleSet, xs: np.ndarray):
+        """(rules, what each adds to each label's score, baseline, covered) for one scaled row:
+        the matching rules and their weights (see `RuleSet.contributions`)."""
+        ids = rule_set.matching(xs)
+        return ids, self.coef[ids], self.intercept.copy(), len(ids) > 0
+
+    def voters(self, rule_set: RuleSet, xs: np.ndarray, matched: np.ndarray, out: np.ndarray):
+        """(the rules whose weights make a scaled row's scores, covered): those ``matched``."""
+        return matched, len(matched) > 0
+
+    def influence(self, rule_set: RuleSet) -> Influence:
+        return Influence(np.abs(self.coef).sum(axis=1), coef=self.coef)
+
+    def prune(self, rule_set: RuleSet, Xs: np.ndarray, full: np.ndarray, weight: np.ndarray,
+              keep: np.ndarray) -> None:
+        """From all rules, drop each rule not in ``keep`` (bool by position), the lightest by
+        ``weight`` first, if the rows it matches keep their labels ``full`` without it;
+        ``keep`` ends as the rules kept. Each trial costs only the rows the rule matches: the
+        unclipped scores are updated as rules go (in another order of additions than
+        `scores`, so the caller checks the result through `RuleSet.subset`)."""
+        matched = match_matrix(rule_set.rules, Xs).astype(bool)
+        raw = matched @ self.coef + self.intercept
+        protected = keep.copy()
+        keep[:] = True
+        for i in np.argsort(weight, kind="stable"):
+            if protected[i]:
+                continue
+            rows = np.flatnonzero(matched[:, i])
+            trial = raw[rows] - self.coef[i]
+            labels = rule_set.bipartition.apply(np.clip(trial, 0.0, 1.0))
+            if np.array_equal(labels, full[rows]):
+                raw[rows] = trial
+                keep[i] = False
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "coef": self.coef.tolist(),
@@ -153,6 +187,8 @@ class VoteScorer:
     score_norm: str = "total"
 
     kind = "vote"
+    by_vote = True
+    top_fallback = False
 
     @property
     def words(self) -> str:
@@ -168,6 +204,37 @@ class VoteScorer:
     def subset(self, ids: np.ndarray) -> VoteScorer:
         return self
 
+    def fitted(self, what: str) -> WeightScorer:
+        raise InputError(f"{what} needs fitted rule weights (weighting='fitted'): this model "
+                         "scores by the vote.")
+
+    def contributions(self, rule_set: RuleSet, xs: np.ndarray):
+        """(voters, their shares of the total vote, a zero baseline, covered) for one scaled
+        row (see `RuleSet.contributions`)."""
+        m = len(rule_set.label_names)
+        out = np.empty(rule_set.n_rules, dtype=np.int64)
+        ids, covered = self.voters(rule_set, xs, None, out)
+        fit, num = rule_set.rules.fit[ids], rule_set.rules.num[ids]
+        total = float(fit @ num) if len(ids) else 0.0
+        share = contributions(fit, num, rule_set.labelsets[rule_set.rules.ls[ids]], total,
+                              rule_set.label_names).to_numpy()
+        return ids, share.reshape(len(ids), m), np.zeros(m), bool(covered)
+
+    def voters(self, rule_set: RuleSet, xs: np.ndarray, matched, out: np.ndarray):
+        """(the rules voting for a scaled row, covered): the matching ones (see `Voting`), the
+        nearest when none matches; ``out`` is a buffer of a slot per rule."""
+        count, covered = voters(rule_set.rules, xs, int(rule_set.voting.min_vote_experience),
+                                int(rule_set.voting.n_nearest), out)
+        return out[:count].copy(), covered
+
+    def influence(self, rule_set: RuleSet) -> Influence:
+        pop = rule_set.rules
+        return Influence(pop.fit * pop.num, labelsets=rule_set.labelsets[pop.ls])
+
+    def prune(self, rule_set, Xs, full, weight, keep) -> None:
+        """Nothing: a vote's rules are put back voter by voter instead (``audit.compact``)."""
+
+
     def to_dict(self) -> dict:
         return {"kind": self.kind, "score_norm": self.score_norm}
 
@@ -176,6 +243,25 @@ class VoteScorer:
         require(data.get("score_norm") in ("total", "max"),
                 "a vote scorer's score_norm must be 'total' or 'max'.")
         return cls(data["score_norm"])
+
+
+@dataclass(frozen=True)
+class Influence:
+    """What each rule (by position) brings to a prediction (``mlr_core/audit.py``'s words):
+    ``weight`` and either its ``labelsets`` (the vote) or its per-label ``coef`` (fitted
+    weights)."""
+
+    weight: np.ndarray
+    labelsets: np.ndarray | None = None
+    coef: np.ndarray | None = None
+
+    def contributions(self, at, predicted, mode):
+        """Contribution of the rules at positions ``at`` to one row's predicted labels."""
+        if self.coef is not None:
+            return self.coef[at] @ (2.0 * predicted - 1.0)
+        if mode == "max":
+            return self.weight[at] * (self.labelsets[at] == predicted).all(axis=1)
+        return self.weight[at] * (self.labelsets[at] @ predicted.astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -256,7 +342,7 @@ class RuleSet:
         size = int(pop.size[0])
         ids = np.arange(size, dtype=np.int64) if rule_ids is None else np.array(
             rule_ids, dtype=np.int64)
-        return cls(_compact_copy(pop, np.arange(size)), labelsets.copy(), scaling,
+        return cls(popmod.take(pop, np.arange(size)), labelsets.copy(), scaling,
                    scorer, bipartition and bp.Bipartition(*bipartition), voting,
                    tuple(feature_names), tuple(label_names), int(iteration), ids)
 
@@ -274,7 +360,7 @@ class RuleSet:
         if len(unknown):
             raise InputError(f"rule {unknown[0]} is not one of the {self.n_rules} rules of this "
                              "model (the rule_id of its rules_frame()).")
-        return replace(self, rules=_compact_copy(self.rules, at), scorer=self.scorer.subset(at),
+        return replace(self, rules=popmod.take(self.rules, at), scorer=self.scorer.subset(at),
                        rule_ids=ids)
 
     def with_scorer(self, scorer, bipartition) -> RuleSet:
@@ -293,15 +379,25 @@ class RuleSet:
             return f"Each row gets one whole labelset: {whose}."
         words = self.scorer.words
         return f"{words[0].upper()}{words[1:]}; the labels are cut from them by " \
-               f"{bp.words(self.bipartition)}."
+               f"{self.bipartition.words()}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:
         """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
-        X = np.asarray(X, dtype=np.float64)
+        try:
+            X = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError) as err:
+            raise InputError(f"X must hold numbers: {err}") from err
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
+        if not np.isfinite(X).all():
+            raise InputError("X holds NaN or infinite values: every feature needs a number.")
         return self.scaling.transform(X)
+
+    def scorer_for(self, prediction: str):
+        """What answers for ``prediction``'s voters and their influence: the scorer for MLR_agg,
+        the vote for MLR_max (a whole labelset, whatever the scorer)."""
+        return self.scorer if prediction == "agg" else VoteScorer()
 
     def votes(self, Xs: np.ndarray):
         """The engine's vote of these rules on scaled rows (``_engine/voting.py``)."""
@@ -319,7 +415,7 @@ class RuleSet:
             votes = self.votes(Xs)
             chosen = votes.voted_set if self.voting.max_rule == "vote" else votes.fittest_set
             return bp.max_labels(chosen, self.labelsets)
-        return bp.apply(self.scores_scaled(Xs), self.bipartition)
+        return self.bipartition.apply(self.scores_scaled(Xs))
 
     def scores(self, X) -> np.ndarray:
         return self.scores_scaled(self.scaled(X))
@@ -340,19 +436,7 @@ class RuleSet:
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
         xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
-        m = len(self.label_names)
-        if isinstance(self.scorer, WeightScorer):
-            ids = self.matching(xs)
-            return ids, self.scorer.coef[ids], self.scorer.intercept.copy(), len(ids) > 0
-        out = np.empty(self.n_rules, dtype=np.int64)
-        count, covered = voters(self.rules, xs, int(self.voting.min_vote_experience),
-                                int(self.voting.n_nearest), out)
-        ids = out[:count]
-        fit, num = self.rules.fit[ids], self.rules.num[ids]
-        total = float(fit @ num) if count else 0.0
-        share = contributions(fit, num, self.labelsets[self.rules.ls[ids]], total,
-                              self.label_names).to_numpy()
-        return ids, share.reshape(count, m), np.zeros(m), bool(covered)
+        return self.scorer.contributions(self, xs)
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
@@ -371,7 +455,7 @@ class RuleSet:
             scores=pd.Series(scores[0], index=list(self.label_names), name="score"),
             baseline=pd.Series(baseline, index=list(self.label_names), name="baseline"),
             bipartition=tuple(self.bipartition),
-            agg_labels=list(names[bp.apply(scores, self.bipartition)[0].astype(bool)]),
+            agg_labels=list(names[self.bipartition.apply(scores)[0].astype(bool)]),
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
             how=self.prediction_text(),
         )
@@ -386,13 +470,14 @@ class RuleSet:
         return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
                      self.feature_names, self.label_names)
 
-    def scorecard(self, Xs: np.ndarray) -> pd.DataFrame:
-        """The rules as a scorecard (fitted weights): per rule (``rule_id`` index), its
-        condition in the data's units, its weight per label (what it adds to the score when it
-        matches), and on the scaled rows ``Xs`` its ``support`` (rows matched) and
-        ``coverage`` (their fraction). The baseline is ``scorer.intercept``."""
-        if not isinstance(self.scorer, WeightScorer):
-            raise InputError("A scorecard lists fitted weights: this model scores by the vote.")
+    def scorecard(self, X) -> pd.DataFrame:
+        """The rules as a scorecard (fitted weights; read best on a compact model): per rule
+        (``rule_id`` index), its condition in the data's units, its weight per label (what it
+        adds to the score when it matches), and on the rows ``X`` (the data's units) its
+        ``support`` (rows matched) and ``coverage`` (their fraction). The baseline, the score
+        when no rule matches, is ``scorer.intercept``; how scores become labels is
+        `prediction_text`; ``mlr_core.scorecard.to_csv`` holds it all."""
+        Xs = self.scaled(X)
         scaled_lower, scaled_upper = self.bounds()
         lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
@@ -404,13 +489,24 @@ class RuleSet:
             "support": support,
             "coverage": support / max(len(Xs), 1),
         }, index=pd.Index(self.rule_ids, name="rule_id"))
-        weights = pd.DataFrame(self.scorer.coef, index=frame.index,
-                               columns=[f"weight: {n}" for n in self.label_names])
-        return pd.concat([frame, weights], axis=1)
+        return pd.concat([frame, self._weight_columns("A scorecard", frame.index)], axis=1)
 
-    def match_counts(self, Xs: np.ndarray) -> np.ndarray:
-        """How many rules match each scaled row."""
-        return match_matrix(self.rules, Xs).sum(axis=1).astype(np.int64)
+    def rule_weights_frame(self) -> pd.DataFrame:
+        """With fitted weights: `rules_frame` with one ``weight: <label>`` column per label,
+        what the rule adds to the label's score when it matches (negative: it lowers it); the
+        baseline is ``scorer.intercept``."""
+        frame = self.rules_frame()
+        return pd.concat([frame, self._weight_columns("rule_weights_frame()", frame.index)],
+                         axis=1)
+
+    def _weight_columns(self, what: str, index) -> pd.DataFrame:
+        return pd.DataFrame(self.scorer.fitted(what).coef, index=index,
+                            columns=[f"weight: {n}" for n in self.label_names])
+
+    def match_counts(self, X) -> np.ndarray:
+        """How many rules match each row of X (the data's units): how many weights an
+        explanation adds up."""
+        return match_matrix(self.rules, self.scaled(X)).sum(axis=1).astype(np.int64)
 
     def rules_frame(self) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,
@@ -509,7 +605,7 @@ class RuleSet:
                 "iteration must be a non-negative integer.")
         return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
                    Scaling(data_min, data_max, binary), scorer,
-                   checked_bipartition(data["bipartition"], m),
+                   bp.checked(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
                    _rule_ids(data.get("rule_ids"), len(rules)))
 
@@ -556,29 +652,6 @@ def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_n
     lower, upper = scaling.unscale(scaled_lower, scaled_upper)
     return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
                       label_names, binary=scaling.binary)
-
-
-def checked_bipartition(value, n_labels: int) -> bp.Bipartition:
-    """A saved bipartition, refused unless it can cut scores: a threshold in [0, 1] or RCut at
-    0..n_labels labels (0: no label, ``bipartition.EMPTY``)."""
-    require(isinstance(value, list) and len(value) == 2 and value[0] in bp.METHODS,
-            f"bipartition must be [method, value] with method one of {', '.join(bp.METHODS)}.")
-    method, cut = value
-    if method == "rcut":
-        require(isinstance(cut, int) and 0 <= cut <= n_labels,
-                f"an rcut bipartition keeps 0..{n_labels} labels, got {cut!r}.")
-        return bp.Bipartition(method, int(cut))
-    require(isinstance(cut, (int, float)) and 0.0 <= float(cut) <= 1.0,
-            f"a threshold must lie in [0, 1], got {cut!r}.")
-    return bp.Bipartition(method, float(cut))
-
-
-def _compact_copy(pop, ids) -> popmod.Population:
-    """Rules ``ids`` of ``pop`` as a population with exactly that many slots."""
-    arrays = [np.ascontiguousarray(a[ids]) for a in pop[:-2]]
-    micro = int(arrays[popmod.Population._fields.index("num")].sum())
-    return popmod.Population(*arrays, np.array([len(ids)], dtype=np.int64),
-                             np.array([micro], dtype=np.int64))
 
 
 def _rule_ids(values, n) -> np.ndarray:

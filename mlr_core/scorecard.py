@@ -26,7 +26,6 @@ BASELINE = "(every row: the score when no rule matches)"
 
 def notes(rule_set) -> list[str]:
     """The file's opening lines: what it holds, how to score and cut a row."""
-    method, value = rule_set.bipartition
     return [
         f"# MLR Studio scorecard: {rule_set.n_rules} rules and the baseline. rule_id is the "
         "rule's id in the rules table of the model it was taken from.",
@@ -36,7 +35,7 @@ def notes(rule_set) -> list[str]:
         "# To reproduce predict: start each label at the baseline, add the weights of the "
         "matching rules in ascending rule_id, clip to [0, 1], then cut (between labels that "
         "score the same, the earlier column ranks first).",
-        f"{CUT}{method} {int(value) if method == 'rcut' else float(value)!r}",
+        f"{CUT}{rule_set.bipartition.method} {rule_set.bipartition.value_text}",
     ]
 
 
@@ -55,11 +54,13 @@ def bounds_json(rule_set) -> list[str]:
     return [json.dumps(bounds) for bounds in per_rule]
 
 
-def to_csv(rule_set, Xs, order=None) -> str:
-    """The scorecard file of ``rule_set`` (fitted weights), support and coverage on the scaled
-    rows ``Xs``: the notes, then the baseline and the rules (``order``: their ids in the order
-    listed; ascending by default) with the columns of `RuleSet.scorecard` and ``bounds``."""
-    card = rule_set.scorecard(Xs).assign(bounds=bounds_json(rule_set))
+def to_csv(rule_set, X, order=None) -> str:
+    """The scorecard file of ``rule_set`` (fitted weights; e.g. a model's ``rule_set_``), support
+    and coverage on the rows ``X`` (the data's units): the notes, then the baseline and the
+    rules (``order``: their ids in the order listed; ascending by default) with the columns of
+    `RuleSet.scorecard` and ``bounds``. From it ``predict``'s labels follow without this
+    package: the cut in words and as ``# cut: <method> <value>``, the rules' exact bounds."""
+    card = rule_set.scorecard(X).assign(bounds=bounds_json(rule_set))
     if order is not None:
         card = card.loc[list(order)]
     card["support"] = card["support"].astype("Int64")

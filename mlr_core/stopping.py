@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from mlr_core import bipartition as bp
-from mlr_core._engine.voting import vote
+from mlr_core.rule_set import VoteScorer, Voting
 
 CHECK_EVERY = 2000
 SIGNAL_ROWS = 1000
@@ -63,13 +62,15 @@ def training_signal(run) -> float:
     fits the data, whatever the rule weights fitted afterwards make of it."""
     n = len(run.y_ids)
     rows = np.arange(0, n, max(1, -(-n // SIGNAL_ROWS)))
+    names = [str(j) for j in range(max(run.n_features, run.labelsets.shape[1]))]
+    rule_set = run.rule_set(VoteScorer(), None, Voting(0, 1, "vote"),
+                            names[:run.n_features], names[:run.labelsets.shape[1]])
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a few hundred rows: waking a second thread costs more
     try:
-        votes = vote(run.population, run.X[rows], run.labelsets, 0, 1)
+        predicted = rule_set.labels_scaled(run.X[rows], "max")
     finally:
         numba.set_num_threads(threads)
-    predicted = bp.max_labels(votes.voted_set, run.labelsets)
     return float(np.mean(predicted != run.labelsets[run.y_ids[rows]]))
 
 

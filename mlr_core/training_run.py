@@ -5,9 +5,10 @@ scaling of the features onto the rules' [0, 1] axes, the distinct labelsets seen
 generator, the event counters, the bounded training history and, while training data is bound,
 the scaled features, their labelset ids and the epoch order. Configuration flows one way: the
 estimator (``estimator.py``, its scikit-learn face) resolves its parameters into a `Config`
-(`make_config`) and hands the run checked data; the run allocates, scales and binds. What
-predicts is a snapshot of the rules, a `RuleSet` (`TrainingRun.rule_set`); the JSON format
-(``io.py``) saves the rule set and the run's own state (`TrainingRun.to_dict`) side by side.
+(`mlr_core.params.engine_config`) and hands the run checked data; the run allocates, scales and
+binds. What predicts is a snapshot of the rules, a `RuleSet` (`TrainingRun.rule_set`); the JSON
+format (``io.py``) saves the rule set and the run's own state (`TrainingRun.to_dict`) side by
+side.
 """
 
 from __future__ import annotations
@@ -57,24 +58,6 @@ def _physical_memory() -> int | None:
 
 def _gib(n_bytes: float) -> str:
     return f"{n_bytes / 2**30:,.1f} GiB"
-
-
-def make_config(params: dict, n_features: int, n_rules: int, max_specified: int) -> Config:
-    """The kernels' view of the estimator's parameters (``get_params()``), with the ``auto``
-    values resolved: ``n_rules`` and ``max_specified`` as given, ``mu="auto"`` as
-    min(0.04, 4 / d)."""
-    p = params
-    mu = min(0.04, 4.0 / n_features) if p["mu"] == "auto" else float(p["mu"])
-    return Config(
-        n_rules=int(n_rules), p_hash=float(p["p_hash"]), r0=float(p["r0"]),
-        max_specified=int(max_specified), nu=float(p["nu"]), beta=float(p["beta"]),
-        theta_ga=float(p["theta_ga"]), tau=float(p["tau"]),
-        roulette=p["selection"] == "roulette", chi=float(p["chi"]), mu=mu,
-        m0=float(p["m0"]), ga_subsumption=bool(p["ga_subsumption"]),
-        theta_sub=float(p["theta_sub"]), acc0=float(p["acc0"]),
-        theta_del=float(p["theta_del"]), delta=float(p["delta"]),
-        correct_set_subsumption=bool(p["correct_set_subsumption"]),
-    )
 
 
 def allocate_population(config: Config) -> popmod.Population:
@@ -143,10 +126,7 @@ class TrainingRun:
             if deleted:
                 self.rule_ids = None
             new = allocate_population(config)
-            size = int(old.size[0])
-            for field, target in zip(old[:-2], new[:-2], strict=True):
-                target[:size] = field[:size]
-            new.size[0], new.micro[0] = old.size[0], old.micro[0]
+            popmod.copy_into(new, old)
             self.population = new
         self.config, self.fitness = config, fitness
 
@@ -316,13 +296,7 @@ class TrainingRun:
             # a fitted rule set holds its one-condition rules beside the N evolved ones; the
             # first iteration of further training deletes copies down to N
             run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
-        pop = run.population
-        for field, source in zip(pop[:-2], rule_set.rules[:-2], strict=True):
-            if field.ndim == 2:
-                field[:size, :source.shape[1]] = source
-            else:
-                field[:size] = source
-        pop.size[0], pop.micro[0] = size, micro
+        popmod.copy_into(run.population, rule_set.rules)
         run.labelsets = rule_set.labelsets.copy()
         run.rule_ids = rule_set.rule_ids.copy()
 

@@ -119,7 +119,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
     shown = budget.n_rules(choice)
-    return (budget.models[choice].explain(session.split.dataset.X[index]),
+    return (budget.models[choice].rule_set_.explain(session.split.dataset.X[index]),
             f"a compact model of {shown} rules ({shown - 1} of the {n:,} rules and the "
             "baseline, weights refitted)")
 

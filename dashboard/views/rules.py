@@ -6,6 +6,8 @@ import numpy as np
 import streamlit as st
 
 from dashboard import pages, rule_budget, rules_audit, scorecard_figures, state, tables, ui
+from mlr_core import export
+from mlr_core import scorecard as scorecard_file
 from mlr_core.audit_report import coverage_figure, report_html
 
 
@@ -96,7 +98,7 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
                f"({session.model_words()}). An auditor reads a compact model instead: at most k "
                "of these rules (the baseline, the score when no rule matches, counted as one) "
                "with a weight per rule and label fitted on the training rows, as "
-               "`MLRClassifier.compact(k)` makes it.")
+               "`mlr_core.compaction.compact(model, k)` makes it.")
     budget = rule_budget.kept(st.session_state, snap)
     if budget is None:
         slot = st.empty()
@@ -127,14 +129,14 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
 
 def scorecard(session: state.Session, model) -> str:
     """The compact model's weights as a heatmap and a sortable table, in the order chosen;
-    returns the scorecard file (``MLRClassifier.scorecard_csv``) in that order."""
+    returns the scorecard file (``mlr_core.scorecard.to_csv``) in that order."""
     data = session.split.dataset
     X, _ = session.split.training()
     order = st.selectbox("Read the rules in this order", rule_budget.orders(data.label_names),
                          key="scorecard_order")
     table = rule_budget.scorecard(model, X, order)
     base = rule_budget.baseline(model)
-    per_row = model.rules_per_row(X)
+    per_row = model.rule_set_.match_counts(X)
     st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** "
                 f"{model.rule_set_.prediction_text()} A training row matches "
                 f"{np.median(per_row):g} rules (median; at most {per_row.max()}); a rule keeps "
@@ -160,7 +162,7 @@ def scorecard(session: state.Session, model) -> str:
     st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
                 f"{chosen.support:,} training rows)")
     st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
-    return model.scorecard_csv(X, order=table.index)
+    return scorecard_file.to_csv(model.rule_set_, X, order=table.index)
 
 
 def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card: str) -> None:
@@ -211,11 +213,13 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         icon=":material/download:", on_click="ignore",
         help="One self-contained page that opens offline.")
     row.download_button(
-        "Python function", model.export_python(), f"{name}-{size}-rules.py", "text/x-python",
+        "Python function", export.to_python(model.rule_set_), f"{name}-{size}-rules.py",
+        "text/x-python",
         key="download_python", icon=":material/download:", on_click="ignore",
         help="predict(row) in plain Python, no package needed: the same labels as here.")
     row.download_button(
-        "SQL query", model.export_sql("data"), f"{name}-{size}-rules.sql", "application/sql",
+        "SQL query", export.to_sql(model.rule_set_, "data"), f"{name}-{size}-rules.sql",
+        "application/sql",
         key="download_sql", icon=":material/download:", on_click="ignore",
         help="A SELECT over a table `data` (a unique key column `row_id` and one column per "
              "feature): per row_id, one 0/1 column per label.")

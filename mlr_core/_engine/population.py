@@ -14,54 +14,96 @@ import numpy as np
 
 from mlr_core._engine.jit import njit
 
-# The arrays of one population. ``size`` and ``micro`` are 1-element arrays so kernels can
-# update them in place.
-Population = namedtuple(
-    "Population",
-    "feat center spread nspec ls num exp correct acc fit cs ts birth size micro",
+
+class Field(namedtuple("Field", "name dtype per_slot empty stat")):
+    """One per-rule array of the population: its dtype, whether it holds one value per condition
+    slot (a row of ``max_specified``) or one per rule, the value of an empty slot, and the name
+    a rule statistic goes by outside the engine (saved models, ``mlr_core/rule_set.py``; None:
+    part of the condition or labelset, saved otherwise)."""
+
+
+RULE_FIELDS = (
+    Field("feat", np.int32, True, 0, None),  # the specified features, sorted
+    Field("center", np.float64, True, 0.0, None),
+    Field("spread", np.float64, True, np.inf, None),  # inf: the slot passes every x
+    Field("nspec", np.int32, False, 0, None),  # how many slots are specified
+    Field("ls", np.int32, False, 0, None),  # the labelset's row
+    Field("num", np.int64, False, 0, "numerosity"),
+    Field("exp", np.int64, False, 0, "experience"),
+    Field("correct", np.float64, False, 0.0, "correct"),
+    Field("acc", np.float64, False, 0.0, "accuracy"),
+    Field("fit", np.float64, False, 0.0, "fitness"),
+    Field("cs", np.float64, False, 0.0, "correct_set_size"),
+    Field("ts", np.int64, False, 0, "last_ga"),
+    Field("birth", np.int64, False, 0, "birth"),
 )
+"""The population's per-rule arrays, the one place its layout is named: everything that
+allocates, copies, slices or saves rules goes through these names."""
+RULE_ARRAYS = tuple(field.name for field in RULE_FIELDS)
+
+# The arrays of one population, then two counts: ``size`` (macro rules, in slots 0 .. size-1)
+# and ``micro`` (their summed numerosity), 1-element arrays so kernels can update them in place.
+Population = namedtuple("Population", (*RULE_ARRAYS, "size", "micro"))
 
 
 def new_population(capacity: int, max_specified: int) -> Population:
     """An empty population with room for ``capacity`` macro rules of at most ``max_specified``
     specified features each."""
     k = max(int(max_specified), 1)
-    return Population(
-        feat=np.zeros((capacity, k), dtype=np.int32),
-        center=np.zeros((capacity, k)),
-        spread=np.full((capacity, k), np.inf),
-        nspec=np.zeros(capacity, dtype=np.int32),
-        ls=np.zeros(capacity, dtype=np.int32),
-        num=np.zeros(capacity, dtype=np.int64),
-        exp=np.zeros(capacity, dtype=np.int64),
-        correct=np.zeros(capacity),
-        acc=np.zeros(capacity),
-        fit=np.zeros(capacity),
-        cs=np.zeros(capacity),
-        ts=np.zeros(capacity, dtype=np.int64),
-        birth=np.zeros(capacity, dtype=np.int64),
-        size=np.zeros(1, dtype=np.int64),
-        micro=np.zeros(1, dtype=np.int64),
-    )
+    arrays = [np.full((capacity, k) if f.per_slot else capacity, f.empty, dtype=f.dtype)
+              for f in RULE_FIELDS]
+    return from_arrays(arrays, 0, 0)
+
+
+def rule_arrays(pop: Population) -> tuple:
+    """The per-rule arrays of ``pop``, in `RULE_FIELDS` order."""
+    return tuple(getattr(pop, name) for name in RULE_ARRAYS)
+
+
+def from_arrays(arrays, size: int, micro: int) -> Population:
+    """A population of per-rule ``arrays`` (`RULE_FIELDS` order) holding ``size`` rules of
+    ``micro`` copies."""
+    return Population(*arrays, np.array([size], dtype=np.int64),
+                      np.array([micro], dtype=np.int64))
 
 
 def population_bytes(capacity: int, max_specified: int) -> int:
     """The memory `new_population` would take, known before allocating it."""
-    return int(capacity) * sum(a.nbytes for a in new_population(1, max_specified)[:-2])
+    return int(capacity) * sum(a.nbytes for a in rule_arrays(new_population(1, max_specified)))
 
 
 def live(pop: Population) -> Population:
     """Views of the occupied slots only (``size`` and ``micro`` unchanged)."""
     n = int(pop.size[0])
-    return Population(*(a[:n] for a in pop[:-2]), pop.size, pop.micro)
+    return Population(*(a[:n] for a in rule_arrays(pop)), pop.size, pop.micro)
+
+
+def take(pop: Population, ids) -> Population:
+    """Rules ``ids`` of ``pop`` (copied) as a population with exactly that many slots."""
+    arrays = [np.ascontiguousarray(a[ids]) for a in rule_arrays(pop)]
+    return from_arrays(arrays, len(ids), int(pop.num[ids].sum()))
+
+
+def copy_into(target: Population, source: Population) -> None:
+    """Copy the live rules of ``source`` into the first slots of ``target`` (at least as many
+    slots, at least as wide: the extra condition slots keep their empty values) and its
+    counts."""
+    size = int(source.size[0])
+    for into, values in zip(rule_arrays(target), rule_arrays(source), strict=True):
+        if into.ndim == 2:
+            into[:size, :values.shape[1]] = values[:size]
+        else:
+            into[:size] = values[:size]
+    target.size[0], target.micro[0] = size, source.micro[0]
 
 
 def concatenate(a: Population, b: Population) -> Population:
     """The live rules of ``a`` followed by those of ``b`` (of the same width), as one population
     with exactly as many slots as rules."""
     na, nb = int(a.size[0]), int(b.size[0])
-    fields = [np.concatenate([x[:na], y[:nb]]) for x, y in zip(a[:-2], b[:-2], strict=True)]
-    return Population(*fields, np.array([na + nb]), np.array([int(a.micro[0] + b.micro[0])]))
+    fields = [np.concatenate([x[:na], y[:nb]])
+              for x, y in zip(rule_arrays(a), rule_arrays(b), strict=True)]
+    return from_arrays(fields, na + nb, int(a.micro[0] + b.micro[0]))
 
 
 def dense_bounds(pop: Population, n_features: int):
@@ -86,23 +128,23 @@ def generality(pop: Population, n_features: int) -> np.ndarray:
     return (n_features - p.nspec + widths.sum(axis=1)) / n_features
 
 
-@njit
-def copy_rule_between(a, i, b, j):
-    """Copy every field of rule ``i`` of population ``a`` into slot ``j`` of population ``b``
-    (of the same width)."""
-    b.feat[j] = a.feat[i]
-    b.center[j] = a.center[i]
-    b.spread[j] = a.spread[i]
-    b.nspec[j] = a.nspec[i]
-    b.ls[j] = a.ls[i]
-    b.num[j] = a.num[i]
-    b.exp[j] = a.exp[i]
-    b.correct[j] = a.correct[i]
-    b.acc[j] = a.acc[i]
-    b.fit[j] = a.fit[i]
-    b.cs[j] = a.cs[i]
-    b.ts[j] = a.ts[i]
-    b.birth[j] = a.birth[i]
+def _copy_rule_between_source() -> str:
+    lines = [f"    b.{name}[j] = a.{name}[i]" for name in RULE_ARRAYS]
+    return ("def copy_rule_between(a, i, b, j):\n"
+            '    """Copy every field of rule ``i`` of population ``a`` into slot ``j`` of '
+            'population ``b`` (of the same width)."""\n' + "\n".join(lines) + "\n")
+
+
+def _compiled(source: str, name: str):
+    """A function written out from `RULE_ARRAYS` (so that a kernel copying a rule names every
+    field without restating them), compiled as this file's own: numba caches it beside the
+    others."""
+    namespace = {}
+    exec(compile(source, __file__, "exec"), namespace)  # noqa: S102 - our own text, above
+    return namespace[name]
+
+
+copy_rule_between = njit(_compiled(_copy_rule_between_source(), "copy_rule_between"))
 
 
 @njit

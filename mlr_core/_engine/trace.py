@@ -2,7 +2,7 @@
 
 The kernels take ``trace`` as their last argument: ``None`` in normal training, where numba
 compiles the recording away (it prunes ``if trace is not None`` branches on a None argument), or
-a `Trace` made by `new_trace` when :meth:`MLRClassifier.step_traced` asks what happened. Rules
+a `Trace` made by `new_trace` when :meth:`TrainingSession.step_traced` asks what happened. Rules
 are recorded as copies (small populations), since a removal moves rules between slots.
 """
 

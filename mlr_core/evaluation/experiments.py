@@ -182,11 +182,15 @@ class SharedFit:
     predictions: Mapping[str, Mapping]
 
 
-def run_fold(estimator, X, Y, train, test, numeric=None, predictions=None) -> dict:
+def run_fold(estimator, X, Y, train, test, numeric=None, predictions=None,
+             paper_compatible=False, extra=None) -> dict:
     """Fit a clone of ``estimator`` on the training rows, predict the test rows, and return every
-    measure with ``fit_seconds`` and ``predict_seconds``. ``numeric`` marks the columns to scale
-    (all when None). With ``predictions`` ({name: predict keyword arguments}), return
-    {name: measures} from the one fit instead; the scores (``predict_proba``) are shared."""
+    measure with ``fit_seconds`` and ``predict_seconds``: the one fold of every cross-validation
+    here (`run_experiment`'s tasks, `mlr_core.evaluation.paper.cross_validate`). ``numeric``
+    marks the columns to scale (all when None). With ``predictions`` ({name: predict keyword
+    arguments}), return {name: measures} from the one fit instead; the scores
+    (``predict_proba``) are shared. ``paper_compatible`` goes to `evaluate`; ``extra(model,
+    X_test)`` gives further columns (a dict) of every result."""
     numeric = np.ones(X.shape[1], bool) if numeric is None else np.asarray(numeric, bool)
     X_train, X_test = _scaled(X, numeric, train, test)
     model = clone(estimator)
@@ -196,14 +200,16 @@ def run_fold(estimator, X, Y, train, test, numeric=None, predictions=None) -> di
     start = time.perf_counter()
     scores = label_scores(model, X_test)
     score_seconds = time.perf_counter() - start
+    more = extra(model, X_test) if extra else {}
     results = {}
     for name, kwargs in (predictions or {None: {}}).items():
         start = time.perf_counter()
         predicted = model.predict(X_test, **kwargs)
         predicted = predicted.toarray() if hasattr(predicted, "toarray") else np.asarray(predicted)
         predict_seconds = score_seconds + time.perf_counter() - start
-        measures = evaluate(Y[test], predicted.astype(np.uint8), scores)
-        results[name] = {**measures, "fit_seconds": fit_seconds,
+        measures = evaluate(Y[test], predicted.astype(np.uint8), scores,
+                            paper_compatible=paper_compatible)
+        results[name] = {**measures, **more, "fit_seconds": fit_seconds,
                          "predict_seconds": predict_seconds}
     return results if predictions else results[None]
 

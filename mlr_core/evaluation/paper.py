@@ -32,17 +32,16 @@ What the paper's Friedman table reports (checked in ``tests/core/test_experiment
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
 from sklearn.model_selection import KFold
 
-from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
+from mlr_core.evaluation.experiments import run_fold
+from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import (
     FriedmanResult,
     bonferroni_dunn_cd,
@@ -98,26 +97,24 @@ def cross_validate(estimator, X, Y, n_splits=5, random_state=0, paper_compatible
     DataFrame
         One row per (fold, prediction in {"agg", "max"}): every measure of
         :func:`mlr_core.evaluation.measures.evaluate`, ``test_coverage`` (fraction of test rows
-        some rule matched) and ``fit_seconds``. The ranking measures use ``predict_proba`` in
-        both rows, because MLR_max produces no ranking of its own (the paper leaves them out for
-        MLR_max); so they are equal in the two rows of a fold.
+        some rule matched), ``fit_seconds`` and ``predict_seconds`` (`run_fold`). The ranking
+        measures use ``predict_proba`` in both rows, because MLR_max produces no ranking of its
+        own (the paper leaves them out for MLR_max); so they are equal in the two rows of a
+        fold.
     """
     X, Y = np.asarray(X), np.asarray(Y)
     folds = KFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    predictions = {prediction: {"prediction": prediction} for prediction in PREDICTIONS}
     rows = []
     for fold, (train, test) in enumerate(folds.split(X)):
-        model = clone(estimator)
-        start = time.perf_counter()
-        model.fit(X[train], Y[train])
-        fit_seconds = time.perf_counter() - start
-        scores = model.predict_proba(X[test])
-        test_coverage = model.coverage(X[test])
-        for prediction in PREDICTIONS:
-            measures = evaluate(Y[test], model.predict(X[test], prediction=prediction), scores,
-                                paper_compatible=paper_compatible)
-            rows.append({"fold": fold, "prediction": prediction, **measures,
-                         "test_coverage": test_coverage, "fit_seconds": fit_seconds})
+        by_mode = run_fold(estimator, X, Y, train, test, np.zeros(X.shape[1], bool),
+                           predictions, paper_compatible, _test_coverage)
+        rows += [{"fold": fold, "prediction": mode, **row} for mode, row in by_mode.items()]
     return pd.DataFrame(rows)
+
+
+def _test_coverage(model, X_test) -> dict:
+    return {"test_coverage": model.coverage(X_test)}
 
 
 def mlr_means(results):

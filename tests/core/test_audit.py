@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from mlr_core import MLRClassifier, load_dataset
+from mlr_core import MLRClassifier, compaction, load_dataset
 from mlr_core.audit import (
     audit,
     compact,
@@ -79,7 +79,7 @@ def test_each_row_is_decided_by_its_voter_of_largest_contribution(case):
     assert decided.shape == (len(data.X),) and (decided >= 0).all()
     predicted = model.predict(data.X)
     for r in np.random.default_rng(0).choice(len(data.X), 25, replace=False):
-        explanation = model.explain(data.X[r])
+        explanation = model.rule_set_.explain(data.X[r])
         assert decided[r] in explanation.rule_ids
         contribution, weight = contribution_to_prediction(
             explanation, predicted[r], model, data.label_names)
@@ -144,7 +144,7 @@ def test_rule_counts_agree_with_explain(case):
     assert table["n_decided"].is_monotonic_decreasing
     voted = np.zeros(len(table), dtype=np.int64)
     for x in data.X[:25]:
-        voted[model.explain(x).rule_ids] += 1
+        voted[model.rule_set_.explain(x).rule_ids] += 1
     partial = rule_decisions(model, data.X[:25])
     np.testing.assert_array_equal(partial.sort_index()["n_voted"], voted)
     if model.min_vote_experience == 0:
@@ -204,7 +204,8 @@ def test_audit_puts_it_together(datasets):
 
 def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(datasets):
     data = datasets["sample"]
-    small = MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y).compact(20)
+    small = compaction.compact(MLRClassifier(random_state=0, n_iter=20_000).fit(data.X, data.Y),
+                               20)
     ids = small.rule_set_.rule_ids
     assert ids.max() >= len(ids)  # not 0..k-1, so a mix-up of ids and positions shows
     result = audit(small, data.X)
@@ -216,14 +217,14 @@ def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(dataset
     np.testing.assert_array_equal(result.compaction.model.predict(data.X), small.predict(data.X))
     matched = rows_matched(small, data.X)
     np.testing.assert_array_equal(matched, result.rules.sort_index()["n_matched"])
-    np.testing.assert_array_equal(matched, small.scorecard(data.X)["support"])
+    np.testing.assert_array_equal(matched, small.rule_set_.scorecard(data.X)["support"])
     decided = deciding_rules(small, data.X)
     assert set(decided) <= {-1, *ids}
     for r in np.flatnonzero(decided >= 0)[::50]:
-        assert decided[r] in small.explain(data.X[r]).rule_ids
+        assert decided[r] in small.rule_set_.explain(data.X[r]).rule_ids
     voted = pd.Series(0, index=ids)
     for x in data.X[:25]:
-        voted[small.explain(x).rule_ids] += 1
+        voted[small.rule_set_.explain(x).rule_ids] += 1
     np.testing.assert_array_equal(rule_decisions(small, data.X[:25]).sort_index()["n_voted"],
                                   voted.to_numpy())
 

@@ -12,6 +12,7 @@ from mlr_core import MLRClassifier, load_dataset
 from mlr_core import bipartition as bp
 from mlr_core.audit import audit
 from mlr_core.audit_report import coverage_figure, report_html
+from mlr_core.compaction import compact
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "hypercube_2d.csv"
 
@@ -98,7 +99,7 @@ def test_a_compact_models_report_states_its_cut_and_the_full_models_rule_ids():
     full = MLRClassifier(random_state=0, n_iter=20_000).fit(
         data.X[:400], data.Y[:400], feature_names=data.feature_names,
         label_names=data.label_names)
-    small = full.compact(20)
+    small = compact(full, 20)
     text = report_html(audit(small, data.X[:400], data.Y[:400]), include_plotlyjs=False)
     how = small.rule_set_.prediction_text()
     assert "clipped to [0, 1]" in how and bp.words(small.bipartition_) in how

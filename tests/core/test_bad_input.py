@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from mlr_core import InputError, MLRClassifier
+from mlr_core import InputError, MLRClassifier, TrainingSession
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_predict_refuses_bad_arrays_after_fit(good):
     with pytest.raises(InputError, match="NaN"):
         model.predict_proba(bad_X(X, np.nan))
     with pytest.raises(InputError, match="NaN"):
-        model.explain(np.array([np.nan, 0, 0]))
+        model.rule_set_.explain(np.array([np.nan, 0, 0]))
 
 
 def test_bad_parameters_and_misuse_are_named(good):
@@ -60,7 +60,7 @@ def test_bad_parameters_and_misuse_are_named(good):
     with pytest.raises(ValueError, match="n_rules"):
         MLRClassifier(n_rules=0).fit(X, Y)
     with pytest.raises(InputError, match="start"):
-        MLRClassifier().learn(10)
+        TrainingSession(MLRClassifier()).learn(10)
     with pytest.raises(InputError, match="2 names for 3 label"):
         MLRClassifier(n_iter=10).fit(X, Y, label_names=["a", "b"])
 
@@ -79,8 +79,8 @@ def test_learn_takes_a_whole_number_of_iterations_in_range(good, count):
     X, Y = good
     model = MLRClassifier(n_rules=50, n_iter=0, random_state=0).fit(X, Y)
     with pytest.raises(InputError, match="whole number of iterations"):
-        model.learn(count)
-    assert model.summary()["iteration"] == 0
+        TrainingSession(model).learn(count)
+    assert model.run_.summary()["iteration"] == 0
     with pytest.raises(ValueError, match="n_iter"):
         MLRClassifier(n_iter=10**30).fit(X, Y)
 
@@ -90,9 +90,15 @@ def test_a_parameter_changed_before_a_warm_start_is_applied_or_refused(good):
     model = MLRClassifier(n_rules=50, n_iter=200, max_specified=2, random_state=0).fit(X, Y)
     model.set_params(max_specified=3)
     with pytest.raises(InputError, match="max_specified"):
-        model.start(X, Y, warm_start=True)
-    model.set_params(max_specified=2, n_rules=80, nu=5).start(X, Y, warm_start=True)
+        TrainingSession(model).start(X, Y, warm_start=True)
+    model.set_params(max_specified=2, n_rules=80, nu=5)
+    TrainingSession(model).start(X, Y, warm_start=True)
     assert model.n_rules_ == 80 and model.run_.config.nu == 5.0
+
+
+def entry(model, method):
+    """``fit`` or a training session's ``start``: the two ways data comes in."""
+    return model.fit if method == "fit" else TrainingSession(model).start
 
 
 @pytest.mark.parametrize("method", ["fit", "start"])
@@ -102,13 +108,13 @@ def test_names_given_twice_are_refused_naming_them(good, method):
     X, Y = good
     model = MLRClassifier(n_rules=50, n_iter=10, random_state=0)
     with pytest.raises(InputError, match="feature name 'a' appears twice"):
-        getattr(model, method)(X, Y, feature_names=["a", "b", "a"])
+        entry(model, method)(X, Y, feature_names=["a", "b", "a"])
     with pytest.raises(InputError, match="label names 'p', 'q' appear more than once"):
-        getattr(model, method)(np.column_stack([X, X]), np.column_stack([Y, Y[:, :1]]),
-                               label_names=["p", "q", "p", "q"])
+        entry(model, method)(np.column_stack([X, X]), np.column_stack([Y, Y[:, :1]]),
+                             label_names=["p", "q", "p", "q"])
     assert not hasattr(model, "run_")
     with pytest.raises(InputError, match="Expected unique column names"):
-        getattr(model, method)(pd.DataFrame(X, columns=["a", "b", "a"]), Y)
+        entry(model, method)(pd.DataFrame(X, columns=["a", "b", "a"]), Y)
 
 
 @pytest.mark.parametrize("method", ["fit", "start"])
@@ -123,12 +129,12 @@ def test_a_refused_fit_leaves_a_fitted_model_as_it_was(good, method):
                                            (None, Y * 2, "labels must be 0 or 1"),
                                            (None, Y[:10], "30 rows but Y has 10")):
         with pytest.raises(InputError, match=message):
-            getattr(fitted, method)(X4, labels, feature_names=feature_names)
+            entry(fitted, method)(X4, labels, feature_names=feature_names)
         assert fitted.n_features_in_ == 3 and fitted.run_ is run
         assert np.array_equal(fitted.predict(X), before)
 
 
-@pytest.mark.parametrize("name", ["to_json", "rules_frame", "summary", "export_sql",
+@pytest.mark.parametrize("name", ["to_json", "rules_frame", "rule_bounds", "current_rule_set",
                                   "bipartition_", "n_rules_", "max_specified_", "data_min_",
                                   "data_max_", "population_", "labelsets_", "rule_weights_"])
 def test_a_model_before_fit_raises_not_fitted(name):

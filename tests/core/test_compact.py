@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from mlr_core import InputError, MLRClassifier, load_dataset
+from mlr_core import InputError, MLRClassifier, export, load_dataset
 from mlr_core import bipartition as bp
-from mlr_core.compaction import importance_order, selection_path
-from mlr_core.export import python_labels
+from mlr_core import scorecard as scorecard_file
+from mlr_core.compaction import compact, compaction_path, importance_order, selection_path
+from mlr_core.export import python_labels, sql_statements
 from mlr_core.rule_weights import fit_rule_weights
 
 DATA = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "datasets"
@@ -54,9 +55,9 @@ def test_the_selection_path_is_nested_and_refitted():
 
 def test_a_size_has_the_same_rules_alone_or_on_a_path(emotions):
     model, X, _, _ = emotions
-    path = model.compaction_path()
+    path = compaction_path(model)
     for k in (20, 100):
-        alone = model.compact(k)
+        alone = compact(model, k)
         assert alone.rules_frame()["rule"].tolist() == path[k].rules_frame()["rule"].tolist()
         assert np.array_equal(alone.predict(X), path[k].predict(X))
 
@@ -67,19 +68,19 @@ def test_max_rules_is_a_parameter_and_compact_agrees(emotions):
         X, Y, feature_names=model.feature_names_, label_names=model.label_names_)
     assert small.rule_set_.n_rules <= 19 and len(small.rules_frame()) == small.rule_set_.n_rules
     assert clone(small).get_params()["max_rules"] == 20
-    assert np.array_equal(small.predict(X), model.compact(20).predict(X))
+    assert np.array_equal(small.predict(X), compact(model, 20).predict(X))
     with pytest.raises(InputError, match="weighting='fitted'"):
         MLRClassifier(n_iter=500, weighting="vote", max_rules=5, random_state=0).fit(X, Y)
 
 
 def test_compact_models_save_load_and_explain_exactly(emotions):
     model, X, _, _ = emotions
-    small = model.compact(50)
+    small = compact(model, 50)
     loaded = MLRClassifier.from_json(small.to_json())
     assert np.array_equal(loaded.predict_proba(X), small.predict_proba(X))
     scores = small.predict_proba(X)
     for r in (0, 5, 17, 123):
-        e = small.explain(X[r])
+        e = small.rule_set_.explain(X[r])
         steps = e.waterfall()
         assert list(steps.index) == ["baseline", *(f"rule {i}" for i in e.rule_ids)]
         added = np.clip(steps.iloc[-1].to_numpy(), 0.0, 1.0)
@@ -90,13 +91,13 @@ def test_compact_models_save_load_and_explain_exactly(emotions):
 
 def test_the_scorecard_reads_in_the_datas_units(emotions):
     model, X, _, data = emotions
-    small = model.compact(20)
-    card = small.scorecard(X)
+    small = compact(model, 20)
+    card = small.rule_set_.scorecard(X)
     assert len(card) == small.rule_set_.n_rules
     assert card.filter(like="weight: ").shape[1] == len(data.label_names)
     named = card["condition"].str.contains("|".join(data.feature_names))
     assert named.all() and not card["condition"].str.contains(r"\bx\d").any()
-    matched = small.rules_per_row(X)
+    matched = small.rule_set_.match_counts(X)
     assert matched.shape == (len(X),) and card["support"].sum() == matched.sum()
     assert np.allclose(card["coverage"], card["support"] / len(X))
 
@@ -104,16 +105,18 @@ def test_the_scorecard_reads_in_the_datas_units(emotions):
 @pytest.mark.parametrize("size", [10, 50])
 def test_exported_python_and_sql_predict_the_same_labels(emotions, size):
     model, _, _, data = emotions
-    small = model.compact(size)
+    small = compact(model, size)
     X = data.X  # all 593 rows: 193 of them unseen in training
     expected = small.predict(X).astype(np.uint8)
-    assert np.array_equal(python_labels(small.export_python(), X, data.feature_names),
+    assert np.array_equal(python_labels(export.to_python(small.rule_set_), X, data.feature_names),
                           expected)
     with sqlite3.connect(":memory:") as db:
         frame = pd.DataFrame(X, columns=data.feature_names)
         frame.insert(0, "row_id", np.arange(len(X)))
         frame.to_sql("data", db, index=False)
-        got = pd.read_sql_query(small.export_sql("data"), db)
+        *setup, query = sql_statements(small.rule_set_)
+        db.executescript("\n".join(setup))
+        got = pd.read_sql_query(query, db)
     assert got["row_id"].tolist() == list(range(len(X)))
     assert np.array_equal(got.drop(columns="row_id").to_numpy(dtype=np.uint8), expected)
 
@@ -122,10 +125,10 @@ def test_compacting_needs_training_data_and_a_sensible_budget(emotions):
     model, _, _, _ = emotions
     loaded = MLRClassifier.from_json(model.to_json())
     with pytest.raises(InputError, match="training data"):
-        loaded.compact(10)
+        compact(loaded, 10)
     with pytest.raises(InputError, match="at least 1"):
-        model.compact(0)
-    assert model.compact(1).rule_set_.n_rules == 0  # the baseline alone
+        compact(model, 0)
+    assert compact(model, 1).rule_set_.n_rules == 0  # the baseline alone
 
 
 def test_compact_models_keep_the_full_models_rule_ids(emotions):
@@ -133,20 +136,20 @@ def test_compact_models_keep_the_full_models_rule_ids(emotions):
     size, in the scorecard, the explanation and the saved file."""
     model, X, _, _ = emotions
     full = model.rules_frame()
-    path = model.compaction_path([20, 50])
+    path = compaction_path(model, [20, 50])
     for small in path.values():
         ids = small.rule_set_.rule_ids
         frame = small.rules_frame()
         assert frame.index.tolist() == ids.tolist() and ids.max() >= len(ids)  # not 0..k-1
         pd.testing.assert_frame_equal(frame, full.loc[ids])
-        assert small.scorecard(X).index.tolist() == ids.tolist()
-        e = small.explain(X[7])
+        assert small.rule_set_.scorecard(X).index.tolist() == ids.tolist()
+        e = small.rule_set_.explain(X[7])
         assert set(e.rule_ids) <= set(ids) and len(e.rule_ids)
         assert e.match_set["rule"].tolist() == full.loc[e.rule_ids, "rule"].tolist()
         assert list(e.waterfall().index[1:]) == [f"rule {i}" for i in e.rule_ids]
         assert MLRClassifier.from_json(small.to_json()).rules_frame().index.equals(frame.index)
     assert set(path[20].rule_set_.rule_ids) <= set(path[50].rule_set_.rule_ids)
-    smaller = path[50].compact(10)  # compacting a compact model: still the full model's ids
+    smaller = compact(path[50], 10)  # compacting a compact model: still the full model's ids
     assert set(smaller.rule_set_.rule_ids) <= set(path[50].rule_set_.rule_ids)
     assert np.array_equal(path[50].subset(path[20].rule_set_.rule_ids[:3]).rule_set_.rule_ids,
                           path[20].rule_set_.rule_ids[:3])
@@ -192,9 +195,9 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
     if which.startswith("rcut"):
         model = MLRClassifier(n_iter=20_000, random_state=0, bipartition="rcut").fit(
             X, Y, feature_names=data.feature_names, label_names=data.label_names)
-    small = model if which == "all rules" else model.compact(int(which.split()[-1]))
+    small = model if which == "all rules" else compact(model, int(which.split()[-1]))
     shown = small.rule_set_.rule_ids[::-1]  # any order: the notes say to add in id order
-    text = small.scorecard_csv(order=shown)
+    text = scorecard_file.to_csv(small.rule_set_, X, order=shown)
     method, value = small.bipartition_
     assert f"# cut: {method} {value!r}" in text.splitlines()
     assert "clipped to [0, 1]" in text and bp.words(small.bipartition_) in text
@@ -214,9 +217,9 @@ def test_a_rule_budget_is_a_whole_number_as_learn_takes(emotions, budget):
     before = model.predict(X)
     with pytest.raises(InputError, match=r"compact\(\) takes a whole number of rules .* of "
                                          r"at least 1, got"):
-        model.compact(budget)
+        compact(model, budget)
     with pytest.raises(InputError, match=r"compaction_path\(\) takes a whole number of rules"):
-        model.compaction_path([20, budget])
+        compaction_path(model, [20, budget])
     assert np.array_equal(model.predict(X), before)
 
 
@@ -224,4 +227,4 @@ def test_a_rule_budget_is_a_whole_number_as_learn_takes(emotions, budget):
 def test_compaction_path_takes_a_list_of_budgets(emotions, sizes):
     model, _, _, _ = emotions
     with pytest.raises(InputError, match=r"compaction_path\(\) takes a list of rule budgets"):
-        model.compaction_path(sizes)
+        compaction_path(model, sizes)

@@ -4,10 +4,10 @@ for the measure the user names."""
 import numpy as np
 import pytest
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, TrainingSession
 from mlr_core.bipartition import TARGETS
 from mlr_core.errors import InputError
-from mlr_core.estimator import auto_n_rules
+from mlr_core.params import auto_n_rules
 
 
 def noisy_labels(n, seed):
@@ -47,7 +47,7 @@ def test_bipartition_is_best_for_its_target_on_the_training_rows(target):
                           weighting="vote", random_state=0).fit(X, Y)  # tuned on these rows
     cuts, scores = {}, {}
     for name in TARGETS:
-        model.set_params(target=name).tune_bipartition()
+        TrainingSession(model.set_params(target=name)).tune_bipartition()
         cuts[name] = model.bipartition_.value
         scores[name] = {m: TARGETS[m](Y, model.predict(X)) for m in TARGETS}
     for name in TARGETS:

@@ -4,7 +4,7 @@ an iteration does."""
 import joblib
 import numpy as np
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, TrainingSession
 from mlr_core._engine.clock import GA, MATCHING, UPDATE, new_clock
 
 
@@ -12,8 +12,9 @@ def test_a_clocked_run_is_the_same_run_and_counts_each_step():
     r = np.random.default_rng(1)
     X = r.random((200, 5))
     Y = np.column_stack([X[:, 0] > 0.5, X[:, 1] < 0.4]).astype(int)
-    plain = MLRClassifier(n_rules=100, random_state=0).start(X, Y).learn(3000)
-    clocked = MLRClassifier(n_rules=100, random_state=0).start(X, Y)
+    plain = MLRClassifier(n_rules=100, random_state=0)
+    TrainingSession(plain).start(X, Y).learn(3000)
+    clocked = TrainingSession(MLRClassifier(n_rules=100, random_state=0)).start(X, Y).model
     clock = new_clock()
     clocked.run_.learn(3000, clock=clock)
     assert joblib.hash(clocked.run_) == joblib.hash(plain.run_)

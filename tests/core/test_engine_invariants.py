@@ -9,14 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba.core.runtime import _nrt_python, rtsys
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, TrainingSession
 from mlr_core._engine import jit
 from mlr_core._engine.covering import cover
 from mlr_core._engine.cycle import ITERATION, POSITION
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import live, new_population
 from mlr_core._engine.rng import new_state
-from mlr_core.training_run import make_config
+from mlr_core.params import engine_config
 
 
 def _snapshot(model):
@@ -75,14 +75,14 @@ def problems(draw):
 @given(problems())
 def test_every_step_keeps_the_invariants(problem):
     X, Y, params = problem
-    model = MLRClassifier(**params).start(X, Y)
+    model = TrainingSession(MLRClassifier(**params)).start(X, Y).model
     run = model.run_
     for _ in range(150):
         counters = run.counters
         row = run.order[counters[POSITION]] if counters[POSITION] < len(X) else None
         before = _snapshot(model)
         iteration = int(counters[ITERATION])
-        model.learn(1)
+        TrainingSession(model).learn(1)
         _check_population(model)
         if row is None:  # a new epoch reshuffled the order: the instance is unknown here
             continue
@@ -105,7 +105,7 @@ def test_every_step_keeps_the_invariants(problem):
 def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
     r = np.random.default_rng(seed)
     x = r.random(d)
-    cfg = make_config(MLRClassifier(p_hash=p_hash).get_params(), d, 1000, min(limit, d))
+    cfg = engine_config(MLRClassifier(p_hash=p_hash).get_params(), d, 1000, min(limit, d))
     pop = new_population(10, min(limit, d))
     slot = cover(pop, x, 3, cfg, new_state(seed), 0)
     out = np.empty(10, dtype=np.int64)
@@ -132,11 +132,11 @@ def test_learn_in_pieces_equals_one_fit():
     r = np.random.default_rng(4)
     X, Y = r.random((60, 3)), (r.random((60, 3)) < 0.5).astype(int)
     whole = MLRClassifier(n_rules=80, n_iter=2000, random_state=1).fit(X, Y)
-    pieces = MLRClassifier(n_rules=80, random_state=1).start(X, Y)
+    pieces = TrainingSession(MLRClassifier(n_rules=80, random_state=1)).start(X, Y).model
     for k in (1, 7, 500, 992, 500):
-        pieces.learn(k)
-    pieces.tune_bipartition()  # as fit does after learning
-    assert whole.summary() == pieces.summary()
+        TrainingSession(pieces).learn(k)
+    TrainingSession(pieces).tune_bipartition()  # as fit does after learning
+    assert whole.run_.summary() == pieces.run_.summary()
     assert np.array_equal(whole.predict_proba(X), pieces.predict_proba(X))
 
 
@@ -146,18 +146,18 @@ def test_predicting_does_not_change_the_model():
     r = np.random.default_rng(5)
     X, Y = r.random((70, 3)), (r.random((70, 4)) < 0.4).astype(int)
     model = MLRClassifier(n_rules=100, n_iter=2000, random_state=0, weighting="vote").fit(X, Y)
-    model.learn(300)  # rules have moved on since the bipartition was tuned
+    TrainingSession(model).learn(300)  # rules have moved on since the bipartition was tuned
     before = joblib.hash(model)
     model.predict(X)
     model.predict(X, prediction="max")
     model.predict_proba(r.random((20, 3)) * 5)  # outside the training range too
     model.coverage(X)
-    model.explain(X[0])
+    model.rule_set_.explain(X[0])
     model.rules_frame()
     model.rule_bounds()
     model.to_json()
-    model.summary()
-    model.history()
+    model.run_.summary()
+    model.run_.history()
     assert joblib.hash(model) == before
 
 
@@ -167,14 +167,15 @@ def test_memory_stays_bounded_over_a_long_run():
     (an unbounded history would add 20,000 rows, megabytes)."""
     r = np.random.default_rng(6)
     X, Y = r.random((200, 5)), (r.random((200, 4)) < 0.4).astype(int)
-    model = MLRClassifier(n_rules=50, history_every=10, random_state=0).start(X, Y)
-    model.learn(100_000)  # compiled, population full, history at its bound
+    model = MLRClassifier(n_rules=50, history_every=10, random_state=0)
+    TrainingSession(model).start(X, Y)
+    TrainingSession(model).learn(100_000)  # compiled, population full, history at its bound
     _nrt_python.memsys_enable_stats()
     tracemalloc.start()
     try:
         kernel_before = rtsys.get_allocation_stats()
         python_before = tracemalloc.get_traced_memory()[0]
-        model.learn(200_000)
+        TrainingSession(model).learn(200_000)
         python_grown = tracemalloc.get_traced_memory()[0] - python_before
         kernel_after = rtsys.get_allocation_stats()
     finally:
@@ -184,24 +185,24 @@ def test_memory_stays_bounded_over_a_long_run():
     assert allocated > 0  # the counters do see the kernels' work arrays
     assert kernel_after.free - kernel_before.free == allocated
     assert python_grown < 1_000_000, python_grown
-    history = model.history()
+    history = model.run_.history()
     assert 0 < len(history) <= 1000
     assert history["iteration"].iloc[-1] > 290_000  # thinned, still spans the run
     assert history["iteration"].is_monotonic_increasing
-    assert model.summary()["micro_size"] <= 50
+    assert model.run_.summary()["micro_size"] <= 50
 
 
 def test_summary_reports_the_run():
     r = np.random.default_rng(8)
     X, Y = r.random((50, 2)), (r.random((50, 3)) < 0.5).astype(int)
-    model = MLRClassifier(n_rules=40, random_state=0).start(X, Y).learn(520)
-    s = model.summary()
+    model = TrainingSession(MLRClassifier(n_rules=40, random_state=0)).start(X, Y).learn(520).model
+    s = model.run_.summary()
     assert s["iteration"] == 520 and abs(s["epoch"] - 520 / 50) < 1e-12
     assert 0 < s["macro_size"] <= s["micro_size"] <= 40
     assert 0 <= s["mean_fitness"] <= 1 and 0 <= s["mean_generality"] <= 1
     assert 0 <= s["coverage"] <= 1
     assert s["n_covering"] >= 1 and s["n_deletion"] >= s["n_covering"] - 40
-    assert set(model.history().columns) == set(s)
+    assert set(model.run_.history().columns) == set(s)
 
 
 def test_numba_cache_key_covers_every_compiled_module():

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from mlr_core import MLRClassifier
+from mlr_core import MLRClassifier, TrainingSession
 from mlr_core._engine.covering import cover
 from mlr_core._engine.matching import match_set
 from mlr_core._engine.population import new_population
 from mlr_core._engine.rng import new_state
 from mlr_core._engine.update import label_scores, labelset_score, update_sets
-from mlr_core.training_run import make_config
+from mlr_core.params import engine_config
 
 # labelset by region of the unit square: three labelsets, each a union of rectangles
 LABELSETS = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]])
@@ -39,7 +39,7 @@ def test_hl_fitness_is_at_least_em_fitness_for_the_same_history():
     labelsets = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
     y_ids = r.integers(0, 4, 40).astype(np.int32)
     pops = {mode: new_population(103, 3) for mode in ("em", "hl")}
-    cfg = make_config(MLRClassifier(p_hash=0.5, r0=0.9).get_params(), 3, 1000, 3)
+    cfg = engine_config(MLRClassifier(p_hash=0.5, r0=0.9).get_params(), 3, 1000, 3)
     for mode, pop in pops.items():
         scores = label_scores(labelsets, mode)
         state = new_state(0)
@@ -107,7 +107,7 @@ def test_explain_agrees_with_predict(weighting):
     model.fit(X, Y)
     names = np.array(model.label_names_)
     for x in X[:10]:
-        e = model.explain(x)
+        e = model.rule_set_.explain(x)
         assert np.allclose(e.scores.values, model.predict_proba(x[None])[0])
         assert e.agg_labels == list(names[model.predict(x[None])[0].astype(bool)])
         assert e.max_labels == list(names[model.predict(x[None], prediction="max")[0] == 1])
@@ -120,8 +120,9 @@ def test_explain_agrees_with_predict(weighting):
 
 def test_an_untrained_model_answers_with_the_empty_labelset():
     X, Y = rectangles(50, 7)
-    model = MLRClassifier(n_rules=50, random_state=0, weighting="vote").start(X, Y)  # no rule
+    model = MLRClassifier(n_rules=50, random_state=0, weighting="vote")
+    TrainingSession(model).start(X, Y)  # no rule
     for mode in ("agg", "max"):
         assert not model.predict(X[:5], prediction=mode).any()
-    e = model.explain(X[0])
+    e = model.rule_set_.explain(X[0])
     assert e.fallback and e.max_labels == [] and e.agg_labels == [] and len(e.rule_ids) == 0

@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 
 from mlr_core import InputError, MLRClassifier, load_dataset, make_hypercube_dataset
-from mlr_core.export import python_labels, to_python, to_sql
+from mlr_core.compaction import compact
+from mlr_core.export import MODEL_TABLES, python_labels, sql_statements, to_python, to_sql
 
 ENGINES = ("sqlite", "duckdb")
 
@@ -41,15 +42,18 @@ def payloads(marker) -> list[str]:
 LABELS = ["la\nbel'); DROP TABLE data; --", "lb\"*/\r\u2028", "lc \\ 'x' ü"]
 
 
-def run_sql(sql, X, feature_names, engine, key="row_id") -> np.ndarray:
+def run_sql(statements, X, feature_names, engine, key="row_id") -> np.ndarray:
     """The SQL's labels for rows X, put in a table ``data`` with keys in reverse order (the
-    output is by key), as a matrix in the order of X."""
+    output is by key), as a matrix in the order of X: SQLite runs the statements one by one
+    (Python's module takes one per call), DuckDB the whole script, as a file is run."""
     frame = pd.DataFrame(np.asarray(X, dtype=float), columns=list(feature_names))
     frame.insert(0, key, np.arange(len(frame))[::-1])
     if engine == "sqlite":
         with sqlite3.connect(":memory:") as db:
             frame.to_sql("data", db, index=False)
-            cursor = db.execute(sql)
+            *setup, query = statements
+            db.executescript("\n".join(setup))
+            cursor = db.execute(query)
             names = [d[0] for d in cursor.description]
             rows = cursor.fetchall()
             assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(frame)
@@ -57,7 +61,7 @@ def run_sql(sql, X, feature_names, engine, key="row_id") -> np.ndarray:
         db = duckdb.connect()
         db.register("frame", frame)
         db.execute("CREATE TABLE data AS SELECT * FROM frame")
-        cursor = db.execute(sql)
+        cursor = db.execute("\n".join(statements))
         names = [d[0] for d in cursor.description]
         rows = cursor.fetchall()
         assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(frame)
@@ -81,7 +85,7 @@ def assert_exports_predict(rule_set, X, marker=None):
         list(names[bits.astype(bool)]) for bits in expected]
     assert np.array_equal(python_labels(source, X, rule_set.feature_names), expected)
     for engine in ENGINES:
-        assert np.array_equal(run_sql(to_sql(rule_set), X, rule_set.feature_names, engine),
+        assert np.array_equal(run_sql(sql_statements(rule_set), X, rule_set.feature_names, engine),
                               expected), engine
     if marker is not None:
         assert not marker.exists() and not marker.with_name(marker.name + "dir").exists()
@@ -104,7 +108,7 @@ def test_names_from_fit_are_data_not_code(cube, tmp_path):
     rule_set = model.current_rule_set("agg")
     assert rule_set.n_rules > 20
     assert_exports_predict(rule_set, cube.X, marker)
-    source = model.export_python()
+    source = to_python(model.rule_set_)
     for name in [*payloads(marker), *LABELS]:
         assert repr(name) in source  # each name as a literal
     tree = ast.parse(source)
@@ -171,7 +175,7 @@ def test_sql_refuses_names_no_sql_can_hold(cube):
         to_sql(rule_set, key="")
     vote = MLRClassifier(n_iter=500, weighting="vote", random_state=0).fit(cube.X, cube.Y)
     with pytest.raises(InputError, match="scorecard"):
-        vote.export_sql()
+        to_sql(vote.rule_set_)
 
 
 @pytest.mark.parametrize("cut", [("threshold", 0.3), ("threshold_or_top", 0.95),
@@ -196,14 +200,14 @@ def test_every_cut_and_its_header(cube, cut):
 
 def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
     model = fitted(cube, None, None)
-    small = model.compact(10).rule_set_
+    small = compact(model, 10).rule_set_
     assert small.rule_ids.tolist() != list(range(small.n_rules))  # kept, not renumbered
     namespace: dict = {}
     exec(compile(to_python(small), "<scorecard>", "exec"), namespace)
     assert [rule[0] for rule in namespace["RULES"]] == small.rule_ids.tolist()
     assert [rule[1] for rule in namespace["RULES"]] == small.rule_texts()
     sql = to_sql(small)
-    assert all(f"\n    ({rid}, " in sql for rid in small.rule_ids)  # the weights' rows
+    assert all(f"\n  ({rid}, " in sql for rid in small.rule_ids)  # the weights' rows
 
 
 def test_an_empty_scorecard_exports_its_baseline(cube):
@@ -214,17 +218,36 @@ def test_an_empty_scorecard_exports_its_baseline(cube):
 
 def test_sql_numbers_read_back_to_the_same_bits(cube):
     rule_set = fitted(cube, None, None).current_rule_set("agg")
-    sql = to_sql(rule_set)
-    query = sql[:sql.rindex("\nSELECT\n")] + "\nSELECT * FROM weight ORDER BY rule"
+    setup = "\n".join(sql_statements(rule_set)[:-1])
+    query = "SELECT * FROM mlr_weight ORDER BY rule"
     expected = np.vstack([rule_set.scorer.intercept, rule_set.scorer.coef])
-    frame = pd.DataFrame(cube.X[:1], columns=rule_set.feature_names).assign(row_id=0)
     with sqlite3.connect(":memory:") as db:
-        frame.to_sql("data", db, index=False)
+        db.executescript(setup)
         assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
     db = duckdb.connect()
-    db.register("frame", frame)
-    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    db.execute(setup)
     assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+
+
+def test_sql_keeps_the_model_in_temporary_tables_only(cube):
+    """Run twice in one session, the script replaces its own tables and leaves the user's
+    tables of those names alone; a data table of such a name is refused."""
+    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    X = cube.X[:40]
+    frame = pd.DataFrame(X, columns=rule_set.feature_names).assign(row_id=np.arange(len(X)))
+    *setup, query = sql_statements(rule_set)
+    with sqlite3.connect(":memory:") as db:
+        frame.to_sql("data", db, index=False)
+        db.execute("CREATE TABLE mlr_weight (mine TEXT)")
+        db.execute("INSERT INTO mlr_weight VALUES ('kept')")
+        for _ in range(2):
+            db.executescript("\n".join(setup))
+            got = np.array([row[1:] for row in db.execute(query).fetchall()], dtype=np.uint8)
+            assert np.array_equal(got, rule_set.labels(X))
+        assert db.execute("SELECT * FROM main.mlr_weight").fetchall() == [("kept",)]
+    for name in (*MODEL_TABLES, "MLR_Test"):
+        with pytest.raises(InputError, match="temporary tables"):
+            to_sql(rule_set, table=name)
 
 
 @pytest.fixture(scope="module")
@@ -245,8 +268,8 @@ def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_mod
     rule_set = model.current_rule_set("agg")
     assert rule_set.n_rules >= 300
     expected = model.predict(data.X).astype(np.uint8)
-    assert np.array_equal(python_labels(model.export_python(), data.X, data.feature_names),
+    assert np.array_equal(python_labels(to_python(model.rule_set_), data.X, data.feature_names),
                           expected)
     for engine in ENGINES:
-        got = run_sql(model.export_sql("data"), data.X, data.feature_names, engine)
+        got = run_sql(sql_statements(rule_set), data.X, data.feature_names, engine)
         assert np.array_equal(got, expected), engine

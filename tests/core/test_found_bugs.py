@@ -8,7 +8,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from mlr_core import InputError, MLRClassifier, evaluate
+from mlr_core import InputError, MLRClassifier, TrainingSession, evaluate
 
 LABELS = ["a", "b", "c"]
 
@@ -67,17 +67,17 @@ def test_an_uncovered_instance_gets_the_nearest_rules_answer():
     far = np.array([[3.5, 3.0]])  # scaled (0.35, 0.30): outside both rules, nearest to A
     model = two_corners(n_nearest=1)
     assert model.coverage(far) == 0.0
-    explanation = model.explain(far[0])
+    explanation = model.rule_set_.explain(far[0])
     assert explanation.fallback and list(explanation.rule_ids) == [0]
     assert model.predict(far, prediction="max").tolist() == [[1, 0, 0]]
     assert model.predict(far).tolist() == [[1, 0, 0]]  # A alone: score 1 for a, 0 elsewhere
 
     both = two_corners(n_nearest=2)  # B votes too: F * num = 1.0 beats A's 0.9
-    assert list(both.explain(far[0]).rule_ids) == [0, 1]  # nearest first
+    assert list(both.rule_set_.explain(far[0]).rule_ids) == [0, 1]  # nearest first
     assert np.allclose(both.predict_proba(far), [[0.9 / 1.9, 1.0 / 1.9, 1.0 / 1.9]])
     assert both.predict(far, prediction="max").tolist() == [[0, 1, 1]]
     inside = np.array([[2.0, 2.0]])
-    assert both.coverage(inside) == 1.0 and not both.explain(inside[0]).fallback
+    assert both.coverage(inside) == 1.0 and not both.rule_set_.explain(inside[0]).fallback
 
 
 def test_warm_start_with_a_larger_or_smaller_population_reallocates_safely():
@@ -87,16 +87,16 @@ def test_warm_start_with_a_larger_or_smaller_population_reallocates_safely():
     X, Y = r.random((150, 4)), (r.random((150, 3)) < 0.4).astype(int)
     model = MLRClassifier(n_rules=50, n_iter=2000, random_state=0).fit(X, Y)
     rules_before = model.rules_frame()
-    model.set_params(n_rules=400).start(X, Y, warm_start=True)
+    TrainingSession(model.set_params(n_rules=400)).start(X, Y, warm_start=True)
     assert model.population_.nspec.shape[0] == model.run_.config.n_rules + 3 == 403
     assert model.rules_frame().equals(rules_before)  # the rules moved over unchanged
-    model.learn(20_000)
-    assert 50 < model.summary()["micro_size"] <= 400
-    model.set_params(n_rules=20).start(X, Y, warm_start=True)
-    assert model.summary()["micro_size"] <= 20
+    TrainingSession(model).learn(20_000)
+    assert 50 < model.run_.summary()["micro_size"] <= 400
+    TrainingSession(model.set_params(n_rules=20)).start(X, Y, warm_start=True)
+    assert model.run_.summary()["micro_size"] <= 20
     assert model.population_.nspec.shape[0] == 23
-    model.learn(2000)
-    assert model.summary()["micro_size"] <= 20
+    TrainingSession(model).learn(2000)
+    assert model.run_.summary()["micro_size"] <= 20
 
 
 def test_a_one_label_model_saves_and_loads():
@@ -130,7 +130,7 @@ def test_a_model_without_rules_answers_the_empty_labelset():
     for mode in ("agg", "max"):
         assert empty.predict(X, prediction=mode).tolist() == [[0, 0, 0], [0, 0, 0]]
     assert empty.coverage(X) == 0.0
-    assert empty.explain(X[0]).max_labels == []
+    assert empty.rule_set_.explain(X[0]).max_labels == []
 
 
 def test_an_impossible_population_is_refused_naming_its_memory():
@@ -150,7 +150,7 @@ def test_a_bipartition_tuned_under_other_parameters_is_never_reused(name, value)
     with pytest.raises(InputError, match=f"{name} changed since the bipartition was tuned"):
         model.predict(X)
     fresh = MLRClassifier(n_rules=80, n_iter=3000, random_state=0, **{name: value}).fit(X, Y)
-    assert model.tune_bipartition().bipartition_ == fresh.bipartition_
+    assert TrainingSession(model).tune_bipartition().model.bipartition_ == fresh.bipartition_
     assert np.array_equal(model.predict(X), fresh.predict(X))
 
 
@@ -172,10 +172,10 @@ def test_saving_keeps_the_label_dtype_and_the_training_history():
     model = MLRClassifier(n_rules=60, n_iter=1500, history_every=100, random_state=0).fit(X, Y)
     loaded = MLRClassifier.from_json(model.to_json())
     assert loaded.predict(X).dtype == bool
-    assert loaded.history().equals(model.history()) and len(model.history()) == 15
-    loaded.start(X, Y, warm_start=True).learn(500)
-    model.start(X, Y, warm_start=True).learn(500)
-    assert loaded.history().equals(model.history())
+    assert loaded.run_.history().equals(model.run_.history()) and len(model.run_.history()) == 15
+    TrainingSession(loaded).start(X, Y, warm_start=True).learn(500)
+    TrainingSession(model).start(X, Y, warm_start=True).learn(500)
+    assert loaded.run_.history().equals(model.run_.history())
 
 
 def test_many_distinct_labelsets_need_no_quadratic_table():
@@ -187,7 +187,7 @@ def test_many_distinct_labelsets_need_no_quadratic_table():
     model = MLRClassifier(n_rules=100, random_state=0, bipartition="rcut")
     tracemalloc.start()
     try:
-        model.start(X, Y).learn(200)
+        TrainingSession(model).start(X, Y).learn(200)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -7,7 +7,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from mlr_core import MLRClassifier, ModelFormatError
+from mlr_core import MLRClassifier, ModelFormatError, TrainingSession
 
 
 @pytest.fixture(scope="module")
@@ -59,21 +59,23 @@ def test_a_file_without_rule_ids_numbers_its_rules_from_0(fitted):
     assert old.rules_frame()["rule"].tolist() == small.rules_frame()["rule"].tolist()
     assert np.array_equal(old.predict_proba(X), small.predict_proba(X))
     # training changes the rules: from then on a rule's id is its slot, as in any fresh run
-    moved = small.start(X, Y, warm_start=True).rules_frame().index.tolist()
+    moved = TrainingSession(small).start(X, Y, warm_start=True).model.rules_frame().index.tolist()
     assert moved == [3, 5, 40]  # binding data changes no rule
-    assert small.learn(50).rules_frame().index.tolist() == list(range(small.rules_frame().shape[0]))
+    TrainingSession(small).learn(50)
+    assert small.rules_frame().index.tolist() == list(range(small.rules_frame().shape[0]))
 
 
 def test_loaded_model_continues_training_as_the_original(fitted):
     model, X, Y = fitted
     loaded = MLRClassifier.from_json(model.to_json())
     original = MLRClassifier.from_json(model.to_json())
-    loaded.start(X, Y, warm_start=True).learn(1000)
-    original.start(X, Y, warm_start=True).learn(1000)
-    assert loaded.summary() == original.summary()
-    assert loaded.summary()["iteration"] == model.summary()["iteration"] + 1000
+    TrainingSession(loaded).start(X, Y, warm_start=True).learn(1000)
+    TrainingSession(original).start(X, Y, warm_start=True).learn(1000)
+    assert loaded.run_.summary() == original.run_.summary()
+    assert loaded.run_.summary()["iteration"] == model.run_.summary()["iteration"] + 1000
     with pytest.raises(Exception, match="features"):
-        MLRClassifier.from_json(model.to_json()).start(X[:, :3], Y, warm_start=True)
+        TrainingSession(MLRClassifier.from_json(model.to_json())).start(X[:, :3], Y,
+                                                                        warm_start=True)
 
 
 def _corrupt(text, edit):
@@ -182,7 +184,8 @@ def test_a_declared_capacity_is_refused_before_it_is_allocated(fitted, part):
     assert peak < 50 * 2**20
     # within the budget the declared N is what the warm start runs with
     loaded = MLRClassifier.from_json(_corrupt(model.to_json(), _set(part, n_rules=5000)))
-    assert loaded.start(X, Y, warm_start=True).n_rules_ == (5000 if part == "params" else 200)
+    TrainingSession(loaded).start(X, Y, warm_start=True)
+    assert loaded.n_rules_ == (5000 if part == "params" else 200)
 
 
 def test_names_given_twice_in_a_model_file_are_named(fitted):

@@ -38,7 +38,7 @@ def test_readme_compact_example_runs_after_the_first(tmp_path, monkeypatch):
     from mlr_core.export import python_labels
 
     blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.S)
-    compact_block = next(block for block in blocks if ".compact(" in block)
+    compact_block = next(block for block in blocks if "compact(model, " in block)
     (tmp_path / "sample_data").symlink_to(REPO / "sample_data")
     monkeypatch.chdir(tmp_path)
     namespace = {}

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import Ridge
 
-from mlr_core import InputError, MLRClassifier, ModelFormatError
+from mlr_core import InputError, MLRClassifier, ModelFormatError, TrainingSession
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core.rule_weights import fit_in_two_stages, fit_rule_weights
 
@@ -54,7 +54,7 @@ def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
     w = model.rule_weights_
     A = match_matrix(model.current_rule_set().rules, model.scaled(X))
     assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
-    frame = model.rule_weights_frame()
+    frame = model.rule_set_.rule_weights_frame()
     assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
 
 
@@ -65,27 +65,29 @@ def test_before_evolution_the_answer_is_the_linear_part():
 
     X, Y = data(2)
     X = np.column_stack([X, X[:, 0] > 0.5, X[:, 1] > 0.3])  # two 0/1 features
-    model = MLRClassifier(n_rules=50, random_state=0).start(X, Y)  # no evolved rule yet
+    model = MLRClassifier(n_rules=50, random_state=0)
+    TrainingSession(model).start(X, Y)  # no evolved rule yet
     assert int(model.run_.population.size[0]) == 0
     rules = model.current_rule_set().rules
     A = match_matrix(rules, model.scaled(X))
     alone, _ = rw.fit_rule_weights(A, Y)
     assert np.allclose(model.predict_proba(X[:3]), np.clip(alone.intercept + A[:3] @ alone.coef,
                                                            0, 1))
-    flat = MLRClassifier(n_rules=50, random_state=0).start(np.ones((len(X), 2)), Y)
+    flat = MLRClassifier(n_rules=50, random_state=0)
+    TrainingSession(flat).start(np.ones((len(X), 2)), Y)
     assert np.allclose(flat.predict_proba(X[:3, :2]), Y.mean(axis=0))
-    e = flat.explain(X[0, :2])
+    e = flat.rule_set_.explain(X[0, :2])
     assert e.fallback and len(e.rule_ids) == 0
     assert np.allclose(e.baseline.to_numpy(), Y.mean(axis=0))
 
 
 def test_stale_weights_are_refused_until_refitted(fitted):
     model, X, Y = fitted
-    again = MLRClassifier.from_json(model.to_json()).start(X, Y, warm_start=True)
-    again.learn(10)
+    again = MLRClassifier.from_json(model.to_json())
+    TrainingSession(again).start(X, Y, warm_start=True).learn(10)
     with pytest.raises(InputError, match="tune_bipartition"):
         again.predict(X)
-    again.tune_bipartition()
+    TrainingSession(again).tune_bipartition()
     assert again.predict(X).shape == Y.shape
     assert again.predict(X, prediction="max").shape == Y.shape  # MLR_max votes: never stale
 
@@ -197,9 +199,9 @@ def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     assert model.population_.size[0] == rules.size[0]
     loaded = MLRClassifier.from_json(model.to_json())
     assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
-    loaded.start(X, Y, warm_start=True).learn(200)
+    TrainingSession(loaded).start(X, Y, warm_start=True).learn(200)
     assert int(loaded.population_.micro[0]) <= 50
-    loaded.tune_bipartition()
+    TrainingSession(loaded).tune_bipartition()
 
 
 def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after_its_own():
@@ -213,14 +215,14 @@ def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after
     vote = MLRClassifier(n_rules=50, n_iter=1500, random_state=0, weighting="vote").fit(X, Y)
     copy = MLRClassifier.from_json(vote.to_json())
     copy.set_params(weighting="fitted", max_specified=copy.max_specified_)
-    copy.start(X, Y, warm_start=True)
+    TrainingSession(copy).start(X, Y, warm_start=True)
     rule_set = copy.current_rule_set()
     evolved = vote.current_rule_set().rule_ids
     assert rule_set.n_rules > len(evolved)  # the words' rules were kept
     assert np.array_equal(rule_set.rule_ids[:len(evolved)], evolved)
     assert (np.diff(rule_set.rule_ids) > 0).all()
     assert len(copy.rules_frame()) == rule_set.n_rules
-    assert np.allclose(copy.explain(X[0]).scores.to_numpy(), copy.predict_proba(X[:1])[0])
+    assert np.allclose(copy.rule_set_.explain(X[0]).scores.to_numpy(), copy.predict_proba(X[:1])[0])
     assert np.array_equal(MLRClassifier.from_json(copy.to_json()).predict(X), copy.predict(X))
 
 

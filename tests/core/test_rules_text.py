@@ -59,7 +59,7 @@ def test_rule_bounds_are_in_original_units_with_nan_wildcards(model):
 
 
 def test_explanation_lists_matching_rules_and_their_votes(model):
-    e = model.explain(np.array([2.0, 0.5, 150.0]))  # inside rules 0, 1 and 2
+    e = model.rule_set_.explain(np.array([2.0, 0.5, 150.0]))  # inside rules 0, 1 and 2
     assert sorted(e.rule_ids.tolist()) == [0, 1, 2]
     assert set(e.union) == {"happy", "calm", "sad"}
     assert "IF 1.2 <= sepal_len <= 4" in e.text()
@@ -111,10 +111,10 @@ def test_conditions_on_0_1_features_read_as_values_in_every_rule_text(words):
                  for c, lo, hi in zip(conditions, lower, upper, strict=True)]
     assert sum(as_values) > 0 and any("num" in c for c in conditions)
 
-    card = model.scorecard(X)
+    card = model.rule_set_.scorecard(X)
     assert card["condition"].tolist() == conditions  # the same words as the rules' texts
 
-    explanation = model.explain(X[0])
+    explanation = model.rule_set_.explain(X[0])
     ids = explanation.rule_ids
     assert len(ids) > 0
     text = explanation.text()
@@ -138,9 +138,10 @@ def test_hand_written_rules_on_0_1_features_read_word_equals_value(words):
     loaded = MLRClassifier.from_json(json.dumps(data))
     condition = "w0 = 1 AND w1 = 0 AND w2 = 0 or 1 AND 0.3 <= w3 <= 0.5 AND 4 <= num <= 6"
     assert loaded.rules_frame()["rule"].to_dict() == {7: f"IF {condition} THEN {{a}}"}
-    assert loaded.scorecard(np.array([[1, 0, 1, 0.4, 0, 5.0]]))["condition"].tolist() == [
+    assert loaded.rule_set_.scorecard(np.array([[1, 0, 1, 0.4, 0, 5.0]]))["condition"].tolist() == [
         condition]
-    assert f"IF {condition} THEN {{a}}" in loaded.explain(np.array([1, 0, 0, 0.4, 1, 5])).text()
+    explanation = loaded.rule_set_.explain(np.array([1, 0, 0, 0.4, 1, 5]))
+    assert f"IF {condition} THEN {{a}}" in explanation.text()
 
 
 def test_a_saved_model_keeps_which_features_are_0_1(words):
@@ -163,4 +164,4 @@ def test_genbase_rules_read_as_present_or_absent(shared_datasets_dir):
     as_values = sum(_check_terms(c, lo, hi, data.feature_names, binary)
                     for c, lo, hi in zip(conditions, lower, upper, strict=True))
     assert as_values >= 0.9 * (~np.isnan(lower)).sum() > 0
-    assert " = " in model.explain(data.X[0]).text()
+    assert " = " in model.rule_set_.explain(data.X[0]).text()

@@ -15,7 +15,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mlr_core import InputError, MLRClassifier
+from mlr_core import InputError, MLRClassifier, TrainingSession
 
 MULTICLASS_TARGET = "feeds a multiclass target column (values 0, 1, 2); MLR learns 0/1 labels"
 ONE_D_TARGET = "feeds a 1-D target vector; MLR learns an n x m 0/1 label matrix"
@@ -126,6 +126,6 @@ def test_fitted_model_pickles_for_the_programmer(data):
     model = small().fit(X, Y)
     again = pickle.loads(pickle.dumps(model))
     assert np.array_equal(again.predict_proba(X), model.predict_proba(X))
-    again.learn(500).tune_bipartition()
-    model.learn(500).tune_bipartition()
+    TrainingSession(again).learn(500).tune_bipartition()
+    TrainingSession(model).learn(500).tune_bipartition()
     assert np.array_equal(again.predict_proba(X), model.predict_proba(X))

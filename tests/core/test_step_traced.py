@@ -5,7 +5,7 @@ import joblib
 import numpy as np
 import pytest
 
-from mlr_core import InputError, MLRClassifier
+from mlr_core import InputError, MLRClassifier, TrainingSession
 from mlr_core.rules import labelset_text
 
 PARAMS = {"n_rules": 30, "theta_ga": 0, "correct_set_subsumption": True, "theta_sub": 5,
@@ -22,27 +22,27 @@ def data():
 
 def test_a_traced_iteration_changes_the_model_exactly_as_an_untraced_one(data):
     X, Y = data
-    plain = MLRClassifier(**PARAMS).start(X, Y)
-    traced = MLRClassifier(**PARAMS).start(X, Y)
+    plain = TrainingSession(MLRClassifier(**PARAMS)).start(X, Y).model
+    traced = TrainingSession(MLRClassifier(**PARAMS)).start(X, Y).model
     for step in range(400):
-        plain.learn(1)
-        traced.step_traced()
+        TrainingSession(plain).learn(1)
+        TrainingSession(traced).step_traced()
         if step % 50 == 0 or step == 399:
             assert joblib.hash(traced.run_) == joblib.hash(plain.run_), step
-    assert traced.summary() == plain.summary()
+    assert traced.run_.summary() == plain.run_.summary()
     assert joblib.hash(traced) == joblib.hash(plain)
 
 
 def test_the_record_agrees_with_the_counters_and_the_rules(data):
     X, Y = data
-    model = MLRClassifier(**PARAMS).start(X, Y).learn(200)
+    model = TrainingSession(MLRClassifier(**PARAMS)).start(X, Y).learn(200).model
     names = np.array(model.label_names_)
     seen = {"covering": 0, "ga": 0, "subsumed": 0, "deleted": 0}
     for _ in range(300):
-        before = model.summary()
+        before = model.run_.summary()
         lower, upper = model.rule_bounds()
-        trace = model.step_traced()
-        after = model.summary()
+        trace = TrainingSession(model).step_traced()
+        after = model.run_.summary()
         x = X[trace.row]
         assert trace.iteration == before["iteration"] and after["iteration"] == trace.iteration + 1
         assert trace.labelset == list(names[Y[trace.row] == 1])
@@ -73,4 +73,4 @@ def test_tracing_needs_bound_data(data):
     X, Y = data
     loaded = MLRClassifier.from_json(MLRClassifier(**PARAMS).fit(X, Y).to_json())
     with pytest.raises(InputError, match="start"):
-        loaded.step_traced()
+        TrainingSession(loaded).step_traced()

@@ -5,7 +5,7 @@ import joblib
 import numpy as np
 import pytest
 
-from mlr_core import MLRClassifier, stopping
+from mlr_core import MLRClassifier, TrainingSession, stopping
 from mlr_core.stopping import Budget, auto_budget, plateaued
 
 
@@ -32,7 +32,7 @@ def test_a_model_that_predicts_by_the_vote_may_train_to_the_former_budget(data, 
     assert auto_budget(2000, by_vote=True).max_iter == stopping.MAX_ITER
     assert auto_budget(2000, by_vote=True).min_iter == auto_budget(2000).min_iter
     budgets = []
-    monkeypatch.setattr("mlr_core.estimator.learn_until_stable",
+    monkeypatch.setattr("mlr_core.training_session.learn_until_stable",
                         lambda run, budget: budgets.append(budget))
     MLRClassifier(n_rules=100, random_state=0, **params).fit(*data)
     assert budgets == [auto_budget(len(data[0]), by_vote)]
@@ -60,7 +60,7 @@ def test_an_auto_fit_is_learn_of_the_iterations_it_chose(data):
 
 def test_training_stops_at_the_first_plateau_after_the_minimum(data, monkeypatch):
     X, Y = data
-    model = MLRClassifier(n_rules=200, random_state=0).start(X, Y)
+    model = TrainingSession(MLRClassifier(n_rules=200, random_state=0)).start(X, Y).model
     seen = []
 
     def flat(run):

@@ -279,7 +279,7 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     model = session.model_cache().fitted_model()
     assert model.weighting == "fitted" and model.rule_weights_.coef.shape[0] == len(
         session.snapshot().rules)
-    exp = model.explain(session.split.dataset.X[3])
+    exp = model.rule_set_.explain(session.split.dataset.X[3])
     answer = next(m.value for m in at.markdown if m.value.startswith("**MLR_agg with fitted"))
     assert "{" + ", ".join(exp.agg_labels) + "}" in answer
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
@@ -292,7 +292,7 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     _no_exception(at)
     assert any(i.value.startswith("**Shown: a compact model of") for i in at.info)
     compact = at.session_state["rules_audit"].models[10]
-    exp = compact.explain(session.split.dataset.X[3])
+    exp = compact.rule_set_.explain(session.split.dataset.X[3])
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     weights = model.rule_set_
@@ -581,7 +581,7 @@ def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
     import weakref
 
     session = _session(app)
-    old_data, old_model = weakref.ref(session.split.dataset), weakref.ref(session._model)
+    old_data, old_model = weakref.ref(session.split.dataset), weakref.ref(session._training.model)
     at = app
     for page in PAGES:
         at = _page(at, page)

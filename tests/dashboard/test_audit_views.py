@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, rules_audit, vote_text
-from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core import MLRClassifier, TrainingSession, make_hypercube_dataset
 from mlr_core import bipartition as bp
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
@@ -103,7 +103,7 @@ def test_audit_headline_and_tables(audited):
 
 
 def test_voters_table_shares_and_labelsets(model, data):
-    exp = model.explain(data.X[3])
+    exp = model.rule_set_.explain(data.X[3])
     table = vote_text.voters_table(exp)
     assert len(table) == len(exp.rule_ids) > 0
     assert table["vote_share"].sum() == pytest.approx(1.0)
@@ -125,7 +125,7 @@ def test_rule_lines_keep_every_condition_and_the_labelset():
 
 
 def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
-    exp = model.explain(data.X[3])
+    exp = model.rule_set_.explain(data.X[3])
     truth = [name for name, bit in zip(data.label_names, data.Y[3], strict=True) if bit]
     text = vote_text.vote_paragraph(exp, 3, truth)
     assert text.startswith(f"{len(exp.rule_ids)} rules match instance #3")
@@ -142,8 +142,9 @@ def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
 
 
 def test_vote_paragraph_without_a_match_says_the_nearest_rules_voted(data):
-    fresh = MLRClassifier(n_rules=50, random_state=0, weighting="vote").start(data.X, data.Y)
-    exp = fresh.explain(data.X[0])
+    fresh = MLRClassifier(n_rules=50, random_state=0, weighting="vote")
+    TrainingSession(fresh).start(data.X, data.Y)
+    exp = fresh.rule_set_.explain(data.X[0])
     text = vote_text.vote_paragraph(exp, 0, ["L1"])
     assert text.startswith("No rule matches instance #0")
 

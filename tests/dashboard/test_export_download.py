@@ -4,9 +4,9 @@ the downloaded files run no name and give the compact model's labels."""
 
 import csv
 import io
-import sqlite3
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
@@ -64,13 +64,16 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     assert [namespace["predict"](dict(zip(features, row, strict=True))) for row in X] == [
         list(names[bits.astype(bool)]) for bits in expected]
     sql = next(content for name, content in files.items() if name.endswith("-rules.sql"))
-    with sqlite3.connect(":memory:") as db:
-        frame = pd.DataFrame(X, columns=features)
-        frame.insert(0, "row_id", np.arange(len(X)))
-        frame.to_sql("data", db, index=False)
-        cursor = db.execute(sql.decode())
-        got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
-        assert [d[0] for d in cursor.description] == ["row_id", *labels]
-        assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
+    # the file as its reader runs it: a whole script (DuckDB runs it as one call)
+    frame = pd.DataFrame(X, columns=features)
+    frame.insert(0, "row_id", np.arange(len(X)))
+    db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    cursor = db.execute(sql.decode())
+    got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
+    assert [d[0] for d in cursor.description] == ["row_id", *labels]
+    assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
+    db.close()
     assert np.array_equal(got, expected)
     assert not marker.exists()

@@ -113,7 +113,7 @@ def test_a_race_paused_mid_tick_keeps_its_lanes_level(session):
 def test_the_curves_are_the_library_default_model_at_each_point(session):
     """Held-out curves of the model ``MLRClassifier()`` fits: fitted weights, 3-condition rules,
     refitted at the point's iteration (what ``tune_bipartition`` gives, bit for bit)."""
-    from mlr_core import MLRClassifier
+    from mlr_core import MLRClassifier, TrainingSession
     from mlr_core.evaluation.measures import hamming_loss
 
     assert session.params["weighting"] == "fitted"
@@ -121,7 +121,8 @@ def test_the_curves_are_the_library_default_model_at_each_point(session):
     model = session._started()
     assert model.weighting == "fitted" and model.max_specified == "auto"
     X, Y = session.split.training()
-    library = MLRClassifier(**session.params).start(X, Y).learn(400).tune_bipartition()
+    library = MLRClassifier(**session.params)
+    TrainingSession(library).start(X, Y).learn(400).tune_bipartition()
     data = session.split.dataset
     expected = hamming_loss(data.Y[session.split.test_idx],
                             library.predict(data.X[session.split.test_idx]))

@@ -13,6 +13,7 @@ from plotly_spec import values
 from dashboard import rule_budget, scorecard_figures, state
 from dashboard.data_split import DataSplit
 from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core import scorecard as scorecard_file
 from mlr_core.evaluation import measures
 
 
@@ -94,7 +95,8 @@ def test_scorecard_orders_and_file(session, budget):
     # the file: the baseline first, then the rules in the order shown (as the page writes it)
     base = rule_budget.baseline(model)
     assert base.to_numpy() == pytest.approx(model.rule_weights_.intercept)
-    card = pd.read_csv(io.StringIO(model.scorecard_csv(X, order=by_label.index)), comment="#")
+    card = pd.read_csv(io.StringIO(scorecard_file.to_csv(model.rule_set_, X,
+                                                         order=by_label.index)), comment="#")
     assert card["rule_id"].tolist() == ["baseline", *map(str, by_label.index)]
     weights = [f"weight: {label}" for label in labels]
     assert card.loc[0, weights].to_numpy(dtype=float) == pytest.approx(base.to_numpy())
@@ -102,7 +104,7 @@ def test_scorecard_orders_and_file(session, budget):
         pytest.approx(by_label[labels].to_numpy())
     # a row's scores are the baseline plus the weights of the rules matching it
     x = X[0]
-    matching = model.explain(x).rule_ids
+    matching = model.rule_set_.explain(x).rule_ids
     expected = np.clip(base.to_numpy() + by_weight.loc[matching, labels].to_numpy().sum(axis=0),
                        0, 1)
     assert model.predict_proba(x[None, :])[0] == pytest.approx(expected)
@@ -155,7 +157,7 @@ def test_waterfall_ends_exactly_on_the_score(session, budget):
     data = session.split.dataset
     for model in (budget.models[10], budget.full):
         for row in range(0, len(data.X), 40):
-            exp = model.explain(data.X[row])
+            exp = model.rule_set_.explain(data.X[row])
             for label in data.label_names:
                 fig = scorecard_figures.waterfall(exp, label, top=3).to_dict()
                 (trace,) = fig["data"]

@@ -67,7 +67,7 @@ def _is_nan(value) -> bool:
 def test_a_new_session_shows_what_the_engine_would_without_starting_it(data):
     """A tab's first page is drawn before the engine is imported: it must show the same."""
     fresh = state.Session(DataSplit.of(data))
-    assert fresh._model is None
+    assert fresh._training is None
     before = fresh.snapshot()
     fresh._started()  # what Start, Step or any engine read would do
     fresh._changed()

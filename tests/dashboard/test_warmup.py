@@ -10,7 +10,7 @@ import sys
 from numba.core.registry import CPUDispatcher
 
 from dashboard import warmup
-from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core import MLRClassifier, TrainingSession, make_hypercube_dataset
 from mlr_core.audit import audit, export_rules, row_rules
 
 
@@ -29,19 +29,18 @@ def every_page_action(fitness: str) -> None:
     """What Train, Race, Microscope, Explain, Rules and Theory ask of the engine."""
     data = make_hypercube_dataset(n_samples=80, n_relevant=3, n_labels=3, random_state=1)
     X, Y = data.X, data.Y
-    model = MLRClassifier(n_rules=40, random_state=1, fitness=fitness,
-                          weighting="vote").start(X, Y)
-    model.learn(200)
-    model.step_traced()
-    model.tune_bipartition()
+    model = MLRClassifier(n_rules=40, random_state=1, fitness=fitness, weighting="vote")
+    session = TrainingSession(model).start(X, Y).learn(200)
+    session.step_traced()
+    session.tune_bipartition()
     model.predict(X)
-    model.explain(X[1])
+    model.rule_set_.explain(X[1])
     row_rules(model, X)
     export_rules(model, model.rules_frame())
     audit(model, X[:50], Y[:50], X[50:], Y[50:])
     fitted = MLRClassifier.from_json(model.to_json()).set_params(weighting="fitted")
-    fitted.start(X, Y, warm_start=True)
-    fitted.explain(X[2])
+    TrainingSession(fitted).start(X, Y, warm_start=True)
+    fitted.rule_set_.explain(X[2])
     fitted.predict(X)
 
 

@@ -1,0 +1,238 @@
+"""A training session: one model trained step by step, for watching it learn.
+
+`MLRClassifier` is the scikit-learn face: parameters, ``fit``, ``predict``, over its fitted state
+(``run_``, the `TrainingRun`, and ``rule_set_``, the `RuleSet` that predicts). A
+`TrainingSession` drives that state for anyone who trains in steps (the dashboard holds one per
+tab): ``start`` binds data, ``learn`` and ``step_traced`` run iterations, ``tune_bipartition``
+makes the rules as they are now the model that predicts, ``summary`` and ``history`` read the
+run. ``fit`` is a session run to its end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from mlr_core import bipartition as bp
+from mlr_core import params
+from mlr_core._engine.matching import match_matrix
+from mlr_core._engine.trace import ROW
+from mlr_core.errors import InputError
+from mlr_core.iteration_trace import describe
+from mlr_core.rule_set import SCORERS, Scaling, VoteScorer, Voting, WeightScorer, texts
+from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
+from mlr_core.stopping import auto_budget, learn_until_stable
+from mlr_core.training_run import TrainingRun
+from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
+
+
+class TrainingSession:
+    """The training of ``model`` (an `MLRClassifier`: a new one, or a fitted or loaded one to
+    train further), step by step. Its methods return the session where they change it, so
+    calls chain: ``TrainingSession(MLRClassifier()).start(X, Y).learn(500).model``."""
+
+    def __init__(self, model):
+        self.model = model
+
+    @property
+    def run(self) -> TrainingRun:
+        """The model's training run, once started (InputError before)."""
+        run = getattr(self.model, "run_", None)
+        if run is None:
+            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
+        return run
+
+    # ----------------------------------------------------------------- binding
+
+    def start(self, X, Y, feature_names=None, label_names=None, warm_start=False):
+        """Bind training data and begin a run (a fresh population unless ``warm_start``, which
+        keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
+        ``n_rules``). The bipartition is tuned on the data as it stands. Returns the session."""
+        self.model._validate_params()
+        self.bind(X, Y, feature_names, label_names, warm_start)
+        return self.tune_bipartition()
+
+    def bind(self, X, Y, feature_names=None, label_names=None, warm_start=False):
+        """`start` without the tuning, which ``fit`` does once training is over. Refused input
+        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
+        are checked."""
+        model = self.model
+        before = dict(vars(model))
+        try:
+            self._bind_checked(X, Y, feature_names, label_names, warm_start)
+        except BaseException:
+            vars(model).clear()
+            vars(model).update(before)
+            raise
+        return self
+
+    def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
+        model = self.model
+        keep = warm_start and hasattr(model, "run_")
+        X = check_features(model, X, reset=not keep)
+        Y, label_dtype = check_labels(Y, X.shape[0])
+        n, d = X.shape
+        if keep:
+            if Y.shape[1] != len(model.label_names_):
+                raise InputError(
+                    f"Y has {Y.shape[1]} labels but the model was trained on "
+                    f"{len(model.label_names_)}."
+                )
+            config = engine_config(model, n, d, model.run_.scaling)
+            if config.max_specified != model.max_specified_:
+                raise InputError(
+                    f"max_specified resolves to {config.max_specified} but this run's rules "
+                    f"were made with {model.max_specified_}: a warm start keeps the rules, so it "
+                    "cannot change; set it back, or fit anew.")
+            model.run_.reconfigure(config, model.fitness)
+        else:
+            model.feature_names_ = _names(feature_names,
+                                          getattr(model, "feature_names_in_", None), d, "x")
+            model.label_names_ = _names(label_names, None, Y.shape[1], "label")
+            model.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
+            model.label_dtype_ = label_dtype
+            seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
+            scaling = Scaling.of(X)
+            model.run_ = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
+                                     Y.shape[1], seed, model.history_every)
+        model.run_.bind(X, Y)
+
+    # ---------------------------------------------------------------- learning
+
+    def learn(self, n_iterations):
+        """Advance training by exactly ``n_iterations`` iterations (a non-negative integer; call
+        `start` first). The bipartition and rule weights stay as they were: call
+        `tune_bipartition` before predicting with fitted weights. Returns the session."""
+        n_iterations = check_count(n_iterations, "learn()", "iterations", 0,
+                                   params.MAX_ITERATIONS)
+        self.run.learn(n_iterations)
+        return self
+
+    def learn_until_stable(self):
+        """``n_iter="auto"``: learn until the population's own fit of the training rows stops
+        improving (:func:`mlr_core.stopping.learn_until_stable`). Returns the session."""
+        run = self.run
+        learn_until_stable(run, auto_budget(len(run.y_ids), self.model.by_vote()))
+        return self
+
+    def step_traced(self):
+        """Run one training iteration, exactly as ``learn(1)`` would, and return what it did:
+        the row drawn, [M] and [C], covering, the GA's parents and offspring (after crossover
+        and after mutation), subsumption and the deleted copies. See :class:`IterationTrace`.
+        The bipartition is left as it was, as by ``learn``."""
+        model, run = self.model, self.run
+        if not run.bound:
+            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
+        before = model.rules_frame()
+        iteration = run.iteration
+        trace = run.step_traced()
+        row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
+        return describe(trace, before, iteration, run.labelsets, row_bits, model.label_names_,
+                        lambda lower, upper, sets: texts(run.scaling, lower, upper, sets,
+                                                         model.feature_names_,
+                                                         model.label_names_))
+
+    # ------------------------------------------------------------------ tuning
+
+    def tune_bipartition(self):
+        """Take the rules as they are now as the model that predicts (``model.rule_set_``):
+        fit their weights (``weighting="fitted"``) and set how MLR_agg turns scores into labels,
+        from the ``bipartition`` and ``threshold`` parameters: a fixed threshold, RCut at the
+        training label cardinality, or the best of them for ``target``
+        (:func:`mlr_core.bipartition.tune`) on the leave-one-out scores of the bound training
+        rows (fitted) or their votes (vote). `start` and ``fit`` call it; after `learn`, call it
+        to follow the rules as they are now. Returns the session."""
+        model = self.model
+        rule_set, scores, truth = self._tuning()
+        model.rule_set_ = rule_set.with_scorer(rule_set.scorer,
+                                               self.bipartition_for(model.target, scores, truth))
+        model.tuned_under_ = model.retune_params()
+        return self
+
+    def tuning_scores(self):
+        """``(scores, truth)``: the scores the cut is tuned on (leave-one-out scores of the
+        bound training rows with the rules as they are now, or their votes) and those rows'
+        labels, for :meth:`bipartition_for` (one weight fit, any number of targets)."""
+        return self._tuning()[1:]
+
+    def bipartition_for(self, target, scores, truth):
+        """The cut that :meth:`tune_bipartition` would choose for ``target`` (one of
+        ``bipartition.TARGETS``) on these scores of rows labelled ``truth``."""
+        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target])
+
+    def _cut_options(self):
+        model = self.model
+        return bp.candidates(model.bipartition, model.threshold, int(round(self.run.card)),
+                             with_top=SCORERS[model.weighting].top_fallback
+                             and model.threshold is None)
+
+    def _tuning(self):
+        run = self.run
+        if not run.bound:
+            raise InputError("No training data bound to tune on: call start(X, Y) first.")
+        return _TUNINGS[self.model.weighting](self, run, run.truth())
+
+    def _fitted_tuning(self, run, truth):
+        rows = fitting_rows(len(truth), seed=run.iteration)
+        A = match_matrix(run.population, run.X[rows])
+        base = feature_rules(run.X, run.scaling.binary, run.y_ids, run.population.feat.shape[1],
+                             run.iteration)
+        scorer, scores, used = fit_weights(
+            A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
+        return rules_now(self.model, scorer, base if used else None), scores, truth[rows]
+
+    def _vote_tuning(self, run, truth):
+        rule_set = rules_now(self.model, VoteScorer(self.model.score_norm))
+        scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
+        return rule_set, scores, truth
+
+    # ----------------------------------------------------------------- reading
+
+    def summary(self):
+        """A cheap snapshot of the run for a live display.
+
+        ``coverage`` is the fraction of the recent training iterations whose instance some rule
+        matched before covering (exact coverage of any data: ``MLRClassifier.coverage``)."""
+        return self.run.summary()
+
+    def history(self):
+        """The recorded training curve: one row every ``history_every`` iterations (thinned and
+        spaced out as the run grows, at most 1,000 rows), columns as in :meth:`summary`."""
+        return self.run.history()
+
+
+_TUNINGS = {WeightScorer.kind: TrainingSession._fitted_tuning,
+            VoteScorer.kind: TrainingSession._vote_tuning}
+"""How each scorer kind (``weighting``) is tuned to the rules as they are now."""
+
+
+def rules_now(model, scorer, extra=None):
+    """The rules of ``model``'s run as they are now (and ``extra``, see
+    `TrainingRun.rule_set`) with ``scorer``, cut as last tuned."""
+    last = getattr(model, "rule_set_", None)
+    return model.run_.rule_set(
+        scorer, last and last.bipartition,
+        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_rule),
+        model.feature_names_, model.label_names_, extra)
+
+
+def engine_config(model, n_train, n_features, scaling):
+    """The engine's `Config` of ``model``'s parameters for ``n_train`` rows on ``scaling``'s
+    features (``auto`` values resolved)."""
+    values = model.get_params()
+    return params.engine_config(
+        values, n_features,
+        params.resolved_n_rules(values, n_train, float(np.mean(scaling.binary))),
+        params.resolved_max_specified(values, n_train, n_features))
+
+
+def _names(given, from_frame, count, prefix):
+    """Feature or label names: given, else a DataFrame's columns, else ``prefix0, prefix1...``."""
+    names = given if given is not None else from_frame
+    if names is None:
+        return [f"{prefix}{i}" for i in range(count)]
+    names = [str(n) for n in names]
+    if len(names) != count:
+        raise InputError(f"Got {len(names)} names for {count} {prefix} columns.")
+    check_unique_names(names, "feature" if prefix == "x" else "label")
+    return names
