@@ -58,14 +58,26 @@ class CurveLog(ThinnedLog):
 
     COLUMNS = ("iteration", "split", *MEASURES)
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._frame: pd.DataFrame | None = None
+
+    def add(self, iteration: int, now: float, record: dict) -> None:
+        super().add(iteration, now, record)
+        self._frame = None
+
     def frame(self) -> pd.DataFrame:
-        """Long format (one row per iteration and split), as ``figures.learning_curves`` takes."""
-        rows = [
-            {"iteration": p["iteration"], "split": split, **p[split]}
-            for p in self.points
-            for split in ("training", "held-out")
-        ]
-        return pd.DataFrame(rows, columns=list(self.COLUMNS))
+        """Long format (one row per iteration and split), as ``figures.learning_curves`` takes:
+        the same frame until a point is added (read it, never change it), so a page can tell
+        that its curves did not move since it last drew them."""
+        if self._frame is None:
+            rows = [
+                {"iteration": p["iteration"], "split": split, **p[split]}
+                for p in self.points
+                for split in ("training", "held-out")
+            ]
+            self._frame = pd.DataFrame(rows, columns=list(self.COLUMNS))
+        return self._frame
 
 
 @dataclass(frozen=True)

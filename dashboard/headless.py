@@ -19,6 +19,21 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
+#: Records, in the page, every exception element and every "unexpected error" message that
+#: appears, however briefly (a rerun may replace it before a test looks).
+WATCH_ERRORS = """
+window.__mlrErrors = [];
+new MutationObserver(() => {
+  const seen = [...document.querySelectorAll('[data-testid=stException]')]
+    .concat([...document.querySelectorAll('[data-testid=stAlertContentError]')]
+      .filter(e => e.innerText.includes('Something went wrong')));
+  for (const e of seen) {
+    const text = e.innerText.slice(0, 400);
+    if (!window.__mlrErrors.includes(text)) window.__mlrErrors.push(text);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
 
 def free_port() -> int:
     with socket.socket() as sock:

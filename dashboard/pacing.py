@@ -30,6 +30,9 @@ class Pacing:
     pending_steps: int = 0
     #: Iterations per second measured on this model (0: not yet).
     speed: float = 0.0
+    #: This tab's share of the server (1 / the tabs training on it, ``sharing.share``): its
+    #: curve points are spaced out by it.
+    share: float = 1.0
 
     def restart(self) -> None:
         """A new model: paused, no step waiting, its speed still to be measured."""
@@ -40,7 +43,7 @@ class Pacing:
         return steps
 
     def advance(self, session, budget_s: float = TICK_BUDGET_S,
-                keep_going: Callable[[], bool] = lambda: True) -> int:
+                keep_going: Callable[[], bool] = lambda: True, point: bool = True) -> int:
         """Let ``session`` record a curve point if one is due, then train it for about
         ``budget_s`` seconds (at most ``tick_cap`` iterations).
 
@@ -55,9 +58,11 @@ class Pacing:
         (Streamlit runs the click's callback while this tick still runs), and then no further
         chunk starts and no curve point is scored. Returns the iterations done: at least one
         when the tick runs whole, so every tick shows progress, except at ``stop_at``, where
-        training pauses by itself.
+        training pauses by itself. Without ``point`` no curve point is recorded first (a
+        click's own tick: the page it opens would wait for the refit, seconds on ohsumed).
         """
-        session.record()
+        if point:
+            session.record()
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
         if self.stop_at is not None:

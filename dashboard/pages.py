@@ -23,7 +23,8 @@ HEATMAP_RULES = 60
 
 
 def train_charts(snap: Snapshot) -> list[go.Figure]:
-    """The Train page's live charts: learning curves and the population over iterations."""
+    """The Train page's live charts: learning curves and the population over iterations (the
+    page remakes them with each curve point, not at every tick)."""
     return [figures.learning_curves(snap.curves, MEASURES),
             figures.population_curves(snap.history)]
 

@@ -4,6 +4,7 @@ within a memory budget per tab."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import pandas as pd
 
@@ -31,8 +32,9 @@ class Snapshot:
     history: pd.DataFrame
     curves: pd.DataFrame
 
-    @property
+    @cached_property
     def nbytes(self) -> int:
+        """Measured once (the store sums its snapshots' sizes at every point it keeps)."""
         return self.bounds.nbytes + int(self.rules.memory_usage(index=True, deep=True).sum())
 
 

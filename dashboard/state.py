@@ -11,6 +11,7 @@ curves) taken once per iteration under that lock and never changed afterwards.
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 import time
@@ -111,6 +112,8 @@ class ModelCache:
     ready: Callable[[], object]
     split: DataSplit
     lock: threading.RLock = field(repr=False)
+    #: The model as it is, its weights perhaps older than its rules (``Session._started``).
+    started: Callable[[], object] = field(repr=False)
     _kept: dict = field(default_factory=dict, repr=False)
 
     def _once(self, key, make: Callable[[], T]) -> T:
@@ -127,8 +130,10 @@ class ModelCache:
 
     def _scored(self, weighting: str):
         """A copy of the model with these rules scored by ``weighting``, tuned on the training
-        split (the rules keep their specificity limit: "auto" resolves per weighting)."""
-        model = _estimator().from_json(self.ready().to_json())
+        split (the rules keep their specificity limit: "auto" resolves per weighting). Copied
+        as it is (``copy.deepcopy``): a copy through JSON needs current weights, and refitting
+        weights the copy replaces cost seconds on ohsumed."""
+        model = copy.deepcopy(self.started())
         model.set_params(weighting=weighting, max_specified=model.max_specified_)
         return _training(model).start(*self.split.training(), warm_start=True).model
 
@@ -136,16 +141,26 @@ class ModelCache:
         """The rules scored by the paper's vote: the model itself when it votes, else a copy
         (a vote is tuned in a fraction of a second). Read it under the lock when it is the
         model itself."""
-        model = self.ready()
-        if model.weighting == "vote":
-            return model
+        if self.started().weighting == "vote":
+            return self.ready()
         return self._once("vote", lambda: self._scored("vote"))
 
     def fitted_model(self):
-        """A copy of the model that scores MLR_agg with fitted rule weights, the library's
-        default (``weighting="fitted"``), fitted on the training split. Costs a ridge fit (a few
-        seconds on yeast), so pages ask for it on request."""
+        """The rules scored by fitted rule weights, the library's default: the model itself when
+        it is that model (its weights are current, ``ready()``), else a copy fitted on the
+        training split (a ridge fit: seconds on yeast, so pages ask for it on request). Read
+        it under the lock when it is the model itself."""
+        model = self.ready()
+        if model.weighting == "fitted":
+            return model
         return self._once("fitted", lambda: self._scored("fitted"))
+
+    def explain_fitted(self, index: int):
+        """The explanation of one instance under fitted rule weights (the Explain page's
+        scorecard of all rules)."""
+        return self._once(("explain fitted", index),
+                          lambda: self.fitted_model().rule_set_.explain(
+                              self.split.dataset.X[index]))
 
 
 @dataclass
@@ -271,6 +286,15 @@ class Session:
         with self._lock:
             return 0 if self._training is None else int(self._training.summary()["iteration"])
 
+    def busy(self) -> bool:
+        """Whether another thread holds the model now: the refit of a tick that a click ended
+        goes on in the old run's thread for seconds on large data, and the click's own tick
+        then draws at once rather than wait for it to train."""
+        if self._lock.acquire(blocking=False):
+            self._lock.release()
+            return False
+        return True
+
     def step(self, n_iterations: int) -> None:
         """Advance exactly ``n_iterations`` and always add a curve point (a manual step)."""
         self.learn(int(n_iterations))
@@ -301,7 +325,8 @@ class Session:
 
         The model is refitted to the rules first (``tune_bipartition``: the rule weights, or the
         vote's threshold), so the curves are those of the model the library would predict with
-        at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``).
+        at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``), and so
+        do other tabs training on the server (``Pacing.share``).
         """
         with self._lock:
             training = self._training_started()
@@ -313,8 +338,8 @@ class Session:
             rows = np.concatenate([sample, self.split.test_idx])
             self.snapshot()  # taken first: pages read it while the refit holds the lock
             training.tune_bipartition()  # to the rules as they are now
-            self.curves.min_seconds = max(CURVE_EVERY_S,
-                                          (time.perf_counter() - now) / REFIT_SHARE)
+            self.curves.min_seconds = max(CURVE_EVERY_S, (time.perf_counter() - now)
+                                          / REFIT_SHARE) / self.pacing.share
             pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
             truth = self.split.dataset.Y[rows]
             measures = _measures()
@@ -364,7 +389,7 @@ class Session:
         again at each use: a new one replaces it as soon as the model changes."""
         with self._lock:
             if self._cache is None:
-                self._cache = ModelCache(self._ready, self.split, self._lock)
+                self._cache = ModelCache(self._ready, self.split, self._lock, self._started)
             return self._cache
 
     def snapshot(self) -> Snapshot:

@@ -38,10 +38,11 @@ page = st.navigation([
 # more on a busy machine) before the page can draw.
 loading = st.empty()
 loading.caption(":material/hourglass_top: Loading MLR Studio...")
-from dashboard import ui, warmup  # noqa: E402
+from dashboard import sharing, ui, warmup  # noqa: E402
 
 loading.empty()
-with ui.shielded("opening the session"):
+# While this run lasts, other tabs' live ticks wait to start (see sharing.py).
+with sharing.click(st.session_state), ui.shielded("opening the session"):
     session = ui.session()
     ui.run_pending_steps(session)
     with ui.shielded("drawing this page"):

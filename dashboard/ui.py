@@ -15,15 +15,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import streamlit as st
 from streamlit.logger import get_logger
 
-from dashboard import pacing, state, warmup
+from dashboard import pacing, sharing, state, warmup
 from dashboard.data_split import DataSplit
 from mlr_core.errors import MLRError
 
 log = get_logger("dashboard")
+T = TypeVar("T")
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "hypercube_2d.csv"
@@ -111,7 +113,8 @@ def session() -> state.Session:
 
 #: What pages keep in ``st.session_state`` about the current data (the race's two models, an
 #: audit, a measurement): dropped when the data change, so their memory goes with the old data.
-DATA_VIEWS = ("race", "rules_audit", "theory_measured", "tt_at", "tt_end", "tt_playing")
+DATA_VIEWS = ("race", "rules_audit", "theory_measured", "tt_at", "tt_end", "tt_playing",
+              "train_charts", "runs_chart")
 
 
 def replace_dataset(current: state.Session, dataset) -> None:
@@ -157,6 +160,18 @@ def give_memory_back() -> None:
         libc.malloc_trim(0)
 
 
+def drawn_from(key: str, source: object, make: Callable[[], T]) -> T:
+    """``make()``, kept in the tab's session state under ``key`` and made again only once
+    ``source`` is another object. A live tick redraws its page about twice a second, and a chart
+    made from what did not change (the learning curves between two curve points) would cost it
+    the same building again (plotly's figure building was 40% of a busy server's time)."""
+    kept = st.session_state.get(key)
+    if kept is None or kept[0] is not source:
+        kept = (source, make())
+        st.session_state[key] = kept
+    return kept[1]
+
+
 def run_every() -> float | None:
     """Timer of the live fragments: ticking while running, ``None`` (stopped) when paused."""
     return pacing.TICK_EVERY_S if session().pacing.running else None
@@ -183,16 +198,24 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     """Draw a page section in a fragment that, while training runs, first trains one time slice.
 
     ``run_every`` is ``None`` when paused, so a paused page costs nothing; each tick trains for
-    about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the model.
+    about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the model. A tick waits to
+    start while another tab answers a click (``sharing``).
     """
 
     @st.fragment(run_every=run_every())
     def tick() -> None:
         current = session()
-        if current.pacing.running:
+        if current.pacing.running and not current.busy():
+            # another tab's click is answered first; a click in this tab ends the tick
+            keep_going = sharing.take_turn(st.session_state, lambda: current.pacing.running)
+            current.pacing.share = sharing.share(current)
             with shielded("training"):
                 wait_for_kernels()
-                current.pacing.advance(current, keep_going=lambda: current.pacing.running)
+                # a click's page draws before any refit for a curve point
+                current.pacing.advance(current, keep_going=keep_going,
+                                       point=not sharing.answering_click())
+            if current.pacing.running and not keep_going():
+                return  # a click started a newer run of this tab: it draws, not this one
         with shielded("drawing this page"):
             draw(current, current.snapshot())
 

@@ -22,6 +22,8 @@ QUICK = {
     "bench_dashboard.py": (["--repeats", "1", "--only", "rectangles", "--only", "tick",
                             "--only", "first-answer"], "MLR Studio, after `streamlit run`"),
     "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
+    "classroom.py": (["--tabs", "2", "--rounds", "1", "--warm", "1", "--read", "0.2"],
+                     "errors: 0 in the tabs, 0 in the server log"),
     "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
     "compact.py": (["--datasets", "flags", "--folds", "1"], "## MLR-k against BOOMER-k"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse"],

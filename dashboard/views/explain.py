@@ -106,19 +106,22 @@ def contributions_table(exp, label_names) -> pd.DataFrame:
     return table.sort_values("towards the answer", ascending=False, kind="stable")
 
 
-def scored_by(session: state.Session, snap: state.Snapshot, choice):
-    """(model, what it is in words) for the choice: all rules with fitted weights, or the
-    compact model of a budget (the tab's rule budget, shared with the Rules page)."""
+def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
+    """(the instance's explanation, what explains it in words) for the choice: all rules with
+    fitted weights, or the compact model of a budget (the tab's rule budget, shared with the
+    Rules page)."""
     n = len(snap.rules)
     if choice == FULL:
         with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
-            return session.model_cache().fitted_model(), f"all {n:,} rules with fitted weights"
+            return (session.model_cache().explain_fitted(index),
+                    f"all {n:,} rules with fitted weights")
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
     shown = budget.n_rules(choice)
-    return budget.models[choice], (f"a compact model of {shown} rules ({shown - 1} of the "
-                                   f"{n:,} rules and the baseline, weights refitted)")
+    return (budget.models[choice].rule_set_.explain(session.split.dataset.X[index]),
+            f"a compact model of {shown} rules ({shown - 1} of the {n:,} rules and the "
+            "baseline, weights refitted)")
 
 
 def fitted_weights(session: state.Session, index: int) -> None:
@@ -145,9 +148,8 @@ def fitted_weights(session: state.Session, index: int) -> None:
         "Scored by", choices, key="explain_model",
         format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
         help="A compact model of at most that many rules (the baseline counted).")
-    model, which = scored_by(session, snap, FULL if choice is None else choice)
+    exp, which = scored_by(session, snap, FULL if choice is None else choice, index)
     data = session.split.dataset
-    exp = model.rule_set_.explain(data.X[index])
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
     method, value = exp.bipartition
     st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from dashboard import compare_figures, pacing, pages, state, tables, ui
+from dashboard import compare_figures, pacing, pages, sharing, state, tables, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -96,9 +96,16 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     def lanes() -> None:
         current = race()
         if current.running:
+            # another tab's click is answered first; a click in this tab ends the tick
+            keep_going = sharing.take_turn(st.session_state, lambda: current.running)
+            share = sharing.share(current)  # the race counts as one tab
+            for lane in current.lanes.values():
+                lane.pacing.share = share
             with ui.shielded("racing"):
                 ui.wait_for_kernels()
-                current.advance(keep_going=lambda: current.running)
+                current.advance(keep_going=keep_going)
+            if current.running and not keep_going():
+                return  # a click started a newer run of this tab: it draws, not this one
         with ui.shielded("drawing the race"):
             split = current.split
             st.markdown(f"**Iteration {current.iteration:,}** of each model on "

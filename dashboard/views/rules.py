@@ -48,13 +48,18 @@ def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int)
     if snap.rules.empty:  # nothing to export yet (and no engine needed to say so)
         st.caption("No rules yet: train the model (Step or Start) to export its rules.")
         return
-    csv, model = session.read_model(snap, lambda m: rules_audit.exports(m, table))
+
+    def made(part: int):
+        """The file, made on the click: the JSON needs the rule weights fitted to these rules,
+        which after training costs a refit (seconds on ohsumed), not to be paid at every visit."""
+        return lambda: session.read_model(snap, lambda m: rules_audit.exports(m, table))[part]
+
     which = f"these {len(table):,} rules" if len(table) < n_rules else f"all {n_rules:,} rules"
     cols = st.columns(2)
-    cols[0].download_button(f"Download {which} (CSV)", csv, f"{name}-rules.csv", "text/csv",
+    cols[0].download_button(f"Download {which} (CSV)", made(0), f"{name}-rules.csv", "text/csv",
                             key="download_csv", icon=":material/download:", on_click="ignore",
                             help="The table as shown: its rows, in its order.")
-    cols[1].download_button(f"Download {which} as a model (JSON)", model,
+    cols[1].download_button(f"Download {which} as a model (JSON)", made(1),
                             f"{name}-model.json", "application/json", key="download_json",
                             icon=":material/download:", on_click="ignore",
                             help="Loads back here or in Python (MLRClassifier.from_json) and "

@@ -76,6 +76,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         3), 0.005, format="%.3f")
     dl, dens = min(stats["dl"], 2**m), stats["dens"]
     mode = session.params["fitness"]
+    population = None  # drawn without the measured point if measuring fails
     with ui.shielded("measuring the population"):
         population = population_measured(session, snap)
     star = (f"measured: this population's rules ({mode.upper()}, at ν = 1), "

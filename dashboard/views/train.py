@@ -93,13 +93,17 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         f" · deletion {s['n_deletion']:,} · train {len(session.split.train_idx):,} rows,"
         f" held-out {len(session.split.test_idx):,} rows"
     )
-    curves, population = pages.train_charts(snap)
+    # remade with each curve point (about once a second), not at every tick
+    curves, population = ui.drawn_from("train_charts", snap.curves,
+                                       lambda: pages.train_charts(snap))
     st.caption(f"**Curves of:** {session.model_words()}, refitted to the rules at each point "
                "(as `tune_bipartition()` does), so they show what the model would predict at "
                "that iteration.")
     st.plotly_chart(curves, key="learning_curves")
     if session.runs:
-        st.plotly_chart(pages.runs_chart(session, snap), key="runs_curves")
+        st.plotly_chart(ui.drawn_from("runs_chart", snap.curves,
+                                      lambda: pages.runs_chart(session, snap)),
+                        key="runs_curves")
     st.plotly_chart(population, key="population_curves")
 
 

@@ -295,9 +295,12 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     exp = compact.rule_set_.explain(session.split.dataset.X[3])
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
+    weights = model.rule_set_
     at.button(key="step").click().run()  # the rules move on: the weights are fitted again
     _no_exception(at)
-    assert _session(at).model_cache().fitted_model() is not model
+    fitted = _session(at).model_cache().fitted_model()
+    assert fitted.rule_set_ is not weights
+    assert fitted.rule_set_.iteration == _session(at).iteration
 
 
 def test_the_fitted_weights_switch_stays_on_across_pages_and_data(app):
@@ -654,6 +657,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monk
         raise RuntimeError("chart builder broke")
 
     monkeypatch.setattr(pages, "train_charts", broken)
+    app.session_state["train_charts"] = None  # the charts kept from the last run are made again
     before = _session(app)
     app.run()
     _no_exception(app)

@@ -134,14 +134,14 @@ def test_the_curves_are_the_library_default_model_at_each_point(session):
 
 def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
     session.step(50)
-    model = session._started()
-    tune = model.tune_bipartition
+    training = session._training_started()
+    tune = training.tune_bipartition
 
     def slow_tune():
         threading.Event().wait(0.4)  # a refit as slow as yeast's on a busy machine, scaled
         return tune()
 
-    monkeypatch.setattr(model, "tune_bipartition", slow_tune)
+    monkeypatch.setattr(training, "tune_bipartition", slow_tune)
     session.step(10)
     assert session.curves.min_seconds >= 0.4 / state.REFIT_SHARE
     assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)

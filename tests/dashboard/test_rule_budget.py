@@ -179,7 +179,7 @@ def test_waterfall_shows_the_clip_to_zero():
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=1)
     model = MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y,
                                                            label_names=data.label_names)
-    clipped = [(exp, label) for exp in map(model.explain, data.X)
+    clipped = [(exp, label) for exp in map(model.rule_set_.explain, data.X)
                for label in data.label_names
                if exp.baseline[label] + exp.match_set[f"contribution: {label}"].sum() < -1e-9]
     assert clipped, "no row's sum falls below zero on this data"

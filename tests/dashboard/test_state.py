@@ -12,7 +12,7 @@ import pytest
 from dashboard import state
 from dashboard.curves import MEASURES, CurveLog
 from dashboard.data_split import DEFAULT_HOLDOUT, DataSplit
-from mlr_core import Dataset, MLRClassifier, make_hypercube_dataset
+from mlr_core import Dataset, MLRClassifier, TrainingSession, make_hypercube_dataset
 from mlr_core.errors import DatasetError, InputError, MLRError
 
 
@@ -165,7 +165,7 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     def refuse(self, *args, **kwargs):
         raise InputError("refused")
 
-    monkeypatch.setattr(MLRClassifier, "start", refuse)
+    monkeypatch.setattr(TrainingSession, "start", refuse)
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
     assert session.split is split and session.snapshot() is before

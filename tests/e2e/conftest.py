@@ -18,7 +18,14 @@ from urllib.parse import urlsplit
 import pytest
 from wide_data import write_text_like
 
-from dashboard.headless import CHROMIUM, launch_chromium, start_server, stop, wait_healthy
+from dashboard.headless import (
+    CHROMIUM,
+    WATCH_ERRORS,
+    launch_chromium,
+    start_server,
+    stop,
+    wait_healthy,
+)
 
 #: The first run in a fresh checkout may compile the engine (numba cache): be patient once.
 SLOW_MS = 180_000
@@ -31,20 +38,6 @@ DATASETS = ROOT.parent / "shared" / "datasets"
 README_SHOTS = {name: ROOT / "docs" / "screenshots" / f"{name}.png" for name in (
     "population", "train_emotions", "microscope", "race", "time_travel", "rules-audit",
     "explain-fitted", "explain-waterfall")}
-#: Records, in the page, every exception element and every "unexpected error" message that
-#: appears, however briefly (a rerun may replace it before a test looks).
-WATCH_ERRORS = """
-window.__mlrErrors = [];
-new MutationObserver(() => {
-  const seen = [...document.querySelectorAll('[data-testid=stException]')]
-    .concat([...document.querySelectorAll('[data-testid=stAlertContentError]')]
-      .filter(e => e.innerText.includes('Something went wrong')));
-  for (const e of seen) {
-    const text = e.innerText.slice(0, 400);
-    if (!window.__mlrErrors.includes(text)) window.__mlrErrors.push(text);
-  }
-}).observe(document, {childList: true, subtree: true});
-"""
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,102 @@
+"""How the tabs of one server share it: a click is answered before other tabs' live ticks.
+
+Every tab runs its script in a thread of the one server process, and a live tick (train a time
+slice, redraw the page's charts: ``ui.live``) holds the interpreter's lock for most of the time
+it does not spend in the engine's kernels. Six tabs ticking every ``pacing.TICK_EVERY_S`` keep
+that lock busy, so a click in one tab (a page link, a button: a full run of its script) waited
+behind a queue of other tabs' ticks (``benchmarks/classroom.py``). Here a full run marks itself
+while it lasts, and a tick of another tab that is about to start waits until no click younger
+than ``PRIORITY_S`` is being answered. A tick already running finishes its time slice; a long
+computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most.
+
+A click in a tab also ends that tab's own tick: Streamlit starts the click's run in a new thread
+at once and stops the old run only at its next Streamlit call, so a tick training chunk after
+chunk would otherwise go on changing the model the new page reads. Each full run numbers itself
+in the tab's session state (:func:`click`); a tick goes on only while its run is the tab's
+latest (:func:`take_turn`).
+
+And a class of tabs costs the server about what one tab does: each curve point (a rule-weight
+refit, the measures, the Train page's charts made again and drawn again by the browser: most of
+a tick's cost) comes at most every ``curves.CURVE_EVERY_S`` per tab alone, and that times the
+tabs training together (:func:`share`, used by ``Session.record`` through ``Pacing.share``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
+
+#: A click keeps other tabs' ticks waiting this long at most (a page answers well within it).
+PRIORITY_S = 3.0
+#: How often a waiting tick looks again.
+POLL_S = 0.02
+
+_lock = threading.Lock()
+_clicks: dict[int, float] = {}  # full runs in progress: number -> start (time.monotonic)
+_numbers = itertools.count()
+_local = threading.local()
+#: Where a tab keeps the number of its latest full run (``st.session_state``).
+RUN_KEY = "sharing_run"
+#: A tab counts as training while its last live tick is this recent.
+TRAINING_WINDOW_S = 5.0
+_ticks: dict[int, float] = {}  # tabs training: id of its training session -> its last tick
+
+
+@contextmanager
+def click(tab_state: MutableMapping) -> Iterator[None]:
+    """Around a tab's full script run (what a click starts), ``tab_state`` its session state:
+    while it lasts, other tabs' ticks wait to start, and this run's own first tick (a live page)
+    does not; the tab's older runs are no longer its latest."""
+    number = next(_numbers)
+    tab_state[RUN_KEY] = number
+    with _lock:
+        _clicks[number] = time.monotonic()
+    _local.in_click = True
+    try:
+        yield
+    finally:
+        _local.in_click = False
+        with _lock:
+            _clicks.pop(number, None)
+
+
+def answering_click() -> bool:
+    """Whether this thread runs a click's full run now (not a later tick of its fragments)."""
+    return getattr(_local, "in_click", False)
+
+
+def clicks_waiting(now: float | None = None) -> bool:
+    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago."""
+    now = time.monotonic() if now is None else now
+    with _lock:
+        return any(now - began < PRIORITY_S for began in _clicks.values())
+
+
+def take_turn(tab_state: Mapping, running: Callable[[], bool]) -> Callable[[], bool]:
+    """At the start of a live tick of the tab whose session state is ``tab_state``: wait while
+    another tab answers a click (not when this tick is part of a click's own run), then return
+    the tick's ``keep_going()``: true while ``running()`` and this run is still the tab's latest
+    (a click in the tab starts a newer one)."""
+    number = tab_state.get(RUN_KEY)
+
+    def keep_going() -> bool:
+        return running() and tab_state.get(RUN_KEY) == number
+
+    if not answering_click():
+        while clicks_waiting() and keep_going():
+            time.sleep(POLL_S)
+    return keep_going
+
+
+def share(tab: object, now: float | None = None) -> float:
+    """At a live tick of ``tab`` (its training session): this tab's share of the server, 1 / the
+    tabs that ticked within ``TRAINING_WINDOW_S``, this one included."""
+    now = time.monotonic() if now is None else now
+    with _lock:
+        _ticks[id(tab)] = now
+        for key in [key for key, last in _ticks.items() if now - last > TRAINING_WINDOW_S]:
+            del _ticks[key]
+        return 1 / len(_ticks)
