@@ -135,8 +135,8 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
         textposition="outside",
         hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
     ))
-    method, value = exp.bipartition
-    if method != "rcut":
+    value = exp.bipartition.line
+    if value is not None:
         fig.add_hline(y=value, line_dash="dash", line_color="black",
                       annotation_text=f"threshold {value:.2f}", annotation_position="top left")
     fig.update_xaxes(tickangle=-30)

@@ -53,6 +53,11 @@ class Threshold(Bipartition):
 
     number = float
 
+    @property
+    def line(self) -> float:
+        """The score a chart draws as the cut: the threshold."""
+        return float(self.value)
+
     def refusal(self, n_labels: int) -> str | None:
         if isinstance(self.value, (int, float)) and 0.0 <= float(self.value) <= 1.0:
             return None
@@ -102,6 +107,7 @@ class RankCut(Bipartition):
     __slots__ = ()
 
     number = int
+    line = None  # no score line: the cut is a number of labels
 
     def refusal(self, n_labels: int) -> str | None:
         if isinstance(self.value, int) and 0 <= self.value <= n_labels:

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mlr_core.bipartition import Bipartition
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -29,9 +31,10 @@ class Explanation:
         the contribution column's sum with ``score_norm="total"`` (vote).
     baseline : Series
         Per label, the score when no rule matches (the weights' intercept); 0 with the vote.
-    bipartition : tuple
+    bipartition : Bipartition
         ``("threshold", t)``, ``("threshold_or_top", t)`` or ``("rcut", k)``, as used for
-        ``agg_labels``.
+        ``agg_labels`` (``mlr_core/bipartition.py``; ``line``: the score a chart draws as the
+        cut, None for a rank cut).
     agg_labels, max_labels : list of str
         MLR_agg's and MLR_max's answers.
     how : str
@@ -44,7 +47,7 @@ class Explanation:
     union: list
     scores: pd.Series
     baseline: pd.Series
-    bipartition: tuple
+    bipartition: Bipartition
     agg_labels: list
     max_labels: list
     how: str

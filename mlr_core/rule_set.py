@@ -454,7 +454,7 @@ class RuleSet:
             union=list(names[sets.any(axis=0)]),
             scores=pd.Series(scores[0], index=list(self.label_names), name="score"),
             baseline=pd.Series(baseline, index=list(self.label_names), name="baseline"),
-            bipartition=tuple(self.bipartition),
+            bipartition=self.bipartition,
             agg_labels=list(names[self.bipartition.apply(scores)[0].astype(bool)]),
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
             how=self.prediction_text(),

@@ -151,15 +151,14 @@ def fitted_weights(session: state.Session, index: int) -> None:
     exp, which = scored_by(session, snap, FULL if choice is None else choice, index)
     data = session.split.dataset
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
-    method, value = exp.bipartition
     st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",
             icon=":material/model_training:")
     st.markdown(f"**MLR_agg with fitted weights**  \n{verdict(exp.agg_labels, truth)}")
     st.caption(exp.how)
     st.plotly_chart(
         figures.label_scores(data.label_names, exp.scores.to_numpy(),
-                             None if method == "rcut" else value,
-                             np.isin(data.label_names, exp.agg_labels), data.Y[index],
+                             exp.bipartition.line, np.isin(data.label_names, exp.agg_labels),
+                             data.Y[index],
                              fitted=True),
         key="fitted_label_scores",
     )
@@ -205,12 +204,11 @@ def explanation(session: state.Session, index: int) -> None:
     answers[1].markdown(f"**MLR_agg**  \n{verdict(exp.agg_labels, truth)}")
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
     st.markdown(vote_text.vote_paragraph(exp, index, truth))
-    method, value = exp.bipartition
     st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · {exp.how}")
     predicted = np.isin(names, exp.agg_labels)
     st.plotly_chart(
-        figures.label_scores(names, exp.scores.to_numpy(), None if method == "rcut" else value,
-                             predicted, data.Y[index]),
+        figures.label_scores(names, exp.scores.to_numpy(), exp.bipartition.line, predicted,
+                             data.Y[index]),
         key="label_scores",
     )
     voters(session, exp, index)
