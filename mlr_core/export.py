@@ -172,7 +172,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     rules or rules x labels, and no expression is deeper than log(features): each row
     unpivoted to one row per feature a rule tests (``axis``); the rows that pass each rule's
     tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
-    slot, no grouping of every passed test); joined to the weights (the baseline as a rule
+    slot, no grouping of every passed test; ``due2``, ``due3``, ...: the next slot's test of
+    the rules still passing, ``MATERIALIZED``); joined to the weights (the baseline as a rule
     that every row matches), summed per row with ``GROUP BY``, clipped, and cut with window
     functions. ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL, run
     in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own (SQLite
@@ -180,7 +181,10 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     last bits.
 
     Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB
-    each, and a full model has 123,000 weights (a peak of 700 MB, against 460 MB as tables).
+    each, and a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables).
+    Why ``due`` materialized: without it DuckDB joined every row's axes to the third slot's
+    tests before the rules still passing (3 million rows for 2,500 rows of a 2,733-rule
+    model), and peaked at 500 MB, against 270 MB.
     Why not one expression per label (the first export): SQLite caps expression depth at 1000
     and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
     a fraction of a millisecond per term, minutes for a full model."""
@@ -225,18 +229,24 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
             f"{_ident(table)} CROSS JOIN {feature}",
             "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
             "CASE finds feature j's column by halving the list of features)"))
-        for slot in range(1, slots + 1):
-            before = f"pass{slot - 1}"
+        ctes.append("-- the rows and rules that pass the test of slot 1\n"
+                    f"pass1 (k, rule) AS (\n  SELECT axis.k, test.rule\n"
+                    f"  FROM {test} CROSS JOIN axis\n  WHERE test.slot = 1 AND axis.j = test.j"
+                    "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
+        for slot in range(2, slots + 1):
+            ctes.append(  # materialized: else a planner may join every row's axes to the
+                # slot's tests first, a table as large as rows x rules
+                f"-- the test of slot {slot} of each rule that passed slots 1 to {slot - 1}\n"
+                f"due{slot} (k, rule, j, centre, spread) AS MATERIALIZED (\n"
+                f"  SELECT pass{slot - 1}.k, test.rule, test.j, test.centre, test.spread\n"
+                f"  FROM pass{slot - 1} CROSS JOIN {test}\n"
+                f"  WHERE test.rule = pass{slot - 1}.rule AND test.slot = {slot}\n)")
             ctes.append(
                 f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
-                f"pass{slot} (k, rule) AS (\n"
-                + (f"  SELECT axis.k, test.rule\n  FROM {test} CROSS JOIN axis\n"
-                   "  WHERE test.slot = 1 AND axis.j = test.j" if slot == 1 else
-                   f"  SELECT {before}.k, {before}.rule\n"
-                   f"  FROM {before} CROSS JOIN {test} CROSS JOIN axis\n"
-                   f"  WHERE test.rule = {before}.rule AND test.slot = {slot}\n"
-                   f"    AND axis.k = {before}.k AND axis.j = test.j")
-                + "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
+                f"pass{slot} (k, rule) AS (\n  SELECT due{slot}.k, due{slot}.rule\n"
+                f"  FROM due{slot} CROSS JOIN axis\n"
+                f"  WHERE axis.k = due{slot}.k AND axis.j = due{slot}.j\n"
+                f"    AND ABS(axis.x - due{slot}.centre) <= due{slot}.spread\n)")
         every = (f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n"
                  f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
     else:  # no rule tests anything: each matches every row
