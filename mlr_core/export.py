@@ -174,11 +174,11 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
     slot, no grouping of every passed test; ``due2``, ``due3``, ...: the next slot's test of
     the rules still passing, ``MATERIALIZED``: SQLite 3.35 or newer); joined to the weights
-    (the baseline as a rule that every row matches), summed per row with ``GROUP BY``, clipped, and cut with window
-    functions. ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL, run
-    in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own (SQLite
-    3.43+ also compensates the rounding), so a score may differ from ``predict_proba`` in its
-    last bits.
+    (the baseline as a rule that every row matches), summed per row with ``GROUP BY``,
+    clipped, and cut with window functions. ``CROSS JOIN`` where SQLite must scan the left
+    table first. Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an
+    order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
+    differ from ``predict_proba`` in its last bits.
 
     Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB
     each, and a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables).
