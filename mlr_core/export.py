@@ -1,5 +1,5 @@
 """A scorecard as plain code an auditor can run and diff without this package: a Python module
-and one SQL query.
+and an SQL script (the model's numbers in temporary tables, then one query).
 
 Both do the library's arithmetic: a feature is put on the rules' axis as
 ``min(max((x - data_min) / span, 0), 1)``, a rule matches when ``abs(axis - centre) <= spread``

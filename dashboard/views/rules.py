@@ -221,8 +221,10 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         "SQL query", export.to_sql(model.rule_set_, "data"), f"{name}-{size}-rules.sql",
         "application/sql",
         key="download_sql", icon=":material/download:", on_click="ignore",
-        help="A SELECT over a table `data` (a unique key column `row_id` and one column per "
-             "feature): per row_id, one 0/1 column per label.")
+        help="An SQL script: the model's numbers into temporary tables, then a SELECT over a "
+             "table `data` (a unique key column `row_id` and one column per feature): per "
+             "row_id, one 0/1 column per label. Run it as a file: `sqlite3 my.db < it.sql`, "
+             "or DuckDB.")
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run
