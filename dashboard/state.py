@@ -31,6 +31,7 @@ from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import InputError, MLRError
 from mlr_core.params import DEFAULTS as LIBRARY_DEFAULTS
+from mlr_core.params import number_type
 
 T = TypeVar("T")
 
@@ -52,12 +53,13 @@ MODELS = {
 #: point (a refit costs about 0.3 s on emotions and 1-2 s on yeast with 1,000 rules): points come
 #: at least every CURVE_EVERY_S, further apart when a refit costs more.
 REFIT_SHARE = 1 / 3
-#: The range the Train page offers for each numeric parameter it shows (its form's bounds): a
-#: loaded model's parameters must lie in them, or the page could not show the model.
-PARAM_RANGES = {
-    "n_rules": (10, 20_000), "p_hash": (0.0, 1.0), "nu": (0.5, 50.0), "theta_ga": (0, 1_000),
-    "r0": (0.05, 1.0), "random_state": (0, 2**31 - 1),
-}
+#: The range the Train page offers for each numeric parameter it shows (its form's bounds, within
+#: the library's constraints), in the type ``mlr_core/params.py`` declares for it: a loaded
+#: model's parameters must lie in them, or the page could not show the model.
+PARAM_RANGES = {name: tuple(map(number_type(name), bounds)) for name, bounds in {
+    "n_rules": (10, 20_000), "p_hash": (0, 1), "nu": (0.5, 50), "theta_ga": (0, 1_000),
+    "r0": (0.05, 1), "random_state": (0, 2**31 - 1),
+}.items()}
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.

@@ -5,6 +5,7 @@ import math
 import streamlit as st
 
 from dashboard import pages, state, ui
+from mlr_core.params import number_type
 
 FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
 PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labelset)"}
@@ -15,17 +16,14 @@ KEYS = {name: f"param_{name}" for name in state.DEFAULT_PARAMS}
 HOLDOUT = "param_holdout"
 #: The parameters the form was last filled from (a new dict at every reset).
 FILLED_FROM = "param_filled_from"
-#: The type each number widget holds.
-NUMBERS = {"n_rules": int, "p_hash": float, "nu": float, "theta_ga": int, "r0": float,
-           "random_state": int}
 
 
 def _fill(session: state.Session) -> None:
     """Put the session's parameters in the form when they changed (a reset, a loaded model)
     or when its widgets were forgotten (another page was open); a user's unsent edits stay."""
     fresh = st.session_state.get(FILLED_FROM) is not session.params
-    values = {KEYS[name]: NUMBERS.get(name, str)(value) for name, value in session.params.items()
-              if name in KEYS}
+    values = {KEYS[name]: (number_type(name) if name in state.PARAM_RANGES else str)(value)
+              for name, value in session.params.items() if name in KEYS}
     values[HOLDOUT] = float(session.split.holdout)
     for key, value in values.items():
         if fresh or key not in st.session_state:
@@ -61,7 +59,8 @@ def parameters_form(session: state.Session) -> None:
                  key=KEYS["fitness"])
         st.number_input("ν: fitness pressure (F = acc^ν)", *ranges["nu"], step=0.5,
                         key=KEYS["nu"])
-        st.number_input("θ_GA: GA threshold", *ranges["theta_ga"], step=5, key=KEYS["theta_ga"])
+        st.number_input("θ_GA: GA threshold", *ranges["theta_ga"], step=number_type("theta_ga")(5),
+                        format="%g", key=KEYS["theta_ga"])
         st.slider("r0: mean interval width at covering", *ranges["r0"], step=0.05,
                   key=KEYS["r0"])
         st.radio("Prediction", list(PREDICTION), format_func=PREDICTION.get,
