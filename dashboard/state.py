@@ -139,23 +139,22 @@ class ModelCache:
         model.set_params(weighting=weighting, max_specified=model.max_specified_)
         return _training(model).start(*self.split.training(), warm_start=True).model
 
-    def vote_model(self):
-        """The rules scored by the paper's vote: the model itself when it votes, else a copy
-        (a vote is tuned in a fraction of a second). Read it under the lock when it is the
-        model itself."""
-        if self.started().weighting == "vote":
+    def scored_by(self, weighting: str):
+        """The rules scored by ``weighting`` (a `MODELS` key): the model itself when it scores
+        so (its weights current, ``ready()``; read it under the lock), else a copy of the model
+        as it is, made once (a vote is tuned in a fraction of a second; fitted weights take
+        seconds on yeast, so pages ask for them on request)."""
+        if self.started().weighting == weighting:
             return self.ready()
-        return self._once("vote", lambda: self._scored("vote"))
+        return self._once(weighting, lambda: self._scored(weighting))
+
+    def vote_model(self):
+        """The rules scored by the paper's vote (the Explain page's lesson on the vote)."""
+        return self.scored_by("vote")
 
     def fitted_model(self):
-        """The rules scored by fitted rule weights, the library's default: the model itself when
-        it is that model (its weights are current, ``ready()``), else a copy fitted on the
-        training split (a ridge fit: seconds on yeast, so pages ask for it on request). Read
-        it under the lock when it is the model itself."""
-        model = self.ready()
-        if model.weighting == "fitted":
-            return model
-        return self._once("fitted", lambda: self._scored("fitted"))
+        """The rules scored by fitted rule weights, the library's default."""
+        return self.scored_by("fitted")
 
     def explain_fitted(self, index: int):
         """The explanation of one instance under fitted rule weights (the Explain page's
@@ -378,7 +377,7 @@ class Session:
         with self._lock:
             training = self._training_started()
             model = training.model
-            if model.weighting == "fitted" and (
+            if not model.by_vote("agg") and (
                     model.rule_set_.iteration != training.summary()["iteration"]):
                 training.tune_bipartition()
                 kept = self._snapshot
