@@ -215,15 +215,14 @@ PARAMETERS = (
 
 BY_NAME = {param.name: param for param in PARAMETERS}
 DEFAULTS = {param.name: param.default for param in PARAMETERS}
-_BY_NAME = {param.name: param for param in PARAMETERS}
+RETUNE = tuple(param.name for param in PARAMETERS if param.retune)
+"""The parameters the bipartition is tuned under (prediction and its cut)."""
 
 
 def number_type(name: str) -> type:
     """The Python type of a numeric parameter's values (``int`` or ``float``), for a form that
     shows it: its ``kind`` as declared in `PARAMETERS`."""
-    return int if _BY_NAME[name].kind in (Integral, "random_state") else float
-RETUNE = tuple(param.name for param in PARAMETERS if param.retune)
-"""The parameters the bipartition is tuned under (prediction and its cut)."""
+    return int if BY_NAME[name].kind in (Integral, "random_state") else float
 
 
 def constraints() -> dict:
