@@ -103,7 +103,9 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
 def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     """One label's score for one row built up: the baseline, the ``top`` matching rules of
     largest contribution to it (the others in one bar), the clip to [0, 1] if it applied, and
-    the score, which is exactly ``exp.scores[label]``; the threshold when the cut has one."""
+    the score, which is exactly ``exp.scores[label]``; the threshold when the cut has one. With
+    the logistic link the bars add up log-odds, the last is their total, the title gives the
+    score it makes, and the threshold is drawn at its log-odds."""
     column = f"contribution: {label}"
     parts = exp.match_set[["rule_id", "rule", column]].rename(columns={column: "add"})
     parts = parts.loc[parts["add"].abs().sort_values(ascending=False, kind="stable").index]
@@ -117,15 +119,18 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
         y.append(float(rest["add"].sum()))
         hover.append("the smaller contributions, summed")
     score = float(exp.scores[label])
-    clip = score - float(np.sum(y))
+    logistic = exp.link == "logistic"
+    clip = 0.0 if logistic else score - float(np.sum(y))
     if abs(clip) > 1e-12:
         x.append("clipped to [0, 1]")
         y.append(clip)
         hover.append("a score is kept within [0, 1]")
     measure = ["absolute", *["relative"] * (len(x) - 1), "total"]
-    x.append("score")
-    y.append(score)
-    hover.append("baseline + contributions")
+    total = float(np.sum(y)) if logistic else score
+    x.append("log-odds" if logistic else "score")
+    y.append(total)
+    hover.append(f"baseline + contributions; the score is 1 / (1 + exp(-{total:.3f})) = "
+                 f"{score:.3f}" if logistic else "baseline + contributions")
     fig = go.Figure(go.Waterfall(
         x=x, y=y, measure=measure, customdata=hover,
         increasing={"marker": {"color": "#2166AC"}}, decreasing={"marker": {"color": "#B2182B"}},
@@ -137,9 +142,13 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     ))
     value = exp.bipartition.line
     if value is not None:
-        fig.add_hline(y=value, line_dash="dash", line_color="black",
+        at = float(np.log(value / (1.0 - value))) if logistic and 0 < value < 1 else value
+        fig.add_hline(y=at, line_dash="dash", line_color="black",
                       annotation_text=f"threshold {value:.2f}", annotation_position="top left")
     fig.update_xaxes(tickangle=-30)
-    fig.update_yaxes(title_text=f"score of {label}")
+    fig.update_yaxes(title_text=f"log-odds of {label}" if logistic else f"score of {label}")
     fig.update_layout(showlegend=False)
-    return _titled(fig, f"{label}: the baseline plus each matching rule's contribution", 420)
+    title = f"{label}: the baseline plus each matching rule's contribution"
+    if logistic:
+        title += f" (log-odds; score {score:.3f})"
+    return _titled(fig, title, 420)

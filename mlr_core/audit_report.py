@@ -41,7 +41,8 @@ _DEFINITIONS = {
     ),
     "fitted": (
         "Each rule carries a fitted weight per label; a label's score is the intercept plus the "
-        "weights of the rules matching the row, clipped to [0, 1]. The voters of a row are the "
+        "weights of the rules matching the row, clipped to [0, 1] or put through the logistic "
+        "function (the model says which). The voters of a row are the "
         "rules matching it. "
         "A voter's contribution to the prediction is the sum of its weights for the predicted "
         "labels minus those for the other labels; its weight is the sum of its absolute label "

@@ -27,8 +27,8 @@ class Explanation:
     union : list of str
         Labels advocated by at least one of these rules' labelsets.
     scores : Series
-        Score per label: baseline + the contribution column's sum, clipped to [0, 1] (fitted);
-        the contribution column's sum with ``score_norm="total"`` (vote).
+        Score per label: baseline + the contribution column's sum, made a score by the link
+        (fitted); the contribution column's sum with ``score_norm="total"`` (vote).
     baseline : Series
         Per label, the score when no rule matches (the weights' intercept); 0 with the vote.
     bipartition : Bipartition
@@ -39,6 +39,9 @@ class Explanation:
         MLR_agg's and MLR_max's answers.
     how : str
         How MLR_agg's scores are made and cut, in words (``RuleSet.prediction_text``).
+    link : str or None
+        How a total becomes a score with fitted weights (``"clip"`` or ``"logistic"``,
+        ``mlr_core/links.py``); None with the vote.
     """
 
     match_set: pd.DataFrame
@@ -51,11 +54,12 @@ class Explanation:
     agg_labels: list
     max_labels: list
     how: str
+    link: str | None = None
 
     def waterfall(self) -> pd.DataFrame:
         """The score of each label built up rule by rule: the baseline, then the running total
         after each rule's contribution, in rule order (rows ``baseline``, ``rule <id>``...).
-        With fitted weights the last row, clipped to [0, 1], is exactly ``scores``: the same
+        With fitted weights the last row, through the link, is exactly ``scores``: the same
         additions in the same order as the scoring kernel."""
         parts = self.match_set.filter(like="contribution: ").to_numpy()
         steps = np.vstack([self.baseline.to_numpy()[None, :], parts])

@@ -4,7 +4,8 @@ and an SQL script (the model's numbers in temporary tables, then one query).
 Both do the library's arithmetic: a feature is put on the rules' axis as
 ``min(max((x - data_min) / span, 0), 1)``, a rule matches when ``abs(axis - centre) <= spread``
 on each feature it tests, a label's score is the baseline plus the weights of the matching
-rules, clipped to [0, 1], and the bipartition cuts the scores (``mlr_core/bipartition.py``).
+rules, clipped to [0, 1] or put through the logistic function (the weights' link,
+``mlr_core/links.py``), and the bipartition cuts the scores (``mlr_core/bipartition.py``).
 The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
 ``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order, so its scores may
 differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from mlr_core.errors import InputError
+from mlr_core.links import Clip
 from mlr_core.rule_set import RuleSet, WeightScorer
 
 
@@ -48,7 +50,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         "Each feature is put on the rules' [0, 1] axis as min(max((x - data_min) / span, 0), 1);",
         "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
-        "then clipped to [0, 1].",
+        f"then {rule_set.scorer.squash.words}.",
         f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
     ]
 
@@ -59,7 +61,8 @@ def to_python(rule_set: RuleSet) -> str:
     """Source of a module with ``predict(row)`` (``row`` maps each feature name to its value;
     returns the predicted label names), ``predict_scores(row)`` (the scores by label),
     ``scores(values)`` (values in ``FEATURES`` order; scores in ``LABELS`` order) and
-    ``chosen(scores)`` (the indices of the predicted labels). Plain CPython, no imports: each
+    ``chosen(scores)`` (the indices of the predicted labels). Plain CPython, no imports but
+    ``math`` for the logistic link: each
     row's axes are computed once, each rule tested once, the cut made once."""
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
@@ -73,8 +76,9 @@ def to_python(rule_set: RuleSet) -> str:
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",
         "predict(row) takes a dict from each feature name (FEATURES) to its value and returns the",
-        'predicted label names. Plain Python, no imports; names are data, never code."""',
+        'predicted label names. Plain Python; names are data, never code."""',
         "",
+        *(["import math", ""] if "math." in scorer.squash.python("t") else []),
         f"FEATURES = ({''.join(f'{_py(n)}, ' for n in rule_set.feature_names)})",
         f"LABELS = ({''.join(f'{_py(n)}, ' for n in rule_set.label_names)})",
         f"DATA_MIN = {_py_floats(rule_set.scaling.data_min)}",
@@ -89,8 +93,8 @@ def to_python(rule_set: RuleSet) -> str:
         "",
         "def scores(values):",
         '    """Each label\'s score (LABELS order) for the feature values in FEATURES order: the',
-        "    baseline plus the weights of every matching rule, added in rule order, clipped to",
-        '    [0, 1]."""',
+        "    baseline plus the weights of every matching rule, added in rule order, then",
+        f'    {scorer.squash.words}."""',
         "    axes = [min(max((float(v) - low) / span, 0.0), 1.0)",
         "            for v, low, span in zip(values, DATA_MIN, SPAN)]",
         "    total = list(BASELINE)",
@@ -100,7 +104,7 @@ def to_python(rule_set: RuleSet) -> str:
         "                break",
         "        else:  # every test passed: the rule matches",
         "            total = [t + w for t, w in zip(total, weights)]",
-        "    return [min(max(t, 0.0), 1.0) for t in total]",
+        f"    return [{scorer.squash.python('t')} for t in total]",
         "",
         "",
         "def chosen(scores):",
@@ -110,7 +114,7 @@ def to_python(rule_set: RuleSet) -> str:
         "",
         "def predict(row):",
         '    """The predicted label names of row (a dict from each feature name to its value):',
-        f"    {cut}; scores clipped to [0, 1].\"\"\"",
+        f"    {cut}.\"\"\"",
         "    return [LABELS[j] for j in chosen(scores([row[name] for name in FEATURES]))]",
         "",
         "",
@@ -225,7 +229,7 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
         ctes.append(_cte("axis", ["k", "j", "x"], [
             f"{_ident(table)}.{_ident(key)}", "feature.j",
-            _clip(f"({_pick(used, features, table)} - feature.low) / feature.span")],
+            Clip.sql(f"({_pick(used, features, table)} - feature.low) / feature.span")],
             f"{_ident(table)} CROSS JOIN {feature}",
             "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
             "CASE finds feature j's column by halving the list of features)"))
@@ -255,11 +259,11 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
                 f"matches\nmatched (k, rule) AS (\n  {every}\n)")
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
-                     ["matched.k", *(_clip(f"SUM(weight.{c})") for c in w)],
+                     ["matched.k", *(scorer.squash.sql(f"SUM(weight.{c})") for c in w)],
                      f"matched CROSS JOIN {weight}\n  WHERE weight.rule = matched.rule\n"
                      "  GROUP BY matched.k",
-                     "each label's score: the sum of its matching rules' weights, clipped to "
-                     "[0, 1]"))
+                     "each label's score: the sum of its matching rules' weights, then "
+                     + scorer.squash.words))
     ctes.append("-- the label indices\nlabel (j) AS (\n  VALUES "
                 + ", ".join(f"({j})" for j in range(m)) + "\n)")
     ctes.append(_cte("long", ["k", "j", "score"],
@@ -318,9 +322,6 @@ def _table(name, columns, rows, what, chunk=500) -> list[str]:
               for start in range(0, len(rows), chunk))]
 
 
-def _clip(value: str) -> str:
-    return (f"CASE WHEN {value} < 0.0e0 THEN 0.0e0 WHEN {value} > 1.0e0 THEN 1.0e0 "
-            f"ELSE {value} END")
 
 
 def _num(value) -> str:

@@ -112,8 +112,11 @@ PARAMETERS = (
         How MLR_agg scores a label. ``"fitted"``: each rule carries a weight per label, fitted
         after training by ridge regression on which rules match which training rows, with the
         penalty chosen by leave-one-out error (``mlr_core/rule_weights.py``); a label's score
-        is the sum of the matching rules' weights, clipped to [0, 1], and the bipartition is
-        tuned on leave-one-out scores. Each 0/1 feature (a word) also gets the one-condition
+        is the sum of the matching rules' weights, clipped to [0, 1], or, where it ranks labels
+        better on held-out folds of the training rows, that sum put on a scale of log-odds by
+        a logistic regression per label on the labels' leave-one-out sums and through the
+        logistic function (``mlr_core/calibration.py``); the bipartition is tuned on
+        held-out scores. Each 0/1 feature (a word) also gets the one-condition
         rule ``word = 1``, fitted first, the evolved rules then on what it leaves: the
         scores are at least a linear model of the words (``fit_in_two_stages``; slashdot fold 0
         ranking loss 0.080 -> 0.070, ohsumed 0.113 -> 0.091; 5-fold means 0.085 and 0.091),

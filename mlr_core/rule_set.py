@@ -11,7 +11,8 @@ Two scorers:
 
 - `WeightScorer` (``weighting="fitted"``): a weight per rule and label plus a baseline; a
   label's score is the baseline plus the weights of the rules matching the row, clipped to
-  [0, 1] (``mlr_core/rule_weights.py`` fits them).
+  [0, 1] or put through the logistic function (its ``link``, ``mlr_core/links.py``;
+  ``mlr_core/rule_weights.py`` and ``mlr_core/calibration.py`` fit them).
 - `VoteScorer` (``weighting="vote"``): the paper's share of the F * num vote of the matching
   rules (the nearest rules when none matches).
 
@@ -27,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from mlr_core import bipartition as bp
+from mlr_core import links
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.scoring import weighted_scores
@@ -100,24 +102,33 @@ class Scaling:
 
 @dataclass(frozen=True)
 class WeightScorer:
-    """Fitted rule weights: ``coef[i, j]`` is what rule ``i`` adds to label ``j``'s score when
-    it matches, ``intercept[j]`` the score when no rule matches (the baseline); ``alpha`` is
-    the ridge penalty they were fitted with."""
+    """Fitted rule weights: ``coef[i, j]`` is what rule ``i`` adds to label ``j``'s total when
+    it matches, ``intercept[j]`` the total when no rule matches (the baseline); ``alpha`` is
+    the ridge penalty they were fitted with; ``link`` (a name of `links.LINKS`) how a total
+    becomes a score in [0, 1]."""
 
     coef: np.ndarray
     intercept: np.ndarray
     alpha: float
+    link: str = links.Clip.name
 
     kind = "fitted"
     #: MLR_agg is answered by these weights, not by the vote of the rules as they are now.
     by_vote = False
     #: Tuned thresholds are also tried with the best label as a fallback (``threshold_or_top``).
     top_fallback = True
-    words = ("a label's score is its baseline plus the weights of the rules matching the row, "
-             "clipped to [0, 1]")
+    @property
+    def words(self) -> str:
+        return ("a label's score is its baseline plus the weights of the rules matching the row, "
+                + self.squash.words)
+
+    @property
+    def squash(self):
+        """The link: how a total becomes a score (``apply``, and its Python and SQL text)."""
+        return links.LINKS[self.link]
 
     def scores(self, rule_set: RuleSet, Xs: np.ndarray) -> np.ndarray:
-        return weighted_scores(rule_set.rules, Xs, self.coef, self.intercept)
+        return self.squash.apply(weighted_scores(rule_set.rules, Xs, self.coef, self.intercept))
 
     def subset(self, ids: np.ndarray) -> WeightScorer:
         return replace(self, coef=self.coef[ids])
@@ -155,14 +166,14 @@ class WeightScorer:
                 continue
             rows = np.flatnonzero(matched[:, i])
             trial = raw[rows] - self.coef[i]
-            labels = rule_set.bipartition.apply(np.clip(trial, 0.0, 1.0))
+            labels = rule_set.bipartition.apply(self.squash.apply(trial))
             if np.array_equal(labels, full[rows]):
                 raw[rows] = trial
                 keep[i] = False
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "coef": self.coef.tolist(),
-                "intercept": self.intercept.tolist(), "alpha": self.alpha}
+                "intercept": self.intercept.tolist(), "alpha": self.alpha, "link": self.link}
 
     @classmethod
     def from_dict(cls, data: dict, n_rules: int, m: int) -> WeightScorer:
@@ -171,12 +182,13 @@ class WeightScorer:
             coef = coef.reshape(0, m)
         intercept = np.asarray(data["intercept"], dtype=np.float64)
         alpha = float(data["alpha"])
+        link = data.get("link", links.Clip.name)  # files written before the link was saved
         require(coef.shape == (n_rules, m) and intercept.shape == (m,)
                 and np.isfinite(coef).all() and np.isfinite(intercept).all()
-                and math.isfinite(alpha) and alpha >= 0,
-                f"the weights must be {n_rules} x {m} finite numbers, {m} finite intercepts and "
-                "a finite non-negative alpha.")
-        return cls(coef, intercept, alpha)
+                and math.isfinite(alpha) and alpha >= 0 and link in links.LINKS,
+                f"the weights must be {n_rules} x {m} finite numbers, {m} finite intercepts, "
+                f"a finite non-negative alpha and a link among {sorted(links.LINKS)}.")
+        return cls(coef, intercept, alpha, link)
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,7 @@ class VoteScorer:
     kind = "vote"
     by_vote = True
     top_fallback = False
+    link = None  # the vote's shares are scores as they are
 
     @property
     def words(self) -> str:
@@ -431,7 +444,7 @@ class RuleSet:
     def contributions(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """For one row in the data's units: (rule positions, what each adds to each label's score,
         the baseline, covered). With fitted weights the rules are the matching ones and
-        ``baseline + contributions.sum(axis=0)``, clipped to [0, 1], is exactly `scores`
+        ``baseline + contributions.sum(axis=0)``, through the link, is exactly `scores`
         (the same additions in the same order). With the vote, the voters' shares of the
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
@@ -458,6 +471,7 @@ class RuleSet:
             agg_labels=list(names[self.bipartition.apply(scores)[0].astype(bool)]),
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
             how=self.prediction_text(),
+            link=self.scorer.link,
         )
 
     # ------------------------------------------------------------------ reading

@@ -1,8 +1,9 @@
 """A scorecard as one CSV file that gives ``predict``'s labels without this package: the baseline
 and each rule's weight per label, each rule's condition as exact bounds in the data's units, and
-notes (the lines that start with ``#``) saying how the scores are added, clipped to [0, 1] and
-cut, the cut last in a form a program reads (``# cut: <method> <value>``, as
-``mlr_core/bipartition.py`` names them).
+notes (the lines that start with ``#``) saying how the scores are added, made scores in [0, 1]
+(clipped, or the logistic function: the weights' link) and cut, the link and the cut last in a
+form a program reads (``# link: <clip or logistic>``, ``# cut: <method> <value>``, as
+``mlr_core/links.py`` and ``mlr_core/bipartition.py`` name them).
 
 The bounds are exact: a value lies within a rule's bounds exactly when the rule's condition
 accepts it on the model's [0, 1] axes (`Scaling.accepted`); numbers are written as round-trip
@@ -21,6 +22,9 @@ import pandas as pd
 CUT = "# cut: "
 """How the file's last note starts: the bipartition's method and value follow."""
 
+LINK = "# link: "
+"""How the note before it starts: ``clip`` or ``logistic`` (``mlr_core/links.py``) follows."""
+
 BASELINE = "(every row: the score when no rule matches)"
 
 
@@ -33,10 +37,17 @@ def notes(rule_set) -> list[str]:
         "# A rule matches a row when each feature named in its bounds lies in [lower, upper] "
         "(null: no bound); its condition says the same, rounded.",
         "# To reproduce predict: start each label at the baseline, add the weights of the "
-        "matching rules in ascending rule_id, clip to [0, 1], then cut (between labels that "
+        f"matching rules in ascending rule_id, {_then(rule_set)}, then cut (between labels that "
         "score the same, the earlier column ranks first).",
+        f"{LINK}{rule_set.scorer.link}",
         f"{CUT}{rule_set.bipartition.method} {rule_set.bipartition.value_text}",
     ]
+
+
+def _then(rule_set) -> str:
+    """How the notes say the link is applied to the sums."""
+    return {"clip": "clip to [0, 1]",
+            "logistic": "put each sum t through 1 / (1 + exp(-t))"}[rule_set.scorer.link]
 
 
 def bounds_json(rule_set) -> list[str]:

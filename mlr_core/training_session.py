@@ -17,6 +17,7 @@ from mlr_core import bipartition as bp
 from mlr_core import params
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
+from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
 from mlr_core.iteration_trace import describe
 from mlr_core.rule_set import SCORERS, Scaling, VoteScorer, Voting, WeightScorer, texts
@@ -178,8 +179,9 @@ class TrainingSession:
         A = match_matrix(run.population, run.X[rows])
         base = feature_rules(run.X, run.scaling.binary, run.y_ids, run.population.feat.shape[1],
                              run.iteration)
-        scorer, scores, used = fit_weights(
+        scorer, totals, used = fit_weights(
             A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
+        scorer, scores = calibrate(scorer, totals, truth[rows], seed=run.iteration)
         return rules_now(self.model, scorer, base if used else None), scores, truth[rows]
 
     def _vote_tuning(self, run, truth):

@@ -200,7 +200,7 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         f"{name}-{size}-rules-scorecard.csv", "text/csv", key="download_scorecard",
         icon=":material/download:", on_click="ignore",
         help="The table as shown, the baseline first, with each rule's exact bounds and how "
-             "scores are clipped and cut: enough to reproduce the predictions.")
+             "weights become scores and are cut: enough to reproduce the predictions.")
     row.download_button(
         "Audit report (HTML)",
         lambda: report_html(result, title=title, description=(

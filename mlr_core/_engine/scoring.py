@@ -1,5 +1,6 @@
-"""Scoring with fitted rule weights: a label's score is the intercept plus the weights of the
-rules that match the row (``mlr_core/rule_weights.py`` fits them).
+"""Scoring with fitted rule weights: a label's total is the intercept plus the weights of the
+rules that match the row (``mlr_core/rule_weights.py`` fits them; the scorer's link makes it a
+score).
 
 Each row is summed on its own, over the matching rules in slot order, so a row's score has the
 same bits whatever rows are scored with it: a dense match matrix times the weights (BLAS) picks
@@ -17,9 +18,9 @@ from mlr_core._engine.matching import matches
 @njit(parallel=True)
 def weighted_scores(pop, X, coef, intercept):
     """Per row of X (scaled), ``intercept`` plus ``coef[i]`` of each rule ``i`` matching it,
-    added one at a time in slot order, clipped to [0, 1]: an explanation's running total
-    (``Explanation.waterfall``) ends on the score exactly. ``coef`` has one row per live rule;
-    the loop reads no more rows than both have."""
+    added one at a time in slot order: the totals the scorer's link makes scores of (an
+    explanation's running total, ``Explanation.waterfall``, ends on them exactly). ``coef``
+    has one row per live rule; the loop reads no more rows than both have."""
     n_rules = min(pop.size[0], coef.shape[0])
     m = coef.shape[1]
     out = np.empty((X.shape[0], m))
@@ -30,5 +31,5 @@ def weighted_scores(pop, X, coef, intercept):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):
-            out[row, j] = min(max(acc[j], 0.0), 1.0)
+            out[row, j] = acc[j]
     return out

@@ -5,6 +5,7 @@ the explanation that adds up to the scores, and the exports that predict without
 import csv
 import io
 import json
+import math
 import sqlite3
 
 import numpy as np
@@ -161,6 +162,7 @@ def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
     """``predict``'s labels of ``rows`` (raw feature values) from a scorecard CSV's text alone,
     read with the csv module as its notes say: no import of this package."""
     notes = [line for line in text.splitlines() if line.startswith("#")]
+    link = notes[-2].removeprefix("# link: ")
     method, value = notes[-1].removeprefix("# cut: ").split()
     table = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
     weights = [column for column in table[0] if column.startswith("weight: ")]
@@ -175,7 +177,8 @@ def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
             if all((lo is None or lo <= row[f]) and (hi is None or row[f] <= hi)
                    for f, (lo, hi) in bounds.items()):
                 total = [t + a for t, a in zip(total, add, strict=True)]
-        scores = [min(max(t, 0.0), 1.0) for t in total]
+        scores = ([min(max(t, 0.0), 1.0) for t in total] if link == "clip"
+                  else [1.0 / (1.0 + math.exp(-max(t, -700.0))) for t in total])
         if method == "rcut":
             order = sorted(range(len(scores)), key=lambda j: -scores[j])[:int(value)]
             chosen = [j for j in order if scores[j] > 0]
@@ -189,7 +192,7 @@ def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
 
 @pytest.mark.parametrize("which", ["compact 20", "compact 50", "all rules", "rcut, compact 20"])
 def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
-    """The CSV states the clipping and the cut in words and as a note a program reads; with
+    """The CSV states the link and the cut in words and as notes a program reads; with
     the exact bounds and weights it reproduces ``predict`` on every row, unseen ones too."""
     model, X, Y, data = emotions
     if which.startswith("rcut"):
@@ -200,7 +203,10 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
     text = scorecard_file.to_csv(small.rule_set_, X, order=shown)
     method, value = small.bipartition_
     assert f"# cut: {method} {value!r}" in text.splitlines()
-    assert "clipped to [0, 1]" in text and bp.words(small.bipartition_) in text
+    link = small.rule_set_.scorer.link
+    assert f"# link: {link}" in text.splitlines()
+    assert ("clip to [0, 1]" if link == "clip" else "1 / (1 + exp(-t))") in text
+    assert bp.words(small.bipartition_) in text
     card = pd.read_csv(io.StringIO(text), comment="#")
     assert card["rule_id"].tolist() == ["baseline", *map(str, shown)]
     expected = small.predict(data.X).astype(np.uint8)  # all 593 rows: 193 unseen

@@ -192,7 +192,7 @@ def test_every_cut_and_its_header(cube, cut):
     python, sql = to_python(rule_set), to_sql(rule_set)
     docstring = python.split('"""')[1]
     for text in (docstring, sql.split("WITH")[0]):
-        assert "clipped to [0, 1]" in text
+        assert rule_set.scorer.squash.words in text
         assert {"threshold": "a threshold", "threshold_or_top": "top fallback",
                 "rcut": "rank cut"}[cut[0]] in text
         assert (f"{cut[1]!r}" if cut[0] != "rcut" else f"{cut[1]}") in text

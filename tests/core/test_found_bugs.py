@@ -180,11 +180,13 @@ def test_saving_keeps_the_label_dtype_and_the_training_history():
 
 def test_many_distinct_labelsets_need_no_quadratic_table():
     """2,000 distinct labelsets of 100 labels: a labelset x labelset x label temporary took
-    400 MB here, and would take hundreds of GB on a large upload."""
+    400 MB here, and would take hundreds of GB on a large upload. The vote, so that the peak
+    is the labelsets' alone: fitted weights add a few rows x labels arrays (1.6 MB each here,
+    ``mlr_core/calibration.py``), linear in both."""
     r = np.random.default_rng(5)
     Y = (r.random((2000, 100)) < 0.5).astype(np.uint8)
     X = r.random((2000, 3))
-    model = MLRClassifier(n_rules=100, random_state=0, bipartition="rcut")
+    model = MLRClassifier(n_rules=100, random_state=0, bipartition="rcut", weighting="vote")
     tracemalloc.start()
     try:
         TrainingSession(model).start(X, Y).learn(200)

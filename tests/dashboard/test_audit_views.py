@@ -182,4 +182,4 @@ def test_explain_pages_labelsets_are_the_rules_own_for_compact_and_full_models()
         model = session.model_cache().fitted_model() if choice == "all" else \
             at.session_state["rules_audit"].models[20]
         assert model.rule_set_.prediction_text() in caption, choice
-        assert "clipped to [0, 1]" in model.rule_set_.prediction_text()
+        assert model.rule_set_.scorer.squash.words in model.rule_set_.prediction_text()

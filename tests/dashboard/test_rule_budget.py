@@ -4,6 +4,7 @@ models at each size with their held-out measures, kept per snapshot; the scoreca
 and as a file; and the charts (curve, heatmap, waterfall) read through ``fig.to_dict()``."""
 
 import io
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -179,7 +180,9 @@ def test_waterfall_shows_the_clip_to_zero():
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=1)
     model = MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y,
                                                            label_names=data.label_names)
-    clipped = [(exp, label) for exp in map(model.rule_set_.explain, data.X)
+    rule_set = model.rule_set_.with_scorer(replace(model.rule_set_.scorer, link="clip"),
+                                           model.rule_set_.bipartition)
+    clipped = [(exp, label) for exp in map(rule_set.explain, data.X)
                for label in data.label_names
                if exp.baseline[label] + exp.match_set[f"contribution: {label}"].sum() < -1e-9]
     assert clipped, "no row's sum falls below zero on this data"
@@ -187,6 +190,26 @@ def test_waterfall_shows_the_clip_to_zero():
     (trace,) = scorecard_figures.waterfall(exp, label).to_dict()["data"]
     y = values(trace["y"])
     assert trace["x"][-2] == "clipped to [0, 1]" and y[-1] == 0.0 and y[-2] > 0
+
+
+def test_waterfall_of_log_odds_ends_on_their_total_and_names_the_score():
+    """With the logistic link the bars add up log-odds; the last bar is their total, the
+    title gives the score it makes, and the threshold is drawn at its log-odds."""
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=1)
+    model = MLRClassifier(n_rules=300, random_state=0).fit(data.X, data.Y,
+                                                           label_names=data.label_names)
+    rule_set = model.rule_set_.with_scorer(replace(model.rule_set_.scorer, link="logistic"),
+                                           ("threshold", 0.3))
+    exp = rule_set.explain(data.X[0])
+    label = data.label_names[0]
+    figure = scorecard_figures.waterfall(exp, label).to_dict()
+    (trace,) = figure["data"]
+    y = values(trace["y"])
+    total = exp.baseline[label] + exp.match_set[f"contribution: {label}"].sum()
+    assert trace["x"][-1] == "log-odds" and np.isclose(y[-1], total)
+    assert f"score {exp.scores[label]:.3f}" in figure["layout"]["title"]["text"]
+    (line,) = figure["layout"]["shapes"]
+    assert np.isclose(line["y0"], np.log(0.3 / 0.7))
 
 
 def test_on_the_default_model_the_vote_row_is_the_same_rules_voting():

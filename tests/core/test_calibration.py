@@ -1,0 +1,120 @@
+"""The rule weights' second stage (mlr_core/calibration.py) and the logistic link
+(mlr_core/links.py) that every reader of a rule set applies alike."""
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from sklearn.metrics import label_ranking_loss
+
+from mlr_core import MLRClassifier, make_hypercube_dataset
+from mlr_core.calibration import calibrate
+from mlr_core.errors import ModelFormatError
+from mlr_core.export import to_python
+from mlr_core.links import Clip, Logistic
+from mlr_core.rule_set import WeightScorer
+
+
+def rare_and_common(n=600, seed=0):
+    """A common label whose totals sit around 0.5 and a rare one whose totals stay small even
+    when it holds (least squares' way with a rare label): each ranks its own rows right, but
+    the rare label's positives score below the common label's negatives."""
+    r = np.random.default_rng(seed)
+    truth = np.column_stack([r.random(n) < 0.5, r.random(n) < 0.05]).astype(np.uint8)
+    totals = np.column_stack([0.3 + 0.4 * truth[:, 0], 0.02 + 0.2 * truth[:, 1]])
+    totals += r.normal(0, 0.08, totals.shape)
+    return totals, truth
+
+
+def test_the_logistic_link_is_kept_where_it_ranks_labels_better():
+    totals, truth = rare_and_common()
+    rules = np.random.default_rng(1).random((600, 4)) < 0.5  # any rules: the algebra
+    ridge = WeightScorer(np.random.default_rng(2).normal(size=(4, 2)), np.array([0.3, 0.02]), 1.0)
+    weights, scores = calibrate(ridge, totals, truth, seed=0)
+    assert weights.link == "logistic" and weights.alpha == ridge.alpha
+    held_out = label_ranking_loss(truth, scores)
+    assert held_out < label_ranking_loss(truth, Clip.apply(totals)) / 2
+    assert ((scores > 0) & (scores < 1)).all()
+    # the log-odds are linear in the rule weights: a row's log-odds from the new weights are
+    # an affine map, per label, of its ridge totals (own slopes here: one label's totals each)
+    ridge_totals = rules @ ridge.coef + ridge.intercept
+    log_odds = rules @ weights.coef + weights.intercept
+    for j in range(2):
+        design = np.column_stack([np.ones(600), ridge_totals])
+        fit = np.linalg.lstsq(design, log_odds[:, j], rcond=None)
+        assert np.allclose(design @ fit[0], log_odds[:, j])
+
+
+def test_the_ridge_totals_stay_where_nothing_ranks_better():
+    truth = np.random.default_rng(3).random((300, 3)) < 0.3
+    totals = truth.astype(np.float64)  # already a perfect ranking: nothing beats it
+    ridge = WeightScorer(np.zeros((2, 3)), np.zeros(3), 10.0)
+    weights, scores = calibrate(ridge, totals, truth, seed=0)
+    assert weights is ridge and weights.link == "clip"
+    assert np.array_equal(scores, totals)
+
+
+def test_one_label_has_nothing_to_rank_against():
+    totals, truth = rare_and_common()
+    ridge = WeightScorer(np.zeros((2, 1)), np.zeros(1), 1.0)
+    weights, scores = calibrate(ridge, totals[:, 1:], truth[:, 1:], seed=0)
+    assert weights.link == "clip" and np.array_equal(scores, Clip.apply(totals[:, 1:]))
+
+
+@pytest.fixture(scope="module")
+def logistic_model():
+    """A fitted model whose weights are read through the logistic link (its weights then are
+    log-odds): what every reader must apply alike."""
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, n_irrelevant=3,
+                                  random_state=0)
+    model = MLRClassifier(n_iter=3000, random_state=0).fit(data.X, data.Y)
+    scorer = model.rule_set_.scorer
+    model.rule_set_ = model.rule_set_.with_scorer(
+        replace(scorer, coef=scorer.coef * 8, intercept=scorer.intercept * 8 - 3,
+                link="logistic"), ("threshold", 0.3))
+    return model, data
+
+
+def test_python_export_gives_predict_proba_to_the_bit(logistic_model):
+    model, data = logistic_model
+    namespace: dict = {}
+    exec(compile(to_python(model.rule_set_), "<export>", "exec"), namespace)
+    scores = np.array([namespace["scores"](list(map(float, x))) for x in data.X])
+    assert np.array_equal(scores, model.predict_proba(data.X))
+    assert 0.1 < model.predict(data.X).mean() < 0.9  # the cut is exercised both ways
+
+
+def test_the_link_is_saved_and_a_tampered_one_refused(logistic_model):
+    model, data = logistic_model
+    text = model.to_json()
+    loaded = MLRClassifier.from_json(text)
+    assert loaded.rule_set_.scorer.link == "logistic"
+    assert np.array_equal(loaded.predict_proba(data.X), model.predict_proba(data.X))
+    saved = json.loads(text)
+    found = []
+
+    def tamper(node, value):
+        if isinstance(node, dict):
+            if node.get("kind") == "fitted" and "link" in node:
+                node["link"] = value
+                found.append(node)
+            for child in node.values():
+                tamper(child, value)
+        elif isinstance(node, list):
+            for child in node:
+                tamper(child, value)
+    tamper(saved, "__import__('os')")
+    assert found
+    with pytest.raises(ModelFormatError, match="link among"):
+        MLRClassifier.from_json(json.dumps(saved))
+    for node in found:  # a file written before the link was saved: the clip
+        del node["link"]
+    older = MLRClassifier.from_json(json.dumps(saved))
+    assert older.rule_set_.scorer.link == "clip"
+
+
+def test_huge_log_odds_stay_finite():
+    totals = np.array([-1e6, -800.0, 0.0, 800.0, 1e6])
+    floor = 1.0 / (1.0 + np.exp(700.0))
+    assert np.array_equal(Logistic.apply(totals), [floor, floor, 0.5, 1.0, 1.0])
