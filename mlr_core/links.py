@@ -13,49 +13,44 @@ from it in the last bit on about one value in twenty, and the Python export's sc
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 FLOOR = -700.0
 """Totals below this are read as this: exp(-t) must stay finite."""
 
-
-class Clip:
-    name = "clip"
-    words = "clipped to [0, 1]"
-
-    @staticmethod
-    def apply(total: np.ndarray) -> np.ndarray:
-        return np.clip(total, 0.0, 1.0)
-
-    @staticmethod
-    def python(total: str) -> str:
-        return f"min(max({total}, 0.0), 1.0)"
-
-    @staticmethod
-    def sql(total: str) -> str:
-        return (f"CASE WHEN {total} < 0.0e0 THEN 0.0e0 WHEN {total} > 1.0e0 THEN 1.0e0 "
-                f"ELSE {total} END")
-
-
-class Logistic:
-    name = "logistic"
-    words = "put through the logistic function 1 / (1 + exp(-total))"
-
-    @staticmethod
-    def apply(total: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.asarray(_exp(-np.maximum(total, FLOOR)), dtype=np.float64))
-
-    @staticmethod
-    def python(total: str) -> str:
-        return f"1.0 / (1.0 + math.exp(-max({total}, {FLOOR!r})))"
-
-    @staticmethod
-    def sql(total: str) -> str:
-        return (f"1.0e0 / (1.0e0 + EXP(-(CASE WHEN {total} < {FLOOR!r}e0 THEN {FLOOR!r}e0 "
-                f"ELSE {total} END)))")
-
-
 _exp = np.frompyfunc(math.exp, 1, 1)
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link: its ``name`` (saved with the weights), what it does in ``words``, ``apply``
+    (numpy) and its text in plain Python and SQL, ``{t}`` standing for the total."""
+
+    name: str
+    words: str
+    apply: Callable[[np.ndarray], np.ndarray]
+    python_text: str
+    sql_text: str
+
+    def python(self, total: str) -> str:
+        return self.python_text.format(t=total)
+
+    def sql(self, total: str) -> str:
+        return self.sql_text.format(t=total)
+
+
+Clip = Link(
+    "clip", "clipped to [0, 1]", lambda total: np.clip(total, 0.0, 1.0),
+    "min(max({t}, 0.0), 1.0)",
+    "CASE WHEN {t} < 0.0e0 THEN 0.0e0 WHEN {t} > 1.0e0 THEN 1.0e0 ELSE {t} END")
+
+Logistic = Link(
+    "logistic", "put through the logistic function 1 / (1 + exp(-total))",
+    lambda total: 1.0 / (1.0 + np.asarray(_exp(-np.maximum(total, FLOOR)), dtype=np.float64)),
+    f"1.0 / (1.0 + math.exp(-max({{t}}, {FLOOR!r})))",
+    f"1.0e0 / (1.0e0 + EXP(-(CASE WHEN {{t}} < {FLOOR!r}e0 THEN {FLOOR!r}e0 ELSE {{t}} END)))")
 
 LINKS = {link.name: link for link in (Clip, Logistic)}
