@@ -325,10 +325,11 @@ def _table(name, columns, rows, what, chunk=500) -> list[str]:
 
 
 def _num(value) -> str:
-    """A float as the shortest text that reads back to the same bits, in exponent form, which
-    SQL reads as a double (a plain decimal may be read as an exact DECIMAL first)."""
-    text = repr(float(value))
-    return text if "e" in text else f"{text}e0"
+    """A float as 17 significant digits in exponent form, which SQL reads as a double (a plain
+    decimal may be read as an exact DECIMAL first) with the same bits. Not the shortest text
+    (``repr``): SQLite 3.40 read 7 of 40,001 such texts one bit off (0.03661874934718631
+    among them), and none of the same values written with 17 digits."""
+    return format(float(value), ".16e")
 
 
 def _ident(name) -> str:
