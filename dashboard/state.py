@@ -81,6 +81,18 @@ def _estimator():
     return MLRClassifier
 
 
+def _tuned(model) -> bool:
+    """Whether ``model`` has been tuned once (a session binds its data first, see
+    ``Session._start_model``): the vote's rules and MLR_max answer only after that."""
+    return hasattr(model, "rule_set_")
+
+
+def _unbound(run) -> dict:
+    """A ``copy.deepcopy`` memo that leaves ``run``'s bound training rows out of the copy."""
+    return {id(array): None for array in (run.X, run.y_ids, run.order, run.scores)
+            if array is not None}
+
+
 def _training(model):
     """A `TrainingSession` of ``model`` (imported when first needed, as `_estimator`)."""
     from mlr_core import TrainingSession
@@ -134,10 +146,15 @@ class ModelCache:
         """A copy of the model with these rules scored by ``weighting``, tuned on the training
         split (the rules keep their specificity limit: "auto" resolves per weighting). Copied
         as it is (``copy.deepcopy``): a copy through JSON needs current weights, and refitting
-        weights the copy replaces cost seconds on ohsumed."""
-        model = copy.deepcopy(self.started())
+        weights the copy replaces cost seconds on ohsumed. The bound training rows are not
+        copied (the warm start binds the split's), and a vote, which predicts and explains
+        from its rule set alone, keeps none: ohsumed's are 89 MB."""
+        model = copy.deepcopy(self.started(), memo=_unbound(self.started().run_))
         model.set_params(weighting=weighting, max_specified=model.max_specified_)
-        return _training(model).start(*self.split.training(), warm_start=True).model
+        model = _training(model).start(*self.split.training(), warm_start=True).model
+        if model.by_vote("agg"):
+            model.run_.unbind()
+        return model
 
     def scored_by(self, weighting: str):
         """The rules scored by ``weighting`` (a `MODELS` key): the model itself when it scores
@@ -201,7 +218,10 @@ class Session:
 
     @staticmethod
     def _start_model(split: DataSplit, params: dict):
-        return _training(_estimator()(**params)).start(
+        """A model bound to the training split, checked (data and parameters) but not yet tuned:
+        with fitted weights the tuning is a weight fit (seconds on ohsumed's words, at iteration
+        0 as later), done when a page first needs scores (:meth:`_ready`)."""
+        return _training(_estimator()(**params)).bind(
             *split.training(),
             feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
         )
@@ -377,7 +397,7 @@ class Session:
         with self._lock:
             training = self._training_started()
             model = training.model
-            if not model.by_vote("agg") and (
+            if not _tuned(model) or not model.by_vote("agg") and (
                     model.rule_set_.iteration != training.summary()["iteration"]):
                 training.tune_bipartition()
                 kept = self._snapshot
@@ -440,21 +460,17 @@ class Session:
             if snap is not self.snapshot():
                 raise MLRError("The model changed since this page was drawn (training went on): "
                                "draw the page again to use the current rules.")
-            return read(self._ready() if weights else model)
+            return read(self._ready() if weights or not _tuned(model) else model)
 
     def match_counts(self, snap: Snapshot) -> np.ndarray:
         """How many training rows each rule of ``snap`` matches, by the engine's own matching
         (the race's and the Theory page's measured fitness). Matching needs no weights: it
         reads the rules through MLR_max, which the vote answers, so no refit is paid."""
-        from mlr_core.audit import row_rules
+        from mlr_core.audit import rows_matched
 
-        X, _ = self.split.training()
-
-        def count(model) -> np.ndarray:
-            rows = row_rules(model, X, prediction="max")
-            return rows.counts(rows.match_ids)  # in rules_frame order, whatever the rule ids
-
-        return self.read_model(snap, count, weights=False)
+        # on the rows the model has bound (the training split's), in rules_frame order
+        return self.read_model(snap, lambda model: rows_matched(model, prediction="max"),
+                               weights=False)
 
     def model_json(self) -> str:
         with self._lock:

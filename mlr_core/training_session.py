@@ -48,15 +48,16 @@ class TrainingSession:
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
         keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
         ``n_rules``). The bipartition is tuned on the data as it stands. Returns the session."""
-        self.model._validate_params()
-        self.bind(X, Y, feature_names, label_names, warm_start)
-        return self.tune_bipartition()
+        return self.bind(X, Y, feature_names, label_names, warm_start).tune_bipartition()
 
     def bind(self, X, Y, feature_names=None, label_names=None, warm_start=False):
-        """`start` without the tuning, which ``fit`` does once training is over. Refused input
-        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
-        are checked."""
+        """`start` without the tuning, which ``fit`` does once training is over (and the
+        dashboard when a page first needs scores: with fitted weights the tuning is a weight
+        fit, seconds on wide data, where the checks here take milliseconds). Refused input or
+        parameters leave the model as it was: checking X sets ``n_features_in_`` before Y and
+        the names are checked."""
         model = self.model
+        model._validate_params()
         before = dict(vars(model))
         try:
             self._bind_checked(X, Y, feature_names, label_names, warm_start)
