@@ -142,19 +142,20 @@ def row_rules(model, X, prediction=None) -> RowRules:
 COUNT_BLOCK = 1024
 
 
-def rows_matched(model, X=None, prediction=None) -> np.ndarray:
-    """How many rows of X each rule matches, in ``rules_frame()`` order; X None: the model's
-    bound training rows, read where they are (ohsumed's are 89 MB, and scaling them again
-    would copy them twice). Counted on the engine's match matrix a block of rows at a time,
-    not row by row with each row's voters as `row_rules` (1-2 s on ohsumed's 11,000 rows)."""
-    rule_set = model.current_rule_set(_mode(model, prediction))
+def rows_matched(model, X=None) -> np.ndarray:
+    """How many rows of X each rule matches, in ``rules_frame()`` order (``population_``: the
+    rules the model shows, weights fitted or not); X None: the model's bound training rows,
+    read where they are (ohsumed's are 89 MB, and scaling them again would copy them twice).
+    Counted on the engine's match matrix a block of rows at a time, not row by row with each
+    row's voters as `row_rules` (1-2 s on ohsumed's 11,000 rows)."""
+    rules = model.population_
     scaled = model.run_.X if X is None else model.scaled(X)
     if scaled is None:
         raise InputError("No training rows bound to count matches on: pass X.")
-    counts = np.zeros(rule_set.n_rules, dtype=np.int64)
+    counts = np.zeros(int(rules.size[0]), dtype=np.int64)
     for start in range(0, len(scaled), COUNT_BLOCK):
-        counts += np.count_nonzero(match_matrix(rule_set.rules,
-                                                scaled[start:start + COUNT_BLOCK]), axis=0)
+        counts += np.count_nonzero(match_matrix(rules, scaled[start:start + COUNT_BLOCK]),
+                                   axis=0)
     return counts
 
 
