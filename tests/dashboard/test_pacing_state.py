@@ -133,15 +133,16 @@ def test_the_curves_are_the_library_default_model_at_each_point(session):
 
 
 def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
+    from mlr_core import TrainingSession
+
     session.step(50)
-    training = session._training_started()
-    tune = training.tune_bipartition
+    tune = TrainingSession.tune_bipartition
 
-    def slow_tune():
+    def slow_tune(self):
         threading.Event().wait(0.4)  # a refit as slow as yeast's on a busy machine, scaled
-        return tune()
+        return tune(self)
 
-    monkeypatch.setattr(training, "tune_bipartition", slow_tune)
+    monkeypatch.setattr(TrainingSession, "tune_bipartition", slow_tune)
     session.step(10)
     assert session.curves.min_seconds >= 0.4 / state.REFIT_SHARE
     assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)
@@ -184,3 +185,66 @@ def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
     vote = session.model_cache().vote_model()
     assert vote.weighting == "vote" and vote is not session._started()
     assert vote.max_specified_ == session._started().max_specified_
+
+
+@pytest.fixture
+def held_refit(monkeypatch):
+    """Weight fits wait until ``release`` is set (``began`` is set when one starts); ``fits``
+    counts them."""
+    from mlr_core import TrainingSession
+
+    tune = TrainingSession.tune_bipartition
+    began, release, fits = threading.Event(), threading.Event(), []
+
+    def held(self):
+        if not self.model.by_vote("agg"):
+            fits.append(self)
+            began.set()
+            release.wait(30)
+        return tune(self)
+
+    monkeypatch.setattr(TrainingSession, "tune_bipartition", held)
+    return began, release, fits
+
+
+def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit):
+    """While a curve point refits the weights (on a copy, outside the lock), a page reads the
+    model at once (the vote's copy, the match counts); the point then lands, with the model
+    refitted at its iteration; a page that needs those weights waits for that refit rather
+    than fit them again."""
+    began, release, fits = held_refit
+    session.learn(60)
+    snap = session.snapshot()
+    point = threading.Thread(target=session.record, kwargs={"force": True})
+    point.start()
+    assert began.wait(30)
+    assert session.busy()
+    assert len(session.match_counts(snap)) == len(snap.rules)
+    assert session.model_cache().vote_model().weighting == "vote"
+    ready = []
+    reader = threading.Thread(target=lambda: ready.append(session.model_cache().ready()))
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive()  # waiting for the refit under way, not fitting its own
+    release.set()
+    point.join(30)
+    reader.join(30)
+    assert len(fits) == 1 and not session.busy()
+    assert ready == [session._started()] and ready[0].rule_set_.iteration == 60
+    assert session.curves.points[-1]["iteration"] == 60
+
+
+def test_training_during_a_refit_drops_that_point(session, held_refit):
+    """A Step clicked while a live point refits: the refitted copy is of an iteration gone by,
+    so the session keeps its model (trained on) and records no point for the past state."""
+    began, release, _ = held_refit
+    session.learn(40)
+    model = session._started()
+    point = threading.Thread(target=session.record, kwargs={"force": True})
+    point.start()
+    assert began.wait(30)
+    session.learn(10)
+    release.set()
+    point.join(30)
+    assert session._started() is model and session.iteration == 50
+    assert not session.curves.points
