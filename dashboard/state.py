@@ -438,6 +438,17 @@ class Session:
                     self._changed()
             return model
 
+    def last_fitted(self):
+        """The rule set last tuned with fitted weights (its ``iteration`` says when), or None
+        (the vote, or none tuned yet): while training, a page shows it at once and says from
+        which iteration it is, rather than wait seconds for a refit that the next curve point
+        makes anyway."""
+        with self._lock:
+            model = None if self._training is None else self._training.model
+            if model is None or model.by_vote("agg") or not _tuned(model):
+                return None
+            return model.rule_set_
+
     def model_cache(self) -> ModelCache:
         """What pages compute from the model as it is now (started and ready to predict). Ask
         again at each use: a new one replaces it as soon as the model changes."""

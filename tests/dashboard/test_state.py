@@ -311,3 +311,15 @@ def test_the_other_scoring_shares_the_models_training_rows(session):
     TrainingSession(again).start(*session.split.training(), warm_start=True)
     X = session.split.dataset.X
     np.testing.assert_array_equal(vote.predict(X), again.predict(X))
+
+
+def test_last_fitted_weights_are_those_of_the_last_refit_and_none_for_the_vote(data):
+    fitted = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100})
+    assert fitted.last_fitted() is None  # none tuned yet
+    fitted.step(100)
+    fitted.learn(20)
+    assert fitted.last_fitted().iteration == 100
+    vote = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100,
+                                                     "weighting": "vote"})
+    vote.step(100)
+    assert vote.last_fitted() is None
