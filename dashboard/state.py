@@ -12,6 +12,7 @@ curves) taken once per iteration under that lock and never changed afterwards.
 from __future__ import annotations
 
 import copy
+import logging
 import math
 import threading
 import time
@@ -341,7 +342,7 @@ class Session:
             self._training_started().learn(n_iterations)
             self._changed()
 
-    def record(self, force: bool = False) -> None:
+    def record(self, force: bool = False, wait: bool = True) -> None:
         """Score training (a fixed sample) and held-out rows if a curve point is due.
 
         The model is refitted to the rules first (``tune_bipartition``: the rule weights, or the
@@ -349,56 +350,93 @@ class Session:
         at this iteration. A refit's cost spaces the live points out (``REFIT_SHARE``), and so
         do other tabs training on the server (``Pacing.share``).
 
-        Fitted weights (a second on ohsumed) are refitted on a copy of the model, outside the
-        lock, so that a page the tab opens meanwhile reads the model at once (it waited for the
-        refit: Explain 6.6-7.2 s while training on ohsumed); the session then takes the refitted
-        copy as its model, the same model bit for bit as one refitted in place, unless the
-        model trained on or was replaced meanwhile (then this point is dropped).
+        Fitted weights (a second on ohsumed) are refitted, and the point scored, on a copy of
+        the model outside the lock, so pages read the model meanwhile (they waited for the
+        refit: Explain 6.6-7.2 s while training on ohsumed). Without ``wait`` (a live tick)
+        that runs in a thread of its own and the tick goes on: Streamlit starts a click's run
+        of the tab only once the running script reaches a Streamlit call, which a refit does
+        not make for seconds. A point being made is waited for (``wait``) or left to finish.
+        If the model has not trained on meanwhile, the refitted copy becomes the model (the
+        same bit for bit as one refitted in place); the point is dropped if the model was
+        replaced.
         """
         with self._lock:
+            while self._refitting is not None:
+                if not wait:
+                    return
+                self._refitted.wait()
             training = self._training_started()
             iteration, now = training.summary()["iteration"], time.perf_counter()
             if not self.curves.due(iteration, now, force):
                 return
-            self.snapshot()  # taken first: pages read it while the weights are refitted
-            twin = None
-            if not training.model.by_vote("agg"):
-                model = training.model
-                twin = _training(copy.deepcopy(model, memo={id(model.run_.X): model.run_.X}))
-                self._refitting = iteration
-        try:
-            if twin is not None:
-                twin.tune_bipartition()  # off the lock: the copy is this tick's alone
-        except BaseException:
-            self._refit_over()
-            raise
-        with self._lock:
-            if twin is not None:
-                self._refit_over()  # taken below in the same hold of the lock, so a page
-                # waiting for it (_ready) finds the model refitted
-            if self._training is not training or training.summary()["iteration"] != iteration:
-                return  # trained on or replaced while refitting: that state has passed
-            if twin is None:
-                training.tune_bipartition()  # to the rules as they are now
-            else:
-                self._training = training = twin
+            snap = self.snapshot()  # taken first: pages read it while the point is made
+            if training.model.by_vote("agg"):  # the vote's threshold: fast, in place
+                training.tune_bipartition()
+                self._add_point(training, iteration, now, self._scores(training.model), None)
+                return
             model = training.model
-            self.curves.min_seconds = max(CURVE_EVERY_S, (time.perf_counter() - now)
-                                          / REFIT_SHARE) / self.pacing.share
-            sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
-            rows = np.concatenate([sample, self.split.test_idx])
-            pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
-            truth = self.split.dataset.Y[rows]
-            measures = _measures()
-            scores = {
-                split: {name: float(getattr(measures, name)(truth[part], pred[part]))
-                        for name in MEASURES}
-                for split, part in (("training", slice(0, len(sample))),
-                                    ("held-out", slice(len(sample), None)))
-            }
-            self.curves.add(iteration, now, scores)
-            self._changed()
-            self.snapshots.keep(self.snapshot())
+            twin = _training(copy.deepcopy(model, memo={id(model.run_.X): model.run_.X}))
+            self._refitting = iteration
+        point = (training, twin, iteration, now, snap, wait)
+        if wait:
+            self._point_of(*point)
+        else:
+            threading.Thread(target=self._point_of, args=point, name="curve point",
+                             daemon=True).start()
+
+    def _point_of(self, training, twin, iteration: int, now: float, snap: Snapshot,
+                  wait: bool) -> None:
+        """The curve point of ``twin`` (a copy of ``training``'s model at ``iteration``):
+        refitted and scored outside the lock, added under it. In a thread of its own (not
+        ``wait``) an error goes to the server log, as the pages' own do."""
+        try:
+            twin.tune_bipartition()
+            scores = self._scores(twin.model)
+        except BaseException as err:
+            self._refit_over()
+            if wait or not isinstance(err, Exception):
+                raise
+            logging.getLogger("dashboard").exception(
+                "unexpected error while refitting the weights for a curve point")
+            return
+        with self._lock:
+            self._refit_over()  # in this same hold of the lock as the model taken below, so a
+            # page waiting for these weights (_ready) finds them
+            if self._training is not training:
+                return  # replaced meanwhile (new data, a reset): the point is of another run
+            if training.summary()["iteration"] == iteration:
+                self._training = training = twin
+                snap = None
+            self._add_point(training, iteration, now, scores, snap)
+
+    def _scores(self, model) -> dict:
+        """The measures of ``model`` on the training sample and the held-out rows."""
+        sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
+        rows = np.concatenate([sample, self.split.test_idx])
+        pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
+        truth = self.split.dataset.Y[rows]
+        measures = _measures()
+        return {
+            split: {name: float(getattr(measures, name)(truth[part], pred[part]))
+                    for name in MEASURES}
+            for split, part in (("training", slice(0, len(sample))),
+                                ("held-out", slice(len(sample), None)))
+        }
+
+    def _add_point(self, training, iteration: int, now: float, scores: dict,
+                   snap: Snapshot | None) -> None:
+        """Add the point (under the lock); keep for time travel ``snap``, the rules it was
+        scored on, or (None) the model as it is now."""
+        self.curves.min_seconds = max(CURVE_EVERY_S, (time.perf_counter() - now)
+                                      / REFIT_SHARE) / self.pacing.share
+        self.curves.add(iteration, now, scores)
+        self._changed()
+        self.snapshots.keep(self.snapshot() if snap is None else snap)
+
+    def settled(self, timeout: float | None = None) -> bool:
+        """Wait until no curve point is being made (False if ``timeout`` seconds passed)."""
+        with self._lock:
+            return self._refitted.wait_for(lambda: self._refitting is None, timeout)
 
     def _refit_over(self) -> None:
         with self._lock:

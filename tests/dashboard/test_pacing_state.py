@@ -77,7 +77,7 @@ class CountingSession:
         self.iteration += n
         self.on_chunk(sum(1 for e in self.events if e != "point"))
 
-    def record(self, force: bool = False) -> None:
+    def record(self, force: bool = False, wait: bool = True) -> None:
         self.events.append("point")
 
 
@@ -234,9 +234,13 @@ def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit)
     assert session.curves.points[-1]["iteration"] == 60
 
 
-def test_training_during_a_refit_drops_that_point(session, held_refit):
-    """A Step clicked while a live point refits: the refitted copy is of an iteration gone by,
-    so the session keeps its model (trained on) and records no point for the past state."""
+def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(session,
+                                                                           held_refit):
+    """A Step clicked while a live point refits: the point is still that of the iteration it
+    was due at (scored on the copy), and the session keeps its model, trained on."""
+    from mlr_core import MLRClassifier, TrainingSession
+    from mlr_core.evaluation.measures import hamming_loss
+
     began, release, _ = held_refit
     session.learn(40)
     model = session._started()
@@ -247,4 +251,22 @@ def test_training_during_a_refit_drops_that_point(session, held_refit):
     release.set()
     point.join(30)
     assert session._started() is model and session.iteration == 50
-    assert not session.curves.points
+    assert [p["iteration"] for p in session.curves.points] == [40]
+    library = MLRClassifier(**session.params)
+    TrainingSession(library).start(*session.split.training()).learn(40).tune_bipartition()
+    data, test = session.split.dataset, session.split.test_idx
+    assert session.curves.points[0]["held-out"]["hamming_loss"] == hamming_loss(
+        data.Y[test], library.predict(data.X[test]))
+
+
+def test_a_live_point_is_made_beside_the_tick(session, held_refit):
+    """A live tick starts the point's refit and trains on without waiting for it (a click in
+    the tab waits for the tick's script to end); the tab counts as busy until the point is
+    made, then the point is the iteration it was due at."""
+    began, release, _ = held_refit
+    session.learn(30)
+    done = session.pacing.advance(session, 0.05)
+    assert began.is_set() and done > 0 and session.busy()
+    release.set()
+    assert session.settled(30) and not session.busy()
+    assert [p["iteration"] for p in session.curves.points] == [30]

@@ -57,6 +57,7 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
     session.curves = CurveLog(min_seconds=3600)
     session.pacing.advance(session, 0.01)
     session.pacing.advance(session, 0.01)
+    assert session.settled(30)  # a live point is made beside the tick
     assert len(session.curves.points) == 1
 
 
