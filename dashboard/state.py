@@ -374,9 +374,7 @@ class Session:
                 training.tune_bipartition()
                 self._add_point(training, iteration, now, self._scores(training.model), None)
                 return
-            model = training.model
-            twin = _training(copy.deepcopy(model, memo={id(model.run_.X): model.run_.X}))
-            self._refitting = iteration
+            twin = self._twin(training, iteration)
         point = (training, twin, iteration, now, snap, wait)
         if wait:
             self._point_of(*point)
@@ -400,14 +398,61 @@ class Session:
                 "unexpected error while refitting the weights for a curve point")
             return
         with self._lock:
-            self._refit_over()  # in this same hold of the lock as the model taken below, so a
-            # page waiting for these weights (_ready) finds them
             if self._training is not training:
+                self._refit_over()
                 return  # replaced meanwhile (new data, a reset): the point is of another run
-            if training.summary()["iteration"] == iteration:
-                self._training = training = twin
-                snap = None
+            if self._take(training, twin, iteration):
+                training, snap = twin, None
             self._add_point(training, iteration, now, scores, snap)
+
+    def _twin(self, training, iteration: int):
+        """(Under the lock) a `TrainingSession` of a copy of ``training``'s model, to refit
+        outside the lock: it shares the bound rows (read only) and costs 2 ms and 0.8 MB on
+        ohsumed. Marks the refit under way (``_refitting``) until `_take` or `_refit_over`."""
+        model = training.model
+        self._refitting = iteration
+        return _training(copy.deepcopy(model, memo={id(model.run_.X): model.run_.X}))
+
+    def _take(self, training, twin, iteration: int) -> bool:
+        """(Under the lock) end the refit of ``twin``, and make it the model if the model is
+        still ``training``'s at ``iteration``: the same bit for bit as one refitted in place.
+        The snapshot goes if the fit's one-condition rules joined the rules shown. In the
+        same hold of the lock, so a page waiting for these weights (`_ready`) finds them."""
+        self._refit_over()
+        if self._training is not training or training.summary()["iteration"] != iteration:
+            return False
+        self._training = twin
+        kept = self._snapshot
+        if kept is not None and int(twin.model.population_.size[0]) != len(kept.rules):
+            self._changed()
+        return True
+
+    def refit_behind(self) -> None:
+        """Fit the weights to the rules as they are, in a thread of its own, if they are stale
+        (after Pause: the pages that need them then answer at once, instead of the first one
+        refitting on its click; one that asks before the refit is done waits for it)."""
+        with self._lock:
+            training = self._training
+            if (training is None or self._refitting is not None or not _tuned(training.model)
+                    or training.model.by_vote("agg")):
+                return
+            iteration = int(training.summary()["iteration"])
+            if training.model.rule_set_.iteration == iteration:
+                return
+            twin = self._twin(training, iteration)
+
+        def refit() -> None:
+            try:
+                twin.tune_bipartition()
+            except Exception:
+                self._refit_over()
+                logging.getLogger("dashboard").exception(
+                    "unexpected error while refitting the rule weights after a pause")
+                return
+            with self._lock:
+                self._take(training, twin, iteration)
+
+        threading.Thread(target=refit, name="refit", daemon=True).start()
 
     def _scores(self, model) -> dict:
         """The measures of ``model`` on the training sample and the held-out rows."""

@@ -234,7 +234,9 @@ def _start() -> None:
 
 @shielded_callback("pausing")
 def _pause() -> None:
-    session().pacing.running = False
+    current = session()
+    current.pacing.running = False
+    current.refit_behind()  # pages that need the weights then find them fitted
 
 
 @shielded_callback("stepping the model")

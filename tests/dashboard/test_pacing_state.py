@@ -3,6 +3,7 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 
 import threading
 
+import numpy as np
 import pytest
 
 from dashboard import state
@@ -270,3 +271,29 @@ def test_a_live_point_is_made_beside_the_tick(session, held_refit):
     release.set()
     assert session.settled(30) and not session.busy()
     assert [p["iteration"] for p in session.curves.points] == [30]
+
+
+def test_after_a_pause_the_weights_are_refitted_behind_the_pages(session, held_refit):
+    """Paused with weights older than the rules: they are refitted in a thread of their own,
+    the model read meanwhile; a page that needs them waits for that refit, then finds the
+    model refitted to the paused rules (as tune_bipartition gives them)."""
+    from mlr_core import MLRClassifier, TrainingSession
+
+    began, release, fits = held_refit
+    release.set()
+    session.step(40)
+    session.learn(25)
+    release.clear()
+    session.refit_behind()
+    assert began.wait(30) and session.busy()
+    assert session.model_cache().vote_model().weighting == "vote"  # read meanwhile
+    release.set()
+    model = session.model_cache().ready()  # waits for that refit, does not fit again
+    assert len(fits) == 2 and model.rule_set_.iteration == 65 and session.settled(30)
+    session.refit_behind()  # current: nothing to do
+    assert len(fits) == 2 and not session.busy()
+    library = MLRClassifier(**session.params)
+    TrainingSession(library).start(*session.split.training()).learn(40)
+    TrainingSession(library).learn(25).tune_bipartition()
+    X = session.split.dataset.X
+    np.testing.assert_array_equal(model.predict_proba(X), library.predict_proba(X))
