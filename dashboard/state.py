@@ -353,11 +353,11 @@ class Session:
         Fitted weights (a second on ohsumed) are refitted, and the point scored, on a copy of
         the model outside the lock, so pages read the model meanwhile (they waited for the
         refit: Explain 6.6-7.2 s while training on ohsumed). Without ``wait`` (a live tick)
-        that runs in a thread of its own and the tick goes on: Streamlit starts a click's run
-        of the tab only once the running script reaches a Streamlit call, which a refit does
-        not make for seconds. A point being made is waited for (``wait``) or left to finish.
-        If the model has not trained on meanwhile, the refitted copy becomes the model (the
-        same bit for bit as one refitted in place); the point is dropped if the model was
+        that runs in a thread of its own and the tick goes on and ends: no script run of the
+        tab lasts seconds for a refit (the tab's next ticks draw, without training until the
+        point is made: ``busy``). A point being made is waited for (``wait``) or left to
+        finish. If the model has not trained on meanwhile, the refitted copy becomes the model
+        (the same bit for bit as one refitted in place); the point is dropped if the model was
         replaced.
         """
         with self._lock:
