@@ -206,6 +206,8 @@ class Session:
     #: the model, :meth:`record`), else None; ``_refitted`` is notified when that ends.
     _refitting: int | None = field(init=False, default=None, repr=False)
     _refitted: threading.Condition = field(init=False, repr=False)
+    #: The rule set of the last curve point's refitted copy (see `last_fitted`).
+    _points_rules: object | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         """The model when first needed (see :meth:`_started`)."""
@@ -247,6 +249,7 @@ class Session:
                 self.runs.clear()
             self.runs.next_run(self.params, None if new_data else self.curves)
             self.split, self._training, self.params = split, training, params
+            self._points_rules = None
             self.curves = CurveLog()
             self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
             self.pacing.restart()
@@ -401,6 +404,7 @@ class Session:
             if self._training is not training:
                 self._refit_over()
                 return  # replaced meanwhile (new data, a reset): the point is of another run
+            self._points_rules = twin.model.rule_set_
             if self._take(training, twin, iteration):
                 training, snap = twin, None
             self._add_point(training, iteration, now, scores, snap)
@@ -430,29 +434,31 @@ class Session:
     def refit_behind(self) -> None:
         """Fit the weights to the rules as they are, in a thread of its own, if they are stale
         (after Pause: the pages that need them then answer at once, instead of the first one
-        refitting on its click; one that asks before the refit is done waits for it)."""
+        refitting on its click; one that asks before the refit is done waits for it). A curve
+        point being made is waited for first: its copy is of an iteration the last tick
+        trained past."""
+        threading.Thread(target=self._refit_if_stale, name="refit", daemon=True).start()
+
+    def _refit_if_stale(self) -> None:
         with self._lock:
+            self._refitted.wait_for(lambda: self._refitting is None)
             training = self._training
-            if (training is None or self._refitting is not None or not _tuned(training.model)
-                    or training.model.by_vote("agg")):
+            if training is None or training.model.by_vote("agg"):
                 return
             iteration = int(training.summary()["iteration"])
-            if training.model.rule_set_.iteration == iteration:
+            if not iteration or _tuned(training.model) and (
+                    training.model.rule_set_.iteration == iteration):
                 return
             twin = self._twin(training, iteration)
-
-        def refit() -> None:
-            try:
-                twin.tune_bipartition()
-            except Exception:
-                self._refit_over()
-                logging.getLogger("dashboard").exception(
-                    "unexpected error while refitting the rule weights after a pause")
-                return
-            with self._lock:
-                self._take(training, twin, iteration)
-
-        threading.Thread(target=refit, name="refit", daemon=True).start()
+        try:
+            twin.tune_bipartition()
+        except Exception:
+            self._refit_over()
+            logging.getLogger("dashboard").exception(
+                "unexpected error while refitting the rule weights after a pause")
+            return
+        with self._lock:
+            self._take(training, twin, iteration)
 
     def _scores(self, model) -> dict:
         """The measures of ``model`` on the training sample and the held-out rows."""
@@ -528,9 +534,11 @@ class Session:
         makes anyway."""
         with self._lock:
             model = None if self._training is None else self._training.model
-            if model is None or model.by_vote("agg") or not _tuned(model):
+            if model is None or model.by_vote("agg"):
                 return None
-            return model.rule_set_
+            sets = [self._points_rules, getattr(model, "rule_set_", None)]
+            return max((r for r in sets if r is not None), key=lambda r: r.iteration,
+                       default=None)
 
     def model_cache(self) -> ModelCache:
         """What pages compute from the model as it is now (started and ready to predict). Ask

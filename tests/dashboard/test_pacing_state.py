@@ -2,6 +2,7 @@
 earlier runs kept when the parameters change, and bounded snapshots spanning the run."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -253,6 +254,7 @@ def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(sessio
     point.join(30)
     assert session._started() is model and session.iteration == 50
     assert [p["iteration"] for p in session.curves.points] == [40]
+    assert session.last_fitted().iteration == 40  # what Explain shows while training
     library = MLRClassifier(**session.params)
     TrainingSession(library).start(*session.split.training()).learn(40).tune_bipartition()
     data, test = session.split.dataset, session.split.test_idx
@@ -291,9 +293,29 @@ def test_after_a_pause_the_weights_are_refitted_behind_the_pages(session, held_r
     model = session.model_cache().ready()  # waits for that refit, does not fit again
     assert len(fits) == 2 and model.rule_set_.iteration == 65 and session.settled(30)
     session.refit_behind()  # current: nothing to do
+    time.sleep(0.2)
     assert len(fits) == 2 and not session.busy()
     library = MLRClassifier(**session.params)
     TrainingSession(library).start(*session.split.training()).learn(40)
     TrainingSession(library).learn(25).tune_bipartition()
     X = session.split.dataset.X
     np.testing.assert_array_equal(model.predict_proba(X), library.predict_proba(X))
+
+
+def test_a_pause_during_a_points_refit_refits_after_it(session, held_refit):
+    """Pause while a live point refits a copy of an iteration the tick trained past: the
+    weights are then refitted to the paused rules all the same."""
+    began, release, fits = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)  # the point of iteration 30, then training on
+    assert began.wait(30)
+    paused_at = session.iteration
+    assert paused_at > 30
+    session.refit_behind()
+    release.set()
+    assert session.settled(30)
+    deadline = time.monotonic() + 30
+    while len(fits) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert session.settled(30) and len(fits) == 2
+    assert session._started().rule_set_.iteration == paused_at
