@@ -202,9 +202,10 @@ class Session:
     #: What is computed from the model as it is (see :meth:`model_cache`).
     _cache: ModelCache | None = field(init=False, default=None, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    #: The iteration whose rule weights a curve point refits outside the lock (on a copy of
-    #: the model, :meth:`record`), else None; ``_refitted`` is notified when that ends.
-    _refitting: int | None = field(init=False, default=None, repr=False)
+    #: (the `TrainingSession`, the iteration) whose rule weights are being refitted outside
+    #: the lock, on a copy of its model (:meth:`record`, :meth:`refit_behind`), else None;
+    #: ``_refitted`` is notified when that ends.
+    _refitting: tuple | None = field(init=False, default=None, repr=False)
     _refitted: threading.Condition = field(init=False, repr=False)
     #: The rule set of the last curve point's refitted copy (see `last_fitted`).
     _points_rules: object | None = field(init=False, default=None, repr=False)
@@ -313,7 +314,7 @@ class Session:
         the refit of a tick that a click ended goes on in the old run's thread for seconds on
         large data, and the click's own tick then draws at once rather than train (which
         would leave that refit for an iteration gone by)."""
-        if self._refitting is not None:
+        if self._refitting_now():
             return True
         if self._lock.acquire(blocking=False):
             self._lock.release()
@@ -364,7 +365,7 @@ class Session:
         replaced.
         """
         with self._lock:
-            while self._refitting is not None:
+            while self._refitting_now():
                 if not wait:
                     return
                 self._refitted.wait()
@@ -394,7 +395,7 @@ class Session:
             twin.tune_bipartition()
             scores = self._scores(twin.model)
         except BaseException as err:
-            self._refit_over()
+            self._refit_over(training)
             if wait or not isinstance(err, Exception):
                 raise
             logging.getLogger("dashboard").exception(
@@ -402,7 +403,7 @@ class Session:
             return
         with self._lock:
             if self._training is not training:
-                self._refit_over()
+                self._refit_over(training)
                 return  # replaced meanwhile (new data, a reset): the point is of another run
             self._points_rules = twin.model.rule_set_
             if self._take(training, twin, iteration):
@@ -414,7 +415,7 @@ class Session:
         outside the lock: it shares the bound rows (read only) and costs 2 ms and 0.8 MB on
         ohsumed. Marks the refit under way (``_refitting``) until `_take` or `_refit_over`."""
         model = training.model
-        self._refitting = iteration
+        self._refitting = (training, iteration)
         return _training(copy.deepcopy(model, memo={id(model.run_.X): model.run_.X}))
 
     def _take(self, training, twin, iteration: int) -> bool:
@@ -422,7 +423,7 @@ class Session:
         still ``training``'s at ``iteration``: the same bit for bit as one refitted in place.
         The snapshot goes if the fit's one-condition rules joined the rules shown. In the
         same hold of the lock, so a page waiting for these weights (`_ready`) finds them."""
-        self._refit_over()
+        self._refit_over(training)
         if self._training is not training or training.summary()["iteration"] != iteration:
             return False
         self._training = twin
@@ -441,7 +442,7 @@ class Session:
 
     def _refit_if_stale(self) -> None:
         with self._lock:
-            self._refitted.wait_for(lambda: self._refitting is None)
+            self._refitted.wait_for(lambda: not self._refitting_now())
             training = self._training
             if training is None or training.model.by_vote("agg"):
                 return
@@ -453,7 +454,7 @@ class Session:
         try:
             twin.tune_bipartition()
         except Exception:
-            self._refit_over()
+            self._refit_over(training)
             logging.getLogger("dashboard").exception(
                 "unexpected error while refitting the rule weights after a pause")
             return
@@ -485,13 +486,22 @@ class Session:
         self.snapshots.keep(self.snapshot() if snap is None else snap)
 
     def settled(self, timeout: float | None = None) -> bool:
-        """Wait until no curve point is being made (False if ``timeout`` seconds passed)."""
+        """Wait until no refit of the model's weights is under way (False if ``timeout``
+        seconds passed)."""
         with self._lock:
-            return self._refitted.wait_for(lambda: self._refitting is None, timeout)
+            return self._refitted.wait_for(lambda: not self._refitting_now(), timeout)
 
-    def _refit_over(self) -> None:
+    def _refitting_now(self, iteration: int | None = None) -> bool:
+        """Whether this session's model (at ``iteration``, if given) is being refitted; a
+        refit of a model since replaced (new data, a reset) does not count."""
+        refit = self._refitting
+        return refit is not None and refit[0] is self._training and (
+            iteration is None or refit[1] == iteration)
+
+    def _refit_over(self, training) -> None:
         with self._lock:
-            self._refitting = None
+            if self._refitting is not None and self._refitting[0] is training:
+                self._refitting = None
             self._refitted.notify_all()
 
     def past_snapshots(self) -> list[Snapshot]:
@@ -515,8 +525,8 @@ class Session:
         stays, unless the fit's one-condition rules (0/1 features) join or leave the rules the
         model shows (``MLRClassifier.population_``): then the next read takes a new one."""
         with self._lock:
-            while self._refitting is not None and self._refitting == self.iteration:
-                self._refitted.wait()  # a curve point refits these very rules: its copy serves
+            while self._refitting_now(self.iteration):
+                self._refitted.wait()  # a refit of these very rules is under way: it serves
             training = self._training_started()
             model = training.model
             if not _tuned(model) or not model.by_vote("agg") and (

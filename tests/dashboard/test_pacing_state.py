@@ -319,3 +319,17 @@ def test_a_pause_during_a_points_refit_refits_after_it(session, held_refit):
         time.sleep(0.01)
     assert session.settled(30) and len(fits) == 2
     assert session._started().rule_set_.iteration == paused_at
+
+
+def test_a_reset_during_a_points_refit_leaves_the_new_model_free(session, held_refit):
+    """New parameters (a reset) while a live point refits: the new model is not busy, and the
+    old model's point never lands in the new run's curves."""
+    began, release, _ = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)
+    assert began.wait(30) and session.busy()
+    session.reset()
+    assert not session.busy() and session.settled(1)
+    release.set()
+    time.sleep(0.3)  # the old refit ends, its point is dropped
+    assert session.iteration == 0 and not session.curves.points
