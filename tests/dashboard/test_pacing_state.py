@@ -209,6 +209,14 @@ def held_refit(monkeypatch):
     return began, release, fits
 
 
+def _point_begun(session, began) -> threading.Thread:
+    """A forced curve point recorded in a thread of its own, once its weight fit has begun."""
+    point = threading.Thread(target=session.record, kwargs={"force": True})
+    point.start()
+    assert began.wait(30)
+    return point
+
+
 def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit):
     """While a curve point refits the weights (on a copy, outside the lock), a page reads the
     model at once (the vote's copy, the match counts); the point then lands, with the model
@@ -217,9 +225,7 @@ def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit)
     began, release, fits = held_refit
     session.learn(60)
     snap = session.snapshot()
-    point = threading.Thread(target=session.record, kwargs={"force": True})
-    point.start()
-    assert began.wait(30)
+    point = _point_begun(session, began)
     assert session.busy()
     assert len(session.match_counts(snap)) == len(snap.rules)
     assert session.model_cache().vote_model().weighting == "vote"
@@ -246,9 +252,7 @@ def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(sessio
     began, release, _ = held_refit
     session.learn(40)
     model = session._started()
-    point = threading.Thread(target=session.record, kwargs={"force": True})
-    point.start()
-    assert began.wait(30)
+    point = _point_begun(session, began)
     session.learn(10)
     release.set()
     point.join(30)
