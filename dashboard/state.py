@@ -376,10 +376,11 @@ class Session:
             snap = self.snapshot()  # taken first: pages read it while the point is made
             if training.model.by_vote("agg"):  # the vote's threshold: fast, in place
                 training.tune_bipartition()
-                self._add_point(training, iteration, now, self._scores(training.model), None)
+                self._add_point(training, iteration, now,
+                                self._scores(training.model, self.split), None)
                 return
             twin = self._twin(training, iteration)
-        point = (training, twin, iteration, now, snap, wait)
+            point = (training, twin, iteration, now, snap, self.split, wait)
         if wait:
             self._point_of(*point)
         else:
@@ -387,13 +388,13 @@ class Session:
                              daemon=True).start()
 
     def _point_of(self, training, twin, iteration: int, now: float, snap: Snapshot,
-                  wait: bool) -> None:
-        """The curve point of ``twin`` (a copy of ``training``'s model at ``iteration``):
-        refitted and scored outside the lock, added under it. In a thread of its own (not
-        ``wait``) an error goes to the server log, as the pages' own do."""
+                  split: DataSplit, wait: bool) -> None:
+        """The curve point of ``twin`` (a copy of ``training``'s model at ``iteration``, trained
+        on ``split``): refitted and scored outside the lock, added under it. In a thread of its
+        own (not ``wait``) an error goes to the server log, as the pages' own do."""
         try:
             twin.tune_bipartition()
-            scores = self._scores(twin.model)
+            scores = self._scores(twin.model, split)
         except BaseException as err:
             self._refit_over(training)
             if wait or not isinstance(err, Exception):
@@ -461,12 +462,14 @@ class Session:
         with self._lock:
             self._take(training, twin, iteration)
 
-    def _scores(self, model) -> dict:
-        """The measures of ``model`` on the training sample and the held-out rows."""
-        sample = self.split.train_idx[:TRAIN_EVAL_ROWS]
-        rows = np.concatenate([sample, self.split.test_idx])
-        pred = model.predict(self.split.dataset.X[rows])  # one pass over both splits
-        truth = self.split.dataset.Y[rows]
+    @staticmethod
+    def _scores(model, split: DataSplit) -> dict:
+        """The measures of ``model`` on the training sample and the held-out rows of ``split``
+        (the data it was trained on: a point made beside a tick may end after new data)."""
+        sample = split.train_idx[:TRAIN_EVAL_ROWS]
+        rows = np.concatenate([sample, split.test_idx])
+        pred = model.predict(split.dataset.X[rows])  # one pass over both splits
+        truth = split.dataset.Y[rows]
         measures = _measures()
         return {
             split: {name: float(getattr(measures, name)(truth[part], pred[part]))

@@ -337,3 +337,27 @@ def test_a_reset_during_a_points_refit_leaves_the_new_model_free(session, held_r
     release.set()
     time.sleep(0.3)  # the old refit ends, its point is dropped
     assert session.iteration == 0 and not session.curves.points
+
+
+def test_new_data_during_a_points_refit_is_not_scored_with_the_old_model(session,
+                                                                         held_refit):
+    """Other data loaded while a live point refits: the old model's point is scored on its
+    own data (nothing goes wrong in its thread) and dropped; the new data's curves stay empty."""
+    import logging
+
+    began, release, _ = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)
+    assert began.wait(30)
+    errors = []
+    handler = logging.Handler()
+    handler.emit = errors.append
+    logging.getLogger("dashboard").addHandler(handler)
+    try:
+        session.set_dataset(make_hypercube_dataset(n_samples=120, n_relevant=3, n_labels=4,
+                                                   n_irrelevant=2, random_state=2))
+        release.set()
+        time.sleep(0.5)
+    finally:
+        logging.getLogger("dashboard").removeHandler(handler)
+    assert not errors and not session.curves.points and session.iteration == 0
