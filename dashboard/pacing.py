@@ -47,9 +47,9 @@ class Pacing:
         """Let ``session`` record a curve point if one is due, then train it for about
         ``budget_s`` seconds (at most ``tick_cap`` iterations).
 
-        The point comes first, on the model as the last tick left and drew it: a refit (seconds
-        on yeast) then happens while the page shows the model's own iteration, so a click during
-        it stops training where the page said it was.
+        The point comes first, on the model as the last tick left and drew it; its refit
+        (seconds on ohsumed) runs beside the tick, which trains on; later ticks draw without
+        training until the point is made (``Session.busy``).
 
         Chunks are sized from the measured speed, ``1 / CHUNKS_PER_TICK`` of the budget each, so
         a population that slows down as it grows overruns the budget by little; the session
@@ -62,7 +62,7 @@ class Pacing:
         click's own tick: the page it opens would wait for the refit, seconds on ohsumed).
         """
         if point:
-            session.record()
+            session.record(wait=False)  # made beside the tick (see Session.record)
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
         if self.stop_at is not None:

@@ -190,7 +190,9 @@ def run_pending_steps(current: state.Session) -> None:
         steps = current.pacing.take_pending()
         with shielded("stepping the model"):
             wait_for_kernels()
-            with st.spinner(f"Training {steps:,} iterations…", show_time=True):
+            refit = (", then fitting the rule weights for the curve point"
+                     if current.params["weighting"] == "fitted" else "")
+            with st.spinner(f"Training {steps:,} iterations{refit}…", show_time=True):
                 current.step(steps)
 
 
@@ -232,7 +234,9 @@ def _start() -> None:
 
 @shielded_callback("pausing")
 def _pause() -> None:
-    session().pacing.running = False
+    current = session()
+    current.pacing.running = False
+    current.refit_behind()  # pages that need the weights then find them fitted
 
 
 @shielded_callback("stepping the model")

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from mlr_core._engine.matching import match_set
+from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core.errors import InputError
 
 
@@ -138,10 +138,25 @@ def row_rules(model, X, prediction=None) -> RowRules:
                     *_compressed(match_lists, rule_set.rule_ids), covered, rule_set.rule_ids)
 
 
-def rows_matched(model, X) -> np.ndarray:
-    """How many rows of X each rule matches, in ``rules_frame()`` order."""
-    rows = row_rules(model, X)
-    return rows.counts(rows.match_ids)
+#: Rows matched at a time by `rows_matched`: its match matrix is rows x rules floats.
+COUNT_BLOCK = 1024
+
+
+def rows_matched(model, X=None) -> np.ndarray:
+    """How many rows of X each rule matches, in ``rules_frame()`` order (``population_``: the
+    rules the model shows, weights fitted or not); X None: the model's bound training rows,
+    read where they are (ohsumed's are 89 MB, and scaling them again would copy them twice).
+    Counted on the engine's match matrix a block of rows at a time, not row by row with each
+    row's voters as `row_rules` (1-2 s on ohsumed's 11,000 rows)."""
+    rules = model.population_
+    scaled = model.run_.X if X is None else model.scaled(X)
+    if scaled is None:
+        raise InputError("No training rows bound to count matches on: pass X.")
+    counts = np.zeros(int(rules.size[0]), dtype=np.int64)
+    for start in range(0, len(scaled), COUNT_BLOCK):
+        counts += np.count_nonzero(match_matrix(rules, scaled[start:start + COUNT_BLOCK]),
+                                   axis=0)
+    return counts
 
 
 def _compressed(lists, rule_ids):

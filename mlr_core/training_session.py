@@ -49,15 +49,16 @@ class TrainingSession:
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
         keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
         ``n_rules``). The bipartition is tuned on the data as it stands. Returns the session."""
-        self.model._validate_params()
-        self.bind(X, Y, feature_names, label_names, warm_start)
-        return self.tune_bipartition()
+        return self.bind(X, Y, feature_names, label_names, warm_start).tune_bipartition()
 
     def bind(self, X, Y, feature_names=None, label_names=None, warm_start=False):
-        """`start` without the tuning, which ``fit`` does once training is over. Refused input
-        leaves the model as it was: checking X sets ``n_features_in_`` before Y and the names
-        are checked."""
+        """`start` without the tuning, which ``fit`` does once training is over (and the
+        dashboard when a page first needs scores: with fitted weights the tuning is a weight
+        fit, seconds on wide data, where the checks here take milliseconds). Refused input or
+        parameters leave the model as it was: checking X sets ``n_features_in_`` before Y and
+        the names are checked."""
         model = self.model
+        model._validate_params()
         before = dict(vars(model))
         try:
             self._bind_checked(X, Y, feature_names, label_names, warm_start)
@@ -79,13 +80,7 @@ class TrainingSession:
                     f"Y has {Y.shape[1]} labels but the model was trained on "
                     f"{len(model.label_names_)}."
                 )
-            config = engine_config(model, n, d, model.run_.scaling)
-            if config.max_specified != model.max_specified_:
-                raise InputError(
-                    f"max_specified resolves to {config.max_specified} but this run's rules "
-                    f"were made with {model.max_specified_}: a warm start keeps the rules, so it "
-                    "cannot change; set it back, or fit anew.")
-            model.run_.reconfigure(config, model.fitness)
+            self._reconfigure(n, d)
         else:
             model.feature_names_ = _names(feature_names,
                                           getattr(model, "feature_names_in_", None), d, "x")
@@ -97,6 +92,30 @@ class TrainingSession:
             model.run_ = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
                                      Y.shape[1], seed, model.history_every)
         model.run_.bind(X, Y)
+
+    def _reconfigure(self, n, d):
+        """A warm start's parameters in force on ``n`` rows of ``d`` features."""
+        model = self.model
+        config = engine_config(model, n, d, model.run_.scaling)
+        if config.max_specified != model.max_specified_:
+            raise InputError(
+                f"max_specified resolves to {config.max_specified} but this run's rules "
+                f"were made with {model.max_specified_}: a warm start keeps the rules, so it "
+                "cannot change; set it back, or fit anew.")
+        model.run_.reconfigure(config, model.fitness)
+
+    def restart(self):
+        """``start(X, Y, warm_start=True)`` on the rows already bound, which stay where they
+        are: for a copy of a model scored another way (``set_params``) that shares its
+        original's bound rows, where binding the training rows again would copy them (89 MB
+        on ohsumed's words) only to hold the same values. Returns the session."""
+        model, run = self.model, self.run
+        if not run.bound:
+            raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
+        model._validate_params()
+        self._reconfigure(*run.X.shape)
+        run.bind_scaled(run.X, run.truth())
+        return self.tune_bipartition()
 
     # ---------------------------------------------------------------- learning
 

@@ -107,21 +107,29 @@ def contributions_table(exp, label_names) -> pd.DataFrame:
 
 
 def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
-    """(the instance's explanation, what explains it in words) for the choice: all rules with
-    fitted weights, or the compact model of a budget (the tab's rule budget, shared with the
-    Rules page)."""
+    """(the instance's explanation, what explains it in words, the iteration of its rules) for
+    the choice: all rules with fitted weights, or the compact model of a budget (the tab's rule
+    budget, shared with the Rules page). While training, all rules are those the weights were
+    last fitted to, at once (a refit takes seconds on large data, and the next curve point
+    makes it anyway)."""
     n = len(snap.rules)
     if choice == FULL:
+        last = session.last_fitted() if session.pacing.running else None
+        if last is not None and last.iteration != snap.iteration:
+            return (last.explain(session.split.dataset.X[index]),
+                    f"the rules of iteration {last.iteration:,} with the weights fitted to them "
+                    "then (training goes on: the weights are refitted at each curve point, and "
+                    "here to the rules as they are once you pause)", last.iteration)
         with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
             return (session.model_cache().explain_fitted(index),
-                    f"all {n:,} rules with fitted weights")
+                    f"all {n:,} rules with fitted weights", snap.iteration)
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
     shown = budget.n_rules(choice)
     return (budget.models[choice].rule_set_.explain(session.split.dataset.X[index]),
             f"a compact model of {shown} rules ({shown - 1} of the {n:,} rules and the "
-            "baseline, weights refitted)")
+            "baseline, weights refitted)", snap.iteration)
 
 
 def fitted_weights(session: state.Session, index: int) -> None:
@@ -148,10 +156,10 @@ def fitted_weights(session: state.Session, index: int) -> None:
         "Scored by", choices, key="explain_model",
         format_func=lambda c: "all rules" if c == FULL else f"{c} rules",
         help="A compact model of at most that many rules (the baseline counted).")
-    exp, which = scored_by(session, snap, FULL if choice is None else choice, index)
+    exp, which, iteration = scored_by(session, snap, FULL if choice is None else choice, index)
     data = session.split.dataset
     truth = [name for name, bit in zip(data.label_names, data.Y[index], strict=True) if bit]
-    st.info(f"**Shown: {which}**, made from the rules at iteration {snap.iteration:,}.",
+    st.info(f"**Shown: {which}**, made from the rules at iteration {iteration:,}.",
             icon=":material/model_training:")
     st.markdown(f"**MLR_agg with fitted weights**  \n{verdict(exp.agg_labels, truth)}")
     st.caption(exp.how)

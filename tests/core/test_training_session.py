@@ -35,3 +35,31 @@ def test_a_session_of_an_unstarted_model_says_what_to_do():
         TrainingSession(MLRClassifier()).learn(10)
     with pytest.raises(InputError, match="start"):
         TrainingSession(MLRClassifier()).summary()
+
+
+def test_restart_is_a_warm_start_on_the_rows_already_bound():
+    """A copy scored the other way and restarted on its original's bound rows (shared, not
+    copied) predicts as the same copy warm-started on the training rows, and trains on alike;
+    a bound model's bad parameters are refused as by start."""
+    import copy
+
+    X, Y = data()
+    model = MLRClassifier(n_rules=100, random_state=0)
+    TrainingSession(model).start(X, Y).learn(1500)
+    for weighting in ("vote", "fitted"):
+        shared = copy.deepcopy(model, memo={id(model.run_.X): model.run_.X})
+        again = copy.deepcopy(model)
+        for twin in (shared, again):
+            twin.set_params(weighting=weighting, max_specified=model.max_specified_)
+        TrainingSession(shared).restart()
+        TrainingSession(again).start(X, Y, warm_start=True)
+        assert shared.run_.X is model.run_.X
+        np.testing.assert_array_equal(shared.predict_proba(X), again.predict_proba(X))
+        TrainingSession(shared).learn(300)
+        TrainingSession(again).learn(300)
+        assert shared.run_.summary() == again.run_.summary()
+    model.set_params(nu=-1)
+    with pytest.raises(ValueError, match="nu"):
+        TrainingSession(model).restart()
+    with pytest.raises(InputError, match="start"):
+        TrainingSession(MLRClassifier()).restart()

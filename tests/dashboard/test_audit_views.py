@@ -183,3 +183,27 @@ def test_explain_pages_labelsets_are_the_rules_own_for_compact_and_full_models()
             at.session_state["rules_audit"].models[20]
         assert model.rule_set_.prediction_text() in caption, choice
         assert model.rule_set_.scorer.squash.words in model.rule_set_.prediction_text()
+
+
+def test_while_training_explain_shows_the_last_fitted_weights_at_once_and_says_so():
+    """Training on: the fitted-weights explanation is the rules and weights of the last refit,
+    shown without refitting on the click, the page naming their iteration; paused: the rules
+    as they are, refitted."""
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.button(key="step").click().run()  # Step: a curve point refits the weights
+    session = at.session_state["session"]
+    fitted_at = session.iteration
+    session.learn(30)  # a live chunk: the rules moved on, the weights did not
+    session.pacing.running = True
+    at = at.switch_page("views/explain.py").run()
+    at.toggle(key="fitted_weights").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(i.value for i in at.info)
+    assert f"iteration {fitted_at:,} with the weights fitted to them then" in shown
+    assert "training goes on" in shown
+    assert session._started().rule_set_.iteration == fitted_at  # no refit on the click
+    session.pacing.running = False
+    at.run()
+    shown = " ".join(i.value for i in at.info)
+    assert f"at iteration {fitted_at + 30:,}" in shown and "training goes on" not in shown
+    assert session._started().rule_set_.iteration == fitted_at + 30

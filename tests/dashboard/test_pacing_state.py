@@ -2,7 +2,9 @@
 earlier runs kept when the parameters change, and bounded snapshots spanning the run."""
 
 import threading
+import time
 
+import numpy as np
 import pytest
 
 from dashboard import state
@@ -77,7 +79,7 @@ class CountingSession:
         self.iteration += n
         self.on_chunk(sum(1 for e in self.events if e != "point"))
 
-    def record(self, force: bool = False) -> None:
+    def record(self, force: bool = False, wait: bool = True) -> None:
         self.events.append("point")
 
 
@@ -133,15 +135,16 @@ def test_the_curves_are_the_library_default_model_at_each_point(session):
 
 
 def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
+    from mlr_core import TrainingSession
+
     session.step(50)
-    training = session._training_started()
-    tune = training.tune_bipartition
+    tune = TrainingSession.tune_bipartition
 
-    def slow_tune():
+    def slow_tune(self):
         threading.Event().wait(0.4)  # a refit as slow as yeast's on a busy machine, scaled
-        return tune()
+        return tune(self)
 
-    monkeypatch.setattr(training, "tune_bipartition", slow_tune)
+    monkeypatch.setattr(TrainingSession, "tune_bipartition", slow_tune)
     session.step(10)
     assert session.curves.min_seconds >= 0.4 / state.REFIT_SHARE
     assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)
@@ -184,3 +187,177 @@ def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
     vote = session.model_cache().vote_model()
     assert vote.weighting == "vote" and vote is not session._started()
     assert vote.max_specified_ == session._started().max_specified_
+
+
+@pytest.fixture
+def held_refit(monkeypatch):
+    """Weight fits wait until ``release`` is set (``began`` is set when one starts); ``fits``
+    counts them."""
+    from mlr_core import TrainingSession
+
+    tune = TrainingSession.tune_bipartition
+    began, release, fits = threading.Event(), threading.Event(), []
+
+    def held(self):
+        if not self.model.by_vote("agg"):
+            fits.append(self)
+            began.set()
+            release.wait(30)
+        return tune(self)
+
+    monkeypatch.setattr(TrainingSession, "tune_bipartition", held)
+    return began, release, fits
+
+
+def _point_begun(session, began) -> threading.Thread:
+    """A forced curve point recorded in a thread of its own, once its weight fit has begun."""
+    point = threading.Thread(target=session.record, kwargs={"force": True})
+    point.start()
+    assert began.wait(30)
+    return point
+
+
+def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit):
+    """While a curve point refits the weights (on a copy, outside the lock), a page reads the
+    model at once (the vote's copy, the match counts); the point then lands, with the model
+    refitted at its iteration; a page that needs those weights waits for that refit rather
+    than fit them again."""
+    began, release, fits = held_refit
+    session.learn(60)
+    snap = session.snapshot()
+    point = _point_begun(session, began)
+    assert session.busy()
+    assert len(session.match_counts(snap)) == len(snap.rules)
+    assert session.model_cache().vote_model().weighting == "vote"
+    ready = []
+    reader = threading.Thread(target=lambda: ready.append(session.model_cache().ready()))
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive()  # waiting for the refit under way, not fitting its own
+    release.set()
+    point.join(30)
+    reader.join(30)
+    assert len(fits) == 1 and not session.busy()
+    assert ready == [session._started()] and ready[0].rule_set_.iteration == 60
+    assert session.curves.points[-1]["iteration"] == 60
+
+
+def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(session,
+                                                                           held_refit):
+    """A Step clicked while a live point refits: the point is still that of the iteration it
+    was due at (scored on the copy), and the session keeps its model, trained on."""
+    from mlr_core import MLRClassifier, TrainingSession
+    from mlr_core.evaluation.measures import hamming_loss
+
+    began, release, _ = held_refit
+    session.learn(40)
+    model = session._started()
+    point = _point_begun(session, began)
+    session.learn(10)
+    release.set()
+    point.join(30)
+    assert session._started() is model and session.iteration == 50
+    assert [p["iteration"] for p in session.curves.points] == [40]
+    assert session.last_fitted().iteration == 40  # what Explain shows while training
+    library = MLRClassifier(**session.params)
+    TrainingSession(library).start(*session.split.training()).learn(40).tune_bipartition()
+    data, test = session.split.dataset, session.split.test_idx
+    assert session.curves.points[0]["held-out"]["hamming_loss"] == hamming_loss(
+        data.Y[test], library.predict(data.X[test]))
+
+
+def test_a_live_point_is_made_beside_the_tick(session, held_refit):
+    """A live tick starts the point's refit and trains on without waiting for it (a click in
+    the tab waits for the tick's script to end); the tab counts as busy until the point is
+    made, then the point is the iteration it was due at."""
+    began, release, _ = held_refit
+    session.learn(30)
+    done = session.pacing.advance(session, 0.05)
+    assert began.is_set() and done > 0 and session.busy()
+    release.set()
+    assert session.settled(30) and not session.busy()
+    assert [p["iteration"] for p in session.curves.points] == [30]
+
+
+def test_after_a_pause_the_weights_are_refitted_behind_the_pages(session, held_refit):
+    """Paused with weights older than the rules: they are refitted in a thread of their own,
+    the model read meanwhile; a page that needs them waits for that refit, then finds the
+    model refitted to the paused rules (as tune_bipartition gives them)."""
+    from mlr_core import MLRClassifier, TrainingSession
+
+    began, release, fits = held_refit
+    release.set()
+    session.step(40)
+    session.learn(25)
+    release.clear()
+    session.refit_behind()
+    assert began.wait(30) and session.busy()
+    assert session.model_cache().vote_model().weighting == "vote"  # read meanwhile
+    release.set()
+    model = session.model_cache().ready()  # waits for that refit, does not fit again
+    assert len(fits) == 2 and model.rule_set_.iteration == 65 and session.settled(30)
+    session.refit_behind()  # current: nothing to do
+    time.sleep(0.2)
+    assert len(fits) == 2 and not session.busy()
+    library = MLRClassifier(**session.params)
+    TrainingSession(library).start(*session.split.training()).learn(40)
+    TrainingSession(library).learn(25).tune_bipartition()
+    X = session.split.dataset.X
+    np.testing.assert_array_equal(model.predict_proba(X), library.predict_proba(X))
+
+
+def test_a_pause_during_a_points_refit_refits_after_it(session, held_refit):
+    """Pause while a live point refits a copy of an iteration the tick trained past: the
+    weights are then refitted to the paused rules all the same."""
+    began, release, fits = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)  # the point of iteration 30, then training on
+    assert began.wait(30)
+    paused_at = session.iteration
+    assert paused_at > 30
+    session.refit_behind()
+    release.set()
+    assert session.settled(30)
+    deadline = time.monotonic() + 30
+    while len(fits) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert session.settled(30) and len(fits) == 2
+    assert session._started().rule_set_.iteration == paused_at
+
+
+def test_a_reset_during_a_points_refit_leaves_the_new_model_free(session, held_refit):
+    """New parameters (a reset) while a live point refits: the new model is not busy, and the
+    old model's point never lands in the new run's curves."""
+    began, release, _ = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)
+    assert began.wait(30) and session.busy()
+    session.reset()
+    assert not session.busy() and session.settled(1)
+    release.set()
+    time.sleep(0.3)  # the old refit ends, its point is dropped
+    assert session.iteration == 0 and not session.curves.points
+
+
+def test_new_data_during_a_points_refit_is_not_scored_with_the_old_model(session,
+                                                                         held_refit):
+    """Other data loaded while a live point refits: the old model's point is scored on its
+    own data (nothing goes wrong in its thread) and dropped; the new data's curves stay empty."""
+    import logging
+
+    began, release, _ = held_refit
+    session.learn(30)
+    session.pacing.advance(session, 0.05)
+    assert began.wait(30)
+    errors = []
+    handler = logging.Handler()
+    handler.emit = errors.append
+    logging.getLogger("dashboard").addHandler(handler)
+    try:
+        session.set_dataset(make_hypercube_dataset(n_samples=120, n_relevant=3, n_labels=4,
+                                                   n_irrelevant=2, random_state=2))
+        release.set()
+        time.sleep(0.5)
+    finally:
+        logging.getLogger("dashboard").removeHandler(handler)
+    assert not errors and not session.curves.points and session.iteration == 0

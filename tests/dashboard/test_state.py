@@ -57,6 +57,7 @@ def test_live_ticks_record_at_most_every_min_seconds(session):
     session.curves = CurveLog(min_seconds=3600)
     session.pacing.advance(session, 0.01)
     session.pacing.advance(session, 0.01)
+    assert session.settled(30)  # a live point is made beside the tick
     assert len(session.curves.points) == 1
 
 
@@ -165,7 +166,7 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     def refuse(self, *args, **kwargs):
         raise InputError("refused")
 
-    monkeypatch.setattr(TrainingSession, "start", refuse)
+    monkeypatch.setattr(TrainingSession, "bind", refuse)  # the engine's checks: see _start_model
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
     assert session.split is split and session.snapshot() is before
@@ -251,3 +252,75 @@ def test_the_rules_shown_follow_a_refit_that_adds_the_words_rules():
     shown = int(session._started().population_.size[0])
     assert shown > len(before.rules)  # the words' rules joined
     assert len(snap.rules) == shown == len(session.match_counts(snap))
+
+
+def _word_bag(n_rows: int = 300) -> Dataset:
+    r = np.random.default_rng(6)
+    words = (r.random((n_rows, 40)) < 0.3).astype(float)
+    Y = (words.reshape(n_rows, 2, 20).sum(axis=2) + r.normal(0, 1, (n_rows, 2)) > 6)
+    return Dataset(X=words, Y=Y.astype(np.uint8), feature_names=[f"w{j}" for j in range(40)],
+                   label_names=["a", "b"], name="bag")
+
+
+def test_new_data_is_checked_at_once_and_weighted_when_first_needed(monkeypatch):
+    """Loading binds the data (the engine's checks) but fits no weights (a weight fit at
+    iteration 0 took 3-4 s of ohsumed's load); the first page that needs scores fits them,
+    and the scores are those of a model started the library's way."""
+    fits = []
+    tune = TrainingSession.tune_bipartition
+    monkeypatch.setattr(TrainingSession, "tune_bipartition",
+                        lambda self: fits.append(self) or tune(self))
+    session = state.Session(DataSplit.of(_word_bag()), params={**state.DEFAULT_PARAMS,
+                                                                 "n_rules": 50})
+    session.set_dataset(_word_bag(200))
+    assert session.iteration == 0 and session.snapshot().rules.empty and not fits
+    assert "at most 3 conditions" in session.model_words()  # bound: the limit is known
+    X = session.split.dataset.X
+    scores = session.model_cache().fitted_model().predict_proba(X)
+    assert len(fits) == 1
+    library = MLRClassifier(**{**state.DEFAULT_PARAMS, "n_rules": 50})
+    TrainingSession(library).start(*session.split.training())
+    np.testing.assert_array_equal(scores, library.predict_proba(X))
+
+
+def test_match_counts_before_any_refit_and_on_the_bound_rows():
+    """The Theory page's counts need no weights but a model tuned once; they are counted on the
+    rows the model has bound, as the engine's row-by-row matching counts them."""
+    from mlr_core.audit import row_rules
+
+    session = state.Session(DataSplit.of(_word_bag()), params={**state.DEFAULT_PARAMS,
+                                                                 "n_rules": 50})
+    session.learn(400)  # never tuned
+    snap = session.snapshot()
+    counts = session.match_counts(snap)
+    assert session.snapshot() is snap  # no refit brought the words' rules in
+    vote = session.model_cache().vote_model()  # the same rules, tuned (by the vote)
+    rows = row_rules(vote, session.split.training()[0], prediction="max")
+    np.testing.assert_array_equal(counts, rows.counts(rows.match_ids))
+    assert len(counts) == len(snap.rules) and counts.sum() > 0
+
+
+def test_the_other_scoring_shares_the_models_training_rows(session):
+    """The vote's copy (Explain) reads the model's bound rows where they are (a second copy
+    was 89 MB on ohsumed) and predicts as a copy bound to the split's rows anew."""
+    session.step(300)
+    cache = session.model_cache()
+    vote, model = cache.vote_model(), session._started()
+    assert vote.run_.X is model.run_.X and vote is not model
+    again = MLRClassifier.from_json(session.model_json())
+    again.set_params(weighting="vote", max_specified=model.max_specified_)
+    TrainingSession(again).start(*session.split.training(), warm_start=True)
+    X = session.split.dataset.X
+    np.testing.assert_array_equal(vote.predict(X), again.predict(X))
+
+
+def test_last_fitted_weights_are_those_of_the_last_refit_and_none_for_the_vote(data):
+    fitted = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100})
+    assert fitted.last_fitted() is None  # none tuned yet
+    fitted.step(100)
+    fitted.learn(20)
+    assert fitted.last_fitted().iteration == 100
+    vote = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100,
+                                                     "weighting": "vote"})
+    vote.step(100)
+    assert vote.last_fitted() is None
