@@ -100,8 +100,8 @@ def _logistic(F: np.ndarray, Y: np.ndarray, kind: str, C: float):
     ``F`` (``kind`` "own") or on all of them ("all"): (slopes, labels x labels; intercepts).
 
     All labels in one L-BFGS run (scipy) because they share ``F``: the gradient of every
-    label's loss is one product ``F' (P - Y)``. scikit-learn fits one label at a time: the
-    264 fits of a calibration took 8 s on slashdot (fold 0, 22 labels), about 40 times this."""
+    label's loss is one product ``F' (P - Y)``. scikit-learn fits one label at a time: with
+    its fits the whole fit on slashdot (fold 0, 22 labels) took 12.5 CPU s, with this 2.8."""
     n, m = Y.shape
     mask = np.eye(m) if kind == "own" else np.ones((m, m))
     share = (Y.sum(axis=0) + 0.5) / (n + 1.0)
