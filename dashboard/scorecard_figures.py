@@ -103,9 +103,10 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
 def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     """One label's score for one row built up: the baseline, the ``top`` matching rules of
     largest contribution to it (the others in one bar), the clip to [0, 1] if it applied, and
-    the score, which is exactly ``exp.scores[label]``; the threshold when the cut has one. With
-    the logistic link the bars add up log-odds, the last is their total, the title gives the
-    score it makes, and the threshold is drawn at its log-odds."""
+    the score, which is exactly ``exp.scores[label]``; the threshold when the cut has one (a
+    dashed line, named in the axis title). With the logistic link the bars add up log-odds,
+    the last is their total, the title gives the score it makes, and the threshold is drawn at
+    its log-odds."""
     column = f"contribution: {label}"
     parts = exp.match_set[["rule_id", "rule", column]].rename(columns={column: "add"})
     parts = parts.loc[parts["add"].abs().sort_values(ascending=False, kind="stable").index]
@@ -141,12 +142,13 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
         hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
     ))
     value = exp.bipartition.line
-    if value is not None:
+    axis = f"log-odds of {label}" if logistic else f"score of {label}"
+    if value is not None:  # named on the axis: a label on the line would cross the bars
         at = float(np.log(value / (1.0 - value))) if logistic and 0 < value < 1 else value
-        fig.add_hline(y=at, line_dash="dash", line_color="black",
-                      annotation_text=f"threshold {value:.2f}", annotation_position="top left")
+        fig.add_hline(y=at, line_dash="dash", line_color="black")
+        axis += f" (dashed: threshold {value:.2f})"
     fig.update_xaxes(tickangle=-30)
-    fig.update_yaxes(title_text=f"log-odds of {label}" if logistic else f"score of {label}")
+    fig.update_yaxes(title_text=axis)
     fig.update_layout(showlegend=False)
     title = f"{label}: the baseline plus each matching rule's contribution"
     if logistic:

@@ -210,6 +210,8 @@ def test_waterfall_of_log_odds_ends_on_their_total_and_names_the_score():
     assert f"score {exp.scores[label]:.3f}" in figure["layout"]["title"]["text"]
     (line,) = figure["layout"]["shapes"]
     assert np.isclose(line["y0"], np.log(0.3 / 0.7))
+    assert "threshold 0.30" in figure["layout"]["yaxis"]["title"]["text"]
+    assert not figure["layout"].get("annotations")  # no label over the bars
 
 
 def test_on_the_default_model_the_vote_row_is_the_same_rules_voting():
