@@ -9,9 +9,9 @@ totals of rows the weights did not fit) puts them on one scale of log-odds:
 
 - ``all``: each label on every label's total (stacking), which also reads what the other
   labels say about it, at the penalties of `STACKED_CS`; with at least `ROWS_PER_LABEL`
-  fitting rows per label;
-- ``own``: with fewer, each label on its own total (Platt's scaling): a slope and an
-  intercept per label.
+  fitting rows per label, and labels few enough for `STACK_WORK`;
+- ``own``: else, each label on its own total (Platt's scaling): a slope and an intercept per
+  label.
 
 Both stay rule weights: a total is linear in the rules' weights, so the log-odds are too, and
 the rule set keeps one weight per rule and label with the logistic link
@@ -52,6 +52,12 @@ numbers per label."""
 STACKED_CS = (1.0, 10.0)
 """The penalties tried for stacking (scikit-learn's C, on centred totals)."""
 
+STACK_WORK = 5e7
+"""Stacking's product of rows x labels by labels x labels, at most this many multiply-adds
+(mediamill's 2,000 x 101 x 101 is 2e7, about 20 ms; 200 of them per fit): with more labels
+(bibtex's 159, delicious's 983) its fits would cost more than the rest of the fit, and Platt's
+scaling, which costs rows x labels, is tried instead."""
+
 MAX_ITER = 100
 """L-BFGS iterations at most per fit."""
 
@@ -73,23 +79,23 @@ def calibrate(weights: WeightScorer, totals: np.ndarray, truth: np.ndarray,
         return weights, clipped
     mean = totals.mean(axis=0)
     F = totals - mean
-    candidates = ([("all", c) for c in STACKED_CS] if n >= ROWS_PER_LABEL * m
-                  else [("own", OWN_C)])
+    stack = n >= ROWS_PER_LABEL * m and n * m * m <= STACK_WORK
+    candidates = [("all", c) for c in STACKED_CS] if stack else [("own", OWN_C)]
     folds = list(KFold(FOLDS, shuffle=True, random_state=seed).split(F))
     best, best_loss, best_scores = None, label_ranking_loss(truth, clipped), clipped
     for candidate in candidates:  # one candidate's held-out scores at a time: memory
         scores = np.empty((n, m))
         for fit_rows, test_rows in folds:
             W, b = _logistic(F[fit_rows], truth[fit_rows], *candidate)
-            scores[test_rows] = links.Logistic.apply(F[test_rows] @ W + b)
+            scores[test_rows] = links.Logistic.apply(_times(F[test_rows], W) + b)
         loss = label_ranking_loss(truth, scores)
         if loss < best_loss:
             best, best_loss, best_scores = candidate, loss, scores
     if best is None:
         return weights, clipped
     W, b = _logistic(F, truth, *best)
-    coef = weights.coef @ W
-    intercept = (weights.intercept - mean) @ W + b
+    coef = _times(weights.coef, W)
+    intercept = _times(weights.intercept - mean, W) + b
     return replace(weights, coef=coef, intercept=intercept, link=links.Logistic.name), \
         best_scores
 
@@ -97,29 +103,39 @@ def calibrate(weights: WeightScorer, totals: np.ndarray, truth: np.ndarray,
 def _logistic(F: np.ndarray, Y: np.ndarray, kind: str, C: float):
     """Per label, a logistic regression with an L2 penalty (scikit-learn's convention:
     ``C`` weighs the summed log-loss against half the squared slopes) on its own column of
-    ``F`` (``kind`` "own") or on all of them ("all"): (slopes, labels x labels; intercepts).
+    ``F`` (``kind`` "own") or on all of them ("all"): (slopes, per label or labels x labels,
+    see `_times`; intercepts).
 
     All labels in one L-BFGS run (scipy) because they share ``F``: the gradient of every
-    label's loss is one product ``F' (P - Y)``. scikit-learn fits one label at a time: with
+    label's loss is one product ``F' (P - Y)`` ("all") or one column-wise sum ("own", which
+    so costs rows x labels, not rows x labels^2). scikit-learn fits one label at a time: with
     its fits the whole fit on slashdot (fold 0, 22 labels) took 12.5 CPU s, with this 2.8."""
     n, m = Y.shape
-    mask = np.eye(m) if kind == "own" else np.ones((m, m))
+    own = kind == "own"
+    k = m if own else m * m
     share = (Y.sum(axis=0) + 0.5) / (n + 1.0)
-    start = np.concatenate([np.zeros(m * m), np.log(share / (1.0 - share))])
+    start = np.concatenate([np.zeros(k), np.log(share / (1.0 - share))])
     Yf = Y.astype(np.float64)
 
     def loss(theta):  # in place where it can: two n x m arrays per call
-        W, b = theta[:m * m].reshape(m, m) * mask, theta[m * m:]
-        Z = F @ W
+        w, b = theta[:k], theta[k:]
+        Z = F * w if own else F @ w.reshape(m, m)
         Z += b
         softplus = np.logaddexp(0.0, Z)
-        value = softplus.sum() - np.vdot(Yf, Z) + np.square(W).sum() / (2.0 * C)
+        value = softplus.sum() - np.vdot(Yf, Z) + np.square(w).sum() / (2.0 * C)
         R = np.exp(np.subtract(Z, softplus, out=Z), out=Z)
         R -= Yf  # the probabilities, minus the labels
-        grad = np.concatenate([((F.T @ R + W / C) * mask).ravel(), R.sum(axis=0)])
-        return value / n, grad / n
+        slopes = np.einsum("ij,ij->j", F, R) if own else (F.T @ R).ravel()
+        return value / n, np.concatenate([slopes + w / C, R.sum(axis=0)]) / n
 
     with one_blas_thread():
         theta = minimize(loss, start, jac=True, method="L-BFGS-B",
                          options={"maxiter": MAX_ITER}).x
-    return theta[:m * m].reshape(m, m) * mask, theta[m * m:]
+    w, b = theta[:k], theta[k:]
+    return (w if own else w.reshape(m, m)), b
+
+
+def _times(A: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``A`` times the slopes ``W``: a labels x labels matrix, or per label (a vector: the
+    diagonal, applied without building the matrix)."""
+    return A * W if W.ndim == 1 else A @ W

@@ -46,6 +46,22 @@ def test_the_logistic_link_is_kept_where_it_ranks_labels_better():
         assert np.allclose(design @ fit[0], log_odds[:, j])
 
 
+def test_with_few_rows_per_label_each_label_reads_its_own_total_only():
+    """Fewer than ROWS_PER_LABEL rows per label: Platt's scaling, a slope per label (no
+    labels x labels slopes), so a label's log-odds move with its own total alone."""
+    r = np.random.default_rng(4)
+    n, m = 150, 20
+    truth = (r.random((n, m)) < 0.1).astype(np.uint8)
+    truth[:, 0] = r.random(n) < 0.5  # a common label beside rare ones
+    totals = 0.05 + 0.25 * truth + r.normal(0, 0.05, (n, m))
+    totals[:, 0] += 0.3
+    ridge = WeightScorer(np.eye(m), np.zeros(m), 1.0)  # rule j is label j's total
+    weights, _ = calibrate(ridge, totals, truth, seed=0)
+    assert weights.link == "logistic"
+    assert np.count_nonzero(weights.coef - np.diag(np.diag(weights.coef))) == 0
+    assert (np.diag(weights.coef) > 0).all()
+
+
 def test_the_ridge_totals_stay_where_nothing_ranks_better():
     truth = np.random.default_rng(3).random((300, 3)) < 0.3
     totals = truth.astype(np.float64)  # already a perfect ranking: nothing beats it
