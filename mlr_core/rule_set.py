@@ -117,6 +117,7 @@ class WeightScorer:
     by_vote = False
     #: Tuned thresholds are also tried with the best label as a fallback (``threshold_or_top``).
     top_fallback = True
+
     @property
     def words(self) -> str:
         return ("a label's score is its baseline plus the weights of the rules matching the row, "

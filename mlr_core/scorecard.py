@@ -37,17 +37,12 @@ def notes(rule_set) -> list[str]:
         "# A rule matches a row when each feature named in its bounds lies in [lower, upper] "
         "(null: no bound); its condition says the same, rounded.",
         "# To reproduce predict: start each label at the baseline, add the weights of the "
-        f"matching rules in ascending rule_id, {_then(rule_set)}, then cut (between labels that "
-        "score the same, the earlier column ranks first).",
+        "matching rules in ascending rule_id; each sum (total) is then "
+        f"{rule_set.scorer.squash.words}; then cut (between labels that score the same, the "
+        "earlier column ranks first).",
         f"{LINK}{rule_set.scorer.link}",
         f"{CUT}{rule_set.bipartition.method} {rule_set.bipartition.value_text}",
     ]
-
-
-def _then(rule_set) -> str:
-    """How the notes say the link is applied to the sums."""
-    return {"clip": "clip to [0, 1]",
-            "logistic": "put each sum t through 1 / (1 + exp(-t))"}[rule_set.scorer.link]
 
 
 def bounds_json(rule_set) -> list[str]:

@@ -205,7 +205,7 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
     assert f"# cut: {method} {value!r}" in text.splitlines()
     link = small.rule_set_.scorer.link
     assert f"# link: {link}" in text.splitlines()
-    assert ("clip to [0, 1]" if link == "clip" else "1 / (1 + exp(-t))") in text
+    assert f"each sum (total) is then {small.rule_set_.scorer.squash.words}" in text
     assert bp.words(small.bipartition_) in text
     card = pd.read_csv(io.StringIO(text), comment="#")
     assert card["rule_id"].tolist() == ["baseline", *map(str, shown)]
