@@ -18,9 +18,10 @@ training. Both clicks are timed.
 **One tab on a dataset** (``--data NAME``): the server is launched on the shared data folder;
 the tab opens the pages on the sample (not timed: then what all tabs share is loaded, the pages'
 modules and the engine's kernels), loads NAME from the Data page (timed), presses Step (200
-iterations, timed), presses Start and opens every page while it trains, then pauses and opens
-every page again; last, the two requests that compute on demand: Explain's "Fit the rule
-weights" and Rules' "Compact and audit".
+iterations, timed; then, not a click, the time until its curve point is drawn), presses
+Start and opens every page while it trains, then pauses and opens every page again; last, the
+two requests that compute on demand: Explain's "Fit the rule weights" and Rules' "Compact and
+audit".
 
 **Answered** means, from the click: the new page's title is drawn, no element of the page body
 is stale (left from the previous run), and Streamlit no longer runs the script, or, on a page
@@ -71,6 +72,12 @@ STEPPED = """(n) => document.querySelector('[data-testid=stApp]')
   && [...document.querySelectorAll('[data-testid=stMetric]')].some(m =>
     m.innerText.startsWith('Iteration') && parseInt(m.querySelector(
       '[data-testid=stMetricValue]').innerText.replace(/\\D/g, '')) >= n)"""
+#: True once the script is idle, the page no longer says a step's curve point is being made, and
+#: the learning curves are drawn.
+POINT_DRAWN = """() => document.querySelector('[data-testid=stApp]')
+  .getAttribute('data-test-script-state') === 'notRunning'
+  && !document.querySelector('[data-testid=stMain]').innerText.includes("the step's point")
+  && !!document.querySelector('[data-testid=stPlotlyChart] .main-svg')"""
 #: True once the script is idle and the page shows ``text`` (what the click was waiting for).
 SHOWS = """(text) => document.querySelector('[data-testid=stApp]')
   .getAttribute('data-test-script-state') === 'notRunning'
@@ -256,8 +263,12 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
           f"{rss_mb(pid):.0f} MB")
     tab.open(TRAIN)
     step = page.get_by_role("button", name="Step", exact=True)
+    began = time.perf_counter()
     click = tab.timed("Step 200", step.click, STEPPED, 200)
     print(f"Step 200: {click.seconds:.2f} s (load {click.load:.2f})")
+    page.wait_for_function(POINT_DRAWN, polling=50, timeout=TIMEOUT_MS)
+    print(f"Step 200, its curve point drawn: {time.perf_counter() - began:.2f} s from the click "
+          f"(load {load():.2f}; not a click: the page answered above)")
     click = tab.press("Start", "Start", "() => [...document.querySelectorAll('[data-testid="
                       "stMetricValue]')].some(e => /[1-9]/.test(e.innerText))")
     time.sleep(args.warm)

@@ -173,8 +173,10 @@ def drawn_from(key: str, source: object, make: Callable[[], T]) -> T:
 
 
 def run_every() -> float | None:
-    """Timer of the live fragments: ticking while running, ``None`` (stopped) when paused."""
-    return pacing.TICK_EVERY_S if session().pacing.running else None
+    """Timer of the live fragments: ticking while running or while a Step's curve point is
+    being made (it is drawn when made), ``None`` (stopped) when paused."""
+    current = session()
+    return pacing.TICK_EVERY_S if current.pacing.running or current.point_owed() else None
 
 
 def wait_for_kernels() -> None:
@@ -190,10 +192,8 @@ def run_pending_steps(current: state.Session) -> None:
         steps = current.pacing.take_pending()
         with shielded("stepping the model"):
             wait_for_kernels()
-            refit = (", then fitting the rule weights for the curve point"
-                     if current.params["weighting"] == "fitted" else "")
-            with st.spinner(f"Training {steps:,} iterations{refit}…", show_time=True):
-                current.step(steps)
+            with st.spinner(f"Training {steps:,} iterations…", show_time=True):
+                current.step(steps, wait=False)  # its curve point is drawn when made
 
 
 def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
@@ -204,9 +204,13 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     start while another tab answers a click (``sharing``).
     """
 
-    @st.fragment(run_every=run_every())
+    every = run_every()
+
+    @st.fragment(run_every=every)
     def tick() -> None:
         current = session()
+        if every and not current.pacing.running and not current.point_owed():
+            st.rerun()  # the Step's point is made: the whole page, without the timer
         if current.pacing.running and not current.busy():
             # another tab's click is answered first; a click in this tab ends the tick
             keep_going = sharing.take_turn(st.session_state, lambda: current.pacing.running)

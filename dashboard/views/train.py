@@ -95,9 +95,11 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
     # remade with each curve point (about once a second), not at every tick
     curves, population = ui.drawn_from("train_charts", snap.curves,
                                        lambda: pages.train_charts(snap))
+    owed = (" **Fitting the rule weights for the step's point:** it is drawn when made."
+            if session.point_owed() else "")
     st.caption(f"**Curves of:** {session.model_words()}, refitted to the rules at each point "
                "(as `tune_bipartition()` does), so they show what the model would predict at "
-               "that iteration.")
+               f"that iteration.{owed}")
     st.plotly_chart(curves, key="learning_curves")
     if session.runs:
         st.plotly_chart(ui.drawn_from("runs_chart", snap.curves,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from stepping import step
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, pages
@@ -59,7 +60,7 @@ def app() -> AppTest:
     """The app after one Step (200 iterations), so every page has rules to show."""
     at = _app()
     _no_exception(at)
-    at.button(key="step").click().run()
+    step(at)
     _no_exception(at)
     return at
 
@@ -222,7 +223,7 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
     ])
     _load(at, "load_upload")
     assert _session(at).split.dataset.name == "emotions"
-    at.button(key="step").click().run()
+    step(at)
     at = _page(at, "population")
     _no_exception(at)
     assert at.toggle(key="pop_both").value is True
@@ -296,7 +297,7 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     table = next(d.value for d in at.dataframe if "towards the answer" in d.value.columns)
     assert sorted(table["rule_id"]) == sorted(exp.match_set["rule_id"])
     weights = model.rule_set_
-    at.button(key="step").click().run()  # the rules move on: the weights are fitted again
+    step(at)  # the rules move on: the weights are fitted again
     _no_exception(at)
     fitted = _session(at).model_cache().fitted_model()
     assert fitted.rule_set_ is not weights
@@ -387,7 +388,7 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert len(card) <= budget.sizes[0] - 1
     assert at.session_state["rules_audit"] is budget  # one path serves every size
     assert not [b for b in at.button if b.key == "run_audit"]  # gone once it has run
-    at.button(key="step").click().run()  # the model moved on: the old budget is not shown
+    step(at)  # the model moved on: the old budget is not shown
     assert not at.metric and at.button(key="run_audit").label == "Compact and audit"
 
 
@@ -400,7 +401,7 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
     _no_exception(at)
     assert at.error and session.snapshot() is before
     saved = session.model_json().encode()
-    at.button(key="step").click().run()  # the saved model is 200 iterations behind now
+    step(at)  # the saved model is 200 iterations behind now
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
@@ -408,7 +409,7 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
     loaded = session.snapshot()
     assert loaded.iteration == before.iteration == 200
     assert loaded.rules["rule"].tolist() == before.rules["rule"].tolist()
-    at.button(key="step").click().run()  # continue training the loaded rule set
+    step(at)  # continue training the loaded rule set
     _no_exception(at)
     assert session.snapshot().iteration == 400
 
@@ -444,7 +445,7 @@ def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message
     assert not at.success and message in at.error[0].value
     assert _session(at).snapshot() is before
     at = _page(at, "train")
-    at.button(key="step").click().run()
+    step(at)
     _no_exception(at)
     assert not at.error and _session(at).snapshot().iteration == 400
 
@@ -712,7 +713,7 @@ def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeyp
     monkeypatch.setattr(warmup, "wait", wait)
     at = _app()
     assert any("compiled kernels" in c.value for c in at.sidebar.caption)
-    at.button(key="step").click().run()
+    step(at)
     _no_exception(at)
     assert waited == [None] and _metric(at, "Iteration") == "200"
     assert not any("compiled kernels" in c.value for c in at.sidebar.caption)

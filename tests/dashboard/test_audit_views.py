@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from stepping import step
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, rules_audit, vote_text
@@ -162,7 +163,7 @@ def test_explain_pages_labelsets_are_the_rules_own_for_compact_and_full_models()
     each rule's labelset column is its THEN part, and its number and text are the full
     model's (the rules table's), for all rules and for a compact model of 20."""
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.button(key="step").click().run()
+    step(at)
     at = at.switch_page("views/explain.py").run()
     at.number_input(key="instance_index").set_value(7).run()
     at.toggle(key="fitted_weights").set_value(True).run()
@@ -190,7 +191,7 @@ def test_while_training_explain_shows_the_last_fitted_weights_at_once_and_says_s
     shown without refitting on the click, the page naming their iteration; paused: the rules
     as they are, refitted."""
     at = AppTest.from_file(APP, default_timeout=120).run()
-    at.button(key="step").click().run()  # Step: a curve point refits the weights
+    step(at)  # Step: a curve point refits the weights
     session = at.session_state["session"]
     fitted_at = session.iteration
     session.learn(30)  # a live chunk: the rules moved on, the weights did not

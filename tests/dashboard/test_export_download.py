@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pandas as pd
+from stepping import step
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
@@ -47,7 +48,7 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     assert not at.exception and not at.error
     session = at.session_state["session"]
     assert session.split.dataset.feature_names == features
-    at.button(key="step").click().run()
+    step(at)
     at = at.switch_page("views/rules.py").run()
     at.button(key="run_audit").click().run()
     assert not at.exception

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from stepping import step
 from streamlit.testing.v1 import AppTest
 
 from dashboard import pages
@@ -24,7 +25,7 @@ def _titles(at: AppTest) -> list[str]:
 
 def test_microscope_steps_through_one_traced_iteration():
     at = _app()
-    at.button(key="step").click().run()
+    step(at)
     at = at.switch_page("views/microscope.py").run()
     assert at.info and not at.get("plotly_chart")
     session = at.session_state["session"]
@@ -65,11 +66,11 @@ def test_training_is_watchable_and_pauses_at_the_target():
 
 def test_earlier_runs_stay_on_the_train_page_after_new_parameters():
     at = _app()
-    at.button(key="step").click().run()
+    step(at)
     assert "Held-out curves" not in " ".join(_titles(at))
     next(w for w in at.radio if w.label == "Fitness").set_value("em")
     at.button(key="apply").click().run()
-    at.button(key="step").click().run()
+    step(at)
     runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
                 if "Held-out curves" in c.proto.spec)
     names = {t["name"] for t in runs["data"]}
@@ -89,12 +90,12 @@ def _sidebar_text(at: AppTest) -> str:
 def test_apply_and_reset_redraws_at_once_and_names_every_run():
     at = _app()
     for _ in range(3):
-        at.button(key="step").click().run()
+        step(at)
         assert _metric(at, "Iteration") == "200"
         at.button(key="apply").click().run()  # the same parameters
         assert _metric(at, "Iteration") == "0"  # the new model, in this very run
         assert "not started" in _sidebar_text(at)
-    at.button(key="step").click().run()
+    step(at)
     runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
                 if "Held-out curves" in c.proto.spec)
     names = [t["name"] for t in runs["data"] if t.get("showlegend") is not False]
@@ -109,7 +110,7 @@ def test_the_sidebar_and_the_train_page_say_which_model_trains_and_whether_it_ha
     text = _sidebar_text(at)
     assert "Training:** not started" in text and "trained" not in text.lower()
     assert "Model: the library's default (fitted rule weights)" in text
-    at.button(key="step").click().run()
+    step(at)
     text = _sidebar_text(at)
     assert "paused at iteration 200" in text
     assert "rules of at most 2 conditions" in text  # the sample has 2 features (auto: min(3, d))
@@ -122,7 +123,7 @@ def test_the_papers_vote_is_one_click_away_on_train_race_and_theory():
     next(w for w in at.radio if w.label == "Model").set_value("vote")
     at.button(key="apply").click().run()
     session = at.session_state["session"]
-    at.button(key="step").click().run()
+    step(at)
     assert session._started().weighting == "vote"
     assert any(c.value.startswith("**Curves of:** the paper's vote (MLR_agg)") for c in at.caption)
     at = at.switch_page("views/theory.py").run()
@@ -148,7 +149,7 @@ def test_time_travel_scrubs_and_replays_the_snapshots():
     at = at.switch_page("views/time_travel.py").run()
     assert at.info  # nothing to travel to yet
     for _ in range(3):
-        at.button(key="step").click().run()
+        step(at)
     at.run()
     slider = at.select_slider(key="tt_at")
     assert slider.options == ["200", "400", "600"] and slider.value == 600
@@ -173,7 +174,7 @@ def test_a_replay_keeps_its_stated_pace_when_frames_draw_slowly():
 
     at = _app().switch_page("views/time_travel.py").run()
     for _ in range(5):
-        at.button(key="step").click().run()
+        step(at)
     at.run()
     at.button(key="tt_play").click().run()
     assert at.select_slider(key="tt_at").value == 200
