@@ -66,13 +66,15 @@ def held_out_measures(model, X, Y) -> dict[str, float]:
 @dataclass
 class RuleBudget:
     """Compact models of one snapshot's rules (``models``: budget k -> model), the fitted model
-    of all of them (``full``), the held-out ``curve`` and the audits run so far (by k)."""
+    of all of them (``full``), the held-out ``curve``, and the audits and scorecards made so far
+    (by k)."""
 
     snap: object
     models: dict[int, object]
     full: object
     curve: pd.DataFrame
     audits: dict = field(default_factory=dict)
+    cards: dict = field(default_factory=dict)
 
     @property
     def sizes(self) -> list[int]:
@@ -81,6 +83,19 @@ class RuleBudget:
     def n_rules(self, k: int) -> int:
         """Rules of the compact model of budget k, the baseline counted (at most k)."""
         return self.models[k].rule_set_.n_rules + 1
+
+    def card(self, k: int) -> pd.DataFrame:
+        """The compact model's scorecard (``RuleSet.scorecard``) on the training rows, made once:
+        on the rows it has bound (the session's own, shared), not scaled again."""
+        if k not in self.cards:
+            model = self.models[k]
+            self.cards[k] = model.rule_set_.scorecard_scaled(model.run_.X)
+        return self.cards[k]
+
+    def rules_per_row(self, k: int):
+        """How many of the compact model's rules match each training row."""
+        model = self.models[k]
+        return model.rule_set_.match_counts_scaled(model.run_.X)
 
 
 def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
@@ -116,12 +131,12 @@ def kept(store: MutableMapping, snap) -> RuleBudget | None:
     return budget if isinstance(budget, RuleBudget) and budget.snap is snap else None
 
 
-def audit(budget: RuleBudget, k: int, dataset, train_idx, test_idx):
+def audit(budget: RuleBudget, k: int, dataset, test_idx):
     """The audit (``mlr_core.audit.audit``) of the compact model of budget k, run once."""
     if k not in budget.audits:
         from dashboard.rules_audit import run_audit
 
-        budget.audits[k] = run_audit(budget.models[k], dataset, train_idx, test_idx)
+        budget.audits[k] = run_audit(budget.models[k], dataset, test_idx)
     return budget.audits[k]
 
 
@@ -132,11 +147,10 @@ def orders(label_names) -> list[str]:
     return [*ORDERS, *(BY_LABEL.format(label=name) for name in label_names)]
 
 
-def scorecard(model, X, order: str = "largest weight first") -> pd.DataFrame:
-    """The compact model's scorecard on rows X (``RuleSet.scorecard``) in ``order`` (one of
+def scorecard(card: pd.DataFrame, order: str = "largest weight first") -> pd.DataFrame:
+    """A scorecard (``RuleSet.scorecard``: `RuleBudget.card`) laid out in ``order`` (one of
     :func:`orders`): support, coverage, a weight column per label (named by it), then the long
     condition; ``rule_id`` stays the index."""
-    card = model.rule_set_.scorecard(X)
     weights = weights_of(card)
     label = next((name for name in weights if order == BY_LABEL.format(label=name)), None)
     key = -weights[label] if label is not None else ORDERS[order](card)

@@ -55,10 +55,10 @@ def exports(model, table: pd.DataFrame) -> tuple[str, str]:
     return engine_audit.export_rules(model, table.drop(columns=HIDDEN, errors="ignore"))
 
 
-def run_audit(model, dataset, train_idx, test_idx) -> engine_audit.Audit:
-    """The audit of the model on the rows it trained on, with the held-out rows measured too."""
-    X, Y = dataset.X, dataset.Y
-    return engine_audit.audit(model, X[train_idx], Y[train_idx], X[test_idx], Y[test_idx])
+def run_audit(model, dataset, test_idx) -> engine_audit.Audit:
+    """The audit of the model on the rows it trained on (bound to it: read where they are,
+    not scaled again), with the held-out rows ``test_idx`` of ``dataset`` measured too."""
+    return engine_audit.audit(model, X_test=dataset.X[test_idx], Y_test=dataset.Y[test_idx])
 
 
 def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:

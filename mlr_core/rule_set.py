@@ -492,7 +492,11 @@ class RuleSet:
         ``support`` (rows matched) and ``coverage`` (their fraction). The baseline, the score
         when no rule matches, is ``scorer.intercept``; how scores become labels is
         `prediction_text`; ``mlr_core.scorecard.to_csv`` holds it all."""
-        Xs = self.scaled(X)
+        return self.scorecard_scaled(self.scaled(X))
+
+    def scorecard_scaled(self, Xs: np.ndarray) -> pd.DataFrame:
+        """`scorecard` with support on rows already on the rules' axes (a model's bound rows:
+        ohsumed's training rows took 0.1-0.2 s and 89 MB to scale again)."""
         scaled_lower, scaled_upper = self.bounds()
         lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
@@ -521,7 +525,11 @@ class RuleSet:
     def match_counts(self, X) -> np.ndarray:
         """How many rules match each row of X (the data's units): how many weights an
         explanation adds up."""
-        return match_matrix(self.rules, self.scaled(X)).sum(axis=1).astype(np.int64)
+        return self.match_counts_scaled(self.scaled(X))
+
+    def match_counts_scaled(self, Xs: np.ndarray) -> np.ndarray:
+        """`match_counts` of rows already on the rules' axes (a model's bound rows)."""
+        return match_matrix(self.rules, Xs).sum(axis=1).astype(np.int64)
 
     def rules_frame(self) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,

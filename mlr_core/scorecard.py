@@ -66,7 +66,12 @@ def to_csv(rule_set, X, order=None) -> str:
     rules (``order``: their ids in the order listed; ascending by default) with the columns of
     `RuleSet.scorecard` and ``bounds``. From it ``predict``'s labels follow without this
     package: the cut in words and as ``# cut: <method> <value>``, the rules' exact bounds."""
-    card = rule_set.scorecard(X).assign(bounds=bounds_json(rule_set))
+    return csv_of(rule_set, rule_set.scorecard(X), order)
+
+
+def csv_of(rule_set, card, order=None) -> str:
+    """`to_csv` of a scorecard already made (``rule_set.scorecard`` or ``scorecard_scaled``)."""
+    card = card.assign(bounds=bounds_json(rule_set))
     if order is not None:
         card = card.loc[list(order)]
     card["support"] = card["support"].astype("Int64")

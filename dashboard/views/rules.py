@@ -116,27 +116,26 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
     k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")
-    model = budget.models[k]
     shown = budget.n_rules(k)
     st.info(f"**Shown: a compact model of {shown} rules** ({shown - 1} evolved rules and the "
             f"baseline), fitted weights, made from the {n:,} rules at iteration "
             f"{snap.iteration:,}.", icon=":material/model_training:")
     st.plotly_chart(scorecard_figures.budget_curve(budget.curve, k), key="budget_curve")
-    card = scorecard(session, model)
+    card = scorecard(session, budget, k)
     with ui.shielded("auditing the compact model"):
         audit_of(session, snap, budget, k, card)
 
 
-def scorecard(session: state.Session, model) -> str:
-    """The compact model's weights as a heatmap and a sortable table, in the order chosen;
-    returns the scorecard file (``mlr_core.scorecard.to_csv``) in that order."""
-    data = session.split.dataset
-    X, _ = session.split.training()
-    order = st.selectbox("Read the rules in this order", rule_budget.orders(data.label_names),
+def scorecard(session: state.Session, budget, k: int) -> str:
+    """The weights of the compact model of budget k as a heatmap and a sortable table, in the
+    order chosen; returns the scorecard file (``mlr_core.scorecard.to_csv``) in that order."""
+    model = budget.models[k]
+    order = st.selectbox("Read the rules in this order",
+                         rule_budget.orders(session.split.dataset.label_names),
                          key="scorecard_order")
-    table = rule_budget.scorecard(model, X, order)
+    table = rule_budget.scorecard(budget.card(k), order)
     base = rule_budget.baseline(model)
-    per_row = model.rule_set_.match_counts(X)
+    per_row = budget.rules_per_row(k)
     st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** "
                 f"{model.rule_set_.prediction_text()} A training row matches "
                 f"{np.median(per_row):g} rules (median; at most {per_row.max()}); a rule keeps "
@@ -162,15 +161,14 @@ def scorecard(session: state.Session, model) -> str:
     st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
                 f"{chosen.support:,} training rows)")
     st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
-    return scorecard_file.to_csv(model.rule_set_, X, order=table.index)
+    return scorecard_file.csv_of(model.rule_set_, budget.card(k), order=table.index)
 
 
 def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card: str) -> None:
     """The audit of the compact model of budget k (decisions, coverage, measures) and the files
     an auditor takes away."""
     with st.spinner(f"Auditing the compact model of {budget.n_rules(k)} rules…"):
-        result = rule_budget.audit(budget, k, session.split.dataset, session.split.train_idx,
-                                   session.split.test_idx)
+        result = rule_budget.audit(budget, k, session.split.dataset, session.split.test_idx)
     st.markdown(f"**Audit of the compact model of {budget.n_rules(k)} rules** on the training "
                 "rows")
     for col, (label, value, help_text) in zip(st.columns(4), rules_audit.headline(result),

@@ -215,6 +215,13 @@ def test_audit_puts_it_together(datasets):
                                    check_names=False)
     assert m.loc["hamming_loss", ("held-out", "full")] == pytest.approx(
         np.mean(model.predict(data.X[test]) != data.Y[test]))
+    # the training rows the model has bound, read where they are: the same audit
+    bound = audit(model, X_test=data.X[test], Y_test=data.Y[test])
+    assert bound.summary == s
+    pd.testing.assert_frame_equal(bound.rules, result.rules)
+    pd.testing.assert_frame_equal(bound.measures, result.measures)
+    with pytest.raises(InputError, match="No training rows are bound"):
+        audit(MLRClassifier.from_json(model.to_json()))
 
 
 def test_the_audit_of_a_compact_model_names_rules_by_the_full_models_ids(datasets, fitted):

@@ -82,22 +82,24 @@ def test_scorecard_orders_and_file(session, budget):
     X = session.split.dataset.X[session.split.train_idx]
     labels = session.split.dataset.label_names
     assert rule_budget.orders(labels)[-1] == f"weight for {labels[-1]}"
-    by_weight = rule_budget.scorecard(model, X)
+    pd.testing.assert_frame_equal(budget.card(20), model.rule_set_.scorecard(X))  # bound rows
+    by_weight = rule_budget.scorecard(budget.card(20))
     assert list(by_weight.columns) == ["support", "coverage", *labels, "condition"]
     assert len(by_weight) == budget.n_rules(20) - 1
     strongest = by_weight[labels].abs().max(axis=1).to_numpy()
     assert (np.diff(strongest) <= 0).all()
-    assert rule_budget.scorecard(model, X, "most rows matched first")[
+    assert rule_budget.scorecard(budget.card(20), "most rows matched first")[
         "support"].is_monotonic_decreasing
-    assert rule_budget.scorecard(model, X, "rule id").index.is_monotonic_increasing
-    by_label = rule_budget.scorecard(model, X, f"weight for {labels[2]}")
+    assert rule_budget.scorecard(budget.card(20), "rule id").index.is_monotonic_increasing
+    by_label = rule_budget.scorecard(budget.card(20), f"weight for {labels[2]}")
     assert by_label[labels[2]].is_monotonic_decreasing
     assert sorted(by_label.index) == sorted(by_weight.index)
     # the file: the baseline first, then the rules in the order shown (as the page writes it)
     base = rule_budget.baseline(model)
     assert base.to_numpy() == pytest.approx(model.rule_weights_.intercept)
-    card = pd.read_csv(io.StringIO(scorecard_file.to_csv(model.rule_set_, X,
-                                                         order=by_label.index)), comment="#")
+    written = scorecard_file.csv_of(model.rule_set_, budget.card(20), order=by_label.index)
+    assert written == scorecard_file.to_csv(model.rule_set_, X, order=by_label.index)
+    card = pd.read_csv(io.StringIO(written), comment="#")
     assert card["rule_id"].tolist() == ["baseline", *map(str, by_label.index)]
     weights = [f"weight: {label}" for label in labels]
     assert card.loc[0, weights].to_numpy(dtype=float) == pytest.approx(base.to_numpy())
@@ -136,8 +138,7 @@ def test_budget_curve_marks_the_chosen_budget_on_a_log_axis(budget):
 
 def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     model = budget.models[20]
-    table = rule_budget.scorecard(model, session.split.dataset.X[session.split.train_idx],
-                                  "most rows matched first")
+    table = rule_budget.scorecard(budget.card(20), "most rows matched first")
     base = rule_budget.baseline(model)
     (trace,) = scorecard_figures.scorecard_heatmap(table, base).to_dict()["data"]
     labels = session.split.dataset.label_names
