@@ -81,9 +81,8 @@ def voters(session: state.Session, exp, index: int) -> None:
         }))
     if table.empty:
         return
-    rows = event.selection.rows
-    chosen = table.iloc[rows[0] if rows else 0]
-    st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if rows else 'the strongest'}"
+    chosen, selected = _chosen(table, event)
+    st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if selected else 'the strongest'}"
                 f" voter: {vote_text.share_text(chosen.vote_share)} of the vote, fitness "
                 f"{chosen.fitness:.3f}, numerosity {chosen.numerosity}, "
                 f"experience {chosen.experience})")
@@ -181,14 +180,29 @@ def fitted_weights(session: state.Session, index: int) -> None:
     if exp.fallback:
         return
     contributions = contributions_table(exp, data.label_names)
-    st.dataframe(contributions, hide_index=True,
-                 key=f"fitted-{index}", height=tables.height_for(len(exp.rule_ids), 320),
-                 column_config=tables.fit_columns(contributions, index=False, config={
-                     "rule_id": st.column_config.NumberColumn("rule", format="%d"),
-                     "towards the answer": st.column_config.NumberColumn(
-                         format="%+.3f", help="its weights for the predicted labels minus "
-                         "its weights for the others"),
-                 }))
+    st.markdown("**Matching rules** · select a row to read its rule in full")
+    event = st.dataframe(
+        contributions, hide_index=True, key=f"fitted-{index}", on_select="rerun",
+        selection_mode="single-row", height=tables.height_for(len(exp.rule_ids), 320),
+        column_config=tables.fit_columns(contributions, index=False, config={
+            "rule_id": st.column_config.NumberColumn("rule", format="%d"),
+            "towards the answer": st.column_config.NumberColumn(
+                format="%+.3f", help="its weights for the predicted labels minus "
+                "its weights for the others"),
+            "rule": st.column_config.TextColumn("rule (select the row for all of it)"),
+        }))
+    chosen, selected = _chosen(contributions, event)
+    which = "selected" if selected else "the strongest push"
+    st.markdown(f"**Rule {chosen.rule_id}** in full ({which}: "
+                f"{chosen['towards the answer']:+.3f} towards the answer)")
+    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+
+
+def _chosen(table: pd.DataFrame, event) -> tuple[pd.Series, bool]:
+    """The row of ``table`` selected in its dataframe (``event``), else its first; and whether
+    one was selected."""
+    rows = event.selection.rows
+    return table.iloc[rows[0] if rows else 0], bool(rows)
 
 
 def explanation(session: state.Session, index: int) -> None:
