@@ -147,12 +147,31 @@ def orders(label_names) -> list[str]:
     return [*ORDERS, *(BY_LABEL.format(label=name) for name in label_names)]
 
 
+def sorted_by_label(order: str, label_names) -> str | None:
+    """The label whose weight ``order`` sorts by, else None."""
+    return next((name for name in label_names if order == BY_LABEL.format(label=name)), None)
+
+
+def labels_that_fit(widths: dict, labels, room: int, first: str | None = None) -> list[str]:
+    """The label columns a scorecard table shows at first: ``first`` (the label it is sorted
+    by), then the others in order, while their widths (px, ``widths``) fit in ``room``; one at
+    least. The heatmap shows every weight; a page lets the reader choose others."""
+    ordered = ([first] if first else []) + [name for name in labels if name != first]
+    shown, used = [], 0
+    for name in ordered:
+        if shown and used + widths[name] > room:
+            break
+        shown.append(name)
+        used += widths[name]
+    return shown
+
+
 def scorecard(card: pd.DataFrame, order: str = "largest weight first") -> pd.DataFrame:
     """A scorecard (``RuleSet.scorecard``: `RuleBudget.card`) laid out in ``order`` (one of
     :func:`orders`): support, coverage, a weight column per label (named by it), then the long
     condition; ``rule_id`` stays the index."""
     weights = weights_of(card)
-    label = next((name for name in weights if order == BY_LABEL.format(label=name)), None)
+    label = sorted_by_label(order, weights.columns)
     key = -weights[label] if label is not None else ORDERS[order](card)
     table = pd.concat([card[["support", "coverage"]], weights, card["condition"]], axis=1)
     return table.loc[key.sort_values(kind="stable").index].rename_axis("rule_id")

@@ -54,7 +54,9 @@ def _px(chars: int) -> int:
 def fit_columns(frame: pd.DataFrame, config: dict | None = None,
                 index: bool = True, within: int | None = None) -> dict:
     """``column_config`` for ``st.dataframe(frame)``: ``config`` with a width in pixels for every
-    column (and the index unless hidden) from its longest header or cell text; with ``within``
+    column (and the index unless hidden) from its longest header or cell text, unless ``config``
+    gives it one (a long label over short numbers, its header cut: name it in the column's
+    help); with ``within``
     (px), the widest column gives up what the grid has beyond it (its cells then open on
     double-click), for a table that must be read without scrolling sideways."""
     config = {key: dict(value) for key, value in (config or {}).items() if value is not None}
@@ -66,6 +68,8 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
         kind = column.get("type_config", {}).get("type")
         if kind in ("progress", "checkbox"):
             column["width"] = BAR_PX
+            continue
+        if isinstance(column.get("width"), int):
             continue
         header = column.get("label") or (frame.index.name if name == "_index" else name)
         longest = int(_texts(values, column).str.len().max()) if len(values) else 0

@@ -126,6 +126,14 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
         audit_of(session, snap, budget, k, card)
 
 
+#: A label's weight column in the scorecard table (px): "+0.123" whole, a long label's header cut
+#: (its help names it).
+LABEL_PX = 90
+#: Room for label weights in the scorecard table at a 1,300 px window: the page's width less the
+#: row selector, rule, rows matched, coverage and 220 px of the condition's first words.
+LABELS_PX = tables.PAGE_PX - 40 - 90 - 140 - tables.BAR_PX - 220
+
+
 def scorecard(session: state.Session, budget, k: int) -> str:
     """The weights of the compact model of budget k as a heatmap and a sortable table, in the
     order chosen; returns the scorecard file (``mlr_core.scorecard.to_csv``) in that order."""
@@ -142,20 +150,28 @@ def scorecard(session: state.Session, budget, k: int) -> str:
                 "its number in the table above.")
     st.plotly_chart(scorecard_figures.scorecard_heatmap(table, base), key="scorecard_heatmap")
     labels = list(base.index)
-    width = min(900, 7 * int(table["condition"].str.len().max()))
+    shown = st.multiselect(
+        "Label weights in the table (the heatmap shows them all)", labels,
+        default=rule_budget.labels_that_fit(
+            {label: LABEL_PX for label in labels}, labels, LABELS_PX,
+            rule_budget.sorted_by_label(order, labels)),
+        key=f"scorecard_labels-{session.split.dataset.name}",
+        help="As many as fit a 1,300 px window at first, the label the rules are sorted by "
+             "first; more make the table scroll sideways.")
+    frame = table[["support", "coverage", *shown, "condition"]].reset_index()
     event = st.dataframe(
-        table.reset_index(), key="scorecard_table", hide_index=True, on_select="rerun",
+        frame, key="scorecard_table", hide_index=True, on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(table), 420),
-        column_config={
-            "rule_id": st.column_config.NumberColumn("rule", format="%d", width=60),
+        column_config=tables.fit_columns(frame, index=False, within=tables.PAGE_PX, config={
+            "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "condition": st.column_config.TextColumn(
-                "condition (select the row to read it line by line)", width=width),
-            "support": st.column_config.NumberColumn("rows matched", width=90),
+                "condition (select the row to read it line by line)"),
+            "support": st.column_config.NumberColumn("rows matched"),
             "coverage": st.column_config.ProgressColumn("coverage", format="percent",
-                                                        min_value=0.0, max_value=1.0, width=90),
-        } | {label: st.column_config.NumberColumn(label, format="%+.3f",
-                                                  width=max(70, 8 * len(label)))
-             for label in labels})
+                                                        min_value=0.0, max_value=1.0),
+        } | {label: st.column_config.NumberColumn(label, format="%+.3f", width=LABEL_PX,
+                                                  help=label)
+             for label in shown}))
     rows = event.selection.rows
     chosen = table.iloc[rows[0] if rows else 0]
     st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
