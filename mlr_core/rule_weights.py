@@ -5,8 +5,9 @@ whose labelset holds it). Those shares are not probabilities: a general rule wit
 labelset keeps a high HL fitness and dilutes every vote, and the best cut moves from fold to
 fold. Here the evolved rules are kept as they are and each becomes a 0/1 feature (does it match
 x?); one ridge regression per label on those features gives each rule a weight per label, so a
-label's score is ``intercept + sum of the weights of the rules that match x``, clipped to
-[0, 1]: an estimate of the probability of the label.
+label's total is ``intercept + sum of the weights of the rules that match x``, and its score
+that total clipped to [0, 1] (an estimate of the probability of the label) or, where it ranks
+the labels better, put on log-odds by a second stage (``mlr_core/calibration.py``).
 
 On 0/1 data (words) each feature also becomes a rule of its own, ``word = 1`` (`feature_rules`):
 fitted first, on every training row, they are a linear model of the words, and the evolved rules
@@ -19,7 +20,8 @@ cross-validation, as in scikit-learn's ``RidgeCV``: no refits; here on one decom
 by the fits of the same rules, `Basis`). Its leave-one-out predictions come for free and are
 scores for rows the weights did not see; the bipartition is tuned on them. Measured
 on the shared folds (``docs/field.md``): a shared penalty did as well as one per label, a
-logistic link no better at ten times the time, the vote shares as extra features nothing.
+logistic regression on the rules themselves no better at ten times the time, the vote shares
+as extra features nothing.
 """
 
 import functools
@@ -143,21 +145,15 @@ def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix,
     """The one-condition rules first (``base``: all training rows x `feature_rules`, ``Y``
     all rows' labels), then the evolved rules (``A``: the fitting ``rows`` x rules, or its
     `Basis`) on what they leave, each stage with its own penalty. The weights: one row per
-    column of ``A``, then of ``base``; the leave-one-out scores of ``rows``, the sum of both
-    stages', in [0, 1].
+    column of ``A``, then of ``base``; the leave-one-out totals of ``rows``, the sum of both
+    stages' (unclipped: `fit_weights` compares them clipped, the second stage reads them as
+    they are).
 
     Why two stages: in one ridge fit the thousands of evolved rules set the one penalty for
     all, and the linear part, the better ranker on wide 0/1 data, was drowned (slashdot fold 0
     ranking loss: words alone 0.070, the evolved rules alone 0.080, both in one fit 0.080).
     The first stage is a sparse fit of as many columns as words, cheap on every training row
     (the evolved rules are fitted on `MAX_ROWS` of them)."""
-    weights, totals = _two_stages(A, Y, base, rows)
-    return weights, np.clip(totals, 0.0, 1.0)
-
-
-def _two_stages(A, Y: np.ndarray, base: sp.csr_matrix,
-                rows: np.ndarray) -> tuple[WeightScorer, np.ndarray]:
-    """`fit_in_two_stages`, its leave-one-out totals unclipped."""
     Yf = Y.astype(np.float64)
     first, loo_first = _fit(base, Yf)
     residual = Yf[rows] - first.intercept - base[rows] @ first.coef
@@ -185,7 +181,7 @@ def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None,
     alone, loo = _fit(basis, truth)
     if base is None:
         return alone, loo, False
-    both, loo_both = _two_stages(basis, Y, base, rows)
+    both, loo_both = fit_in_two_stages(basis, Y, base, rows)
 
     def error(totals):
         return np.mean((np.clip(totals, 0.0, 1.0) - truth) ** 2)

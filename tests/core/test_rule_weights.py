@@ -207,7 +207,7 @@ def test_two_stages_fit_the_linear_part_first():
     assert np.allclose(weights.coef[30:], alone.coef)
     scores = np.clip(weights.intercept + np.hstack([noise, base[rows]]) @ weights.coef, 0, 1)
     assert np.abs(scores - np.clip(alone.intercept + base[rows] @ alone.coef, 0, 1)).max() < 0.1
-    assert loo.shape == (len(rows), 2) and (loo >= 0).all() and (loo <= 1).all()
+    assert loo.shape == (len(rows), 2) and np.isfinite(loo).all()  # totals, unclipped
 
 
 def test_a_fitted_model_round_trips_with_its_one_condition_rules():
