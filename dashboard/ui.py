@@ -199,8 +199,10 @@ def run_pending_steps(current: state.Session) -> None:
 def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     """Draw a page section in a fragment that, while training runs, first trains one time slice.
 
-    ``run_every`` is ``None`` when paused, so a paused page costs nothing; each tick trains for
-    about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the model. A tick waits to
+    ``run_every`` is ``None`` when paused, so a paused page costs nothing (but while a Step's
+    curve point is being made: the tick that finds it made reruns the page without the timer);
+    each tick trains for about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the
+    model. A tick waits to
     start while another tab answers a click (``sharing``).
     """
 

@@ -327,10 +327,9 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     kept. With fitted rule weights every matching rule moves every score a little, so putting
     back keeps most rules; there the other rules are instead dropped one by one, lightest first,
     while no prediction on X changes (``WeightScorer.prune``), then put back as above should
-    rounding have moved one. The result is then checked through the public path: the compacted model
-    (``model.subset``) must predict exactly as the full model on X (a ``RuntimeError``
-    otherwise, a bug).
-    """
+    rounding have moved one. The result is then checked on the model itself: the compacted
+    model (``model.subset``) must predict exactly as the full model on X (`AuditedRows.labels`,
+    ``predict``'s path past the scaling; a ``RuntimeError`` otherwise, a bug)."""
     mode = _mode(model, prediction)
     X = AuditedRows.of(model, X)
     rows = rows if rows is not None else row_rules(model, X, mode)
