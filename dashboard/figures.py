@@ -327,11 +327,12 @@ def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:
     return _layout(fig, f"All {len(rules):,} distinct rules", height)
 
 
-def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str]) -> go.Figure:
+def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str],
+                    empty: str = "Press Start or Step to train") -> go.Figure:
     """Training vs held-out measures over iterations, one panel per measure.
 
     ``curves``: iteration, split ("training" / "held-out") and one column per key of
-    ``measures`` (column -> panel title).
+    ``measures`` (column -> panel title); ``empty``: what the chart says while it has none.
     """
     fig = make_subplots(rows=1, cols=len(measures), subplot_titles=list(measures.values()))
     for col, (metric, label) in enumerate(measures.items(), start=1):
@@ -350,7 +351,7 @@ def learning_curves(curves: pd.DataFrame, measures: Mapping[str, str]) -> go.Fig
         fig.update_yaxes(range=[0, 1], row=1, col=col)
     legend_below(fig)
     if curves.empty:
-        fig.add_annotation(text="Press Start or Step to train", showarrow=False,
+        fig.add_annotation(text=empty, showarrow=False,
                            xref="paper", yref="paper", x=0.5, y=0.5, font={"size": 16})
     return _layout(fig, "Learning curves: training vs held-out", 340)
 

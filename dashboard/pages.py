@@ -22,10 +22,13 @@ from dashboard.state import RACE_LANES, Race, Session
 HEATMAP_RULES = 60
 
 
-def train_charts(snap: Snapshot) -> list[go.Figure]:
+def train_charts(snap: Snapshot, point_owed: bool = False) -> list[go.Figure]:
     """The Train page's live charts: learning curves and the population over iterations (the
-    page remakes them with each curve point, not at every tick)."""
-    return [figures.learning_curves(snap.curves, MEASURES),
+    page remakes them with each curve point, not at every tick); ``point_owed``: a Step's
+    first point is being made, which the empty curves say."""
+    empty = ("Fitting the rule weights for the first point…" if point_owed
+             else "Press Start or Step to train")
+    return [figures.learning_curves(snap.curves, MEASURES, empty),
             figures.population_curves(snap.history)]
 
 

@@ -93,10 +93,12 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         f" held-out {len(session.split.test_idx):,} rows"
     )
     # remade with each curve point (about once a second), not at every tick
-    curves, population = ui.drawn_from("train_charts", snap.curves,
-                                       lambda: pages.train_charts(snap))
+    point_owed = session.point_owed()
+    curves, population = ui.drawn_from(f"train_charts{'-owed' if point_owed else ''}",
+                                       snap.curves,
+                                       lambda: pages.train_charts(snap, point_owed))
     owed = (" **Fitting the rule weights for the step's point:** it is drawn when made."
-            if session.point_owed() else "")
+            if point_owed else "")
     st.caption(f"**Curves of:** {session.model_words()}, refitted to the rules at each point "
                "(as `tune_bipartition()` does), so they show what the model would predict at "
                f"that iteration.{owed}")

@@ -654,7 +654,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_logged_traceback(app, monk
                                                                         server_log):
     from dashboard import pages
 
-    def broken(snap):
+    def broken(snap, point_owed=False):
         raise RuntimeError("chart builder broke")
 
     monkeypatch.setattr(pages, "train_charts", broken)

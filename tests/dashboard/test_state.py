@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from dashboard import state
+from dashboard import pages, state
 from dashboard.curves import MEASURES, CurveLog
 from dashboard.data_split import DEFAULT_HOLDOUT, DataSplit
 from mlr_core import Dataset, MLRClassifier, TrainingSession, make_hypercube_dataset
@@ -341,6 +341,8 @@ def test_a_step_shows_its_iteration_at_once_and_its_point_when_made(session, mon
     session.step(50, wait=False)
     assert session.point_owed()
     assert session.snapshot().iteration == 50 and not session.curves.points
+    curves, _ = pages.train_charts(session.snapshot(), session.point_owed())
+    assert curves.layout.annotations[-1].text.startswith("Fitting the rule weights")
     session.step(50, wait=False)  # while the first point is still owed
     assert session.iteration == 100 and session.point_owed()
     release.set()
