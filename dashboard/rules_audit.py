@@ -20,6 +20,9 @@ from mlr_core.audit_report import _MEASURE_NAMES
 COLUMNS = ["labelset", "trusted_accuracy", "accuracy", "experience", "fitness", "numerosity",
            "rule", "generality", "n_specified", "correct_set_size", "last_ga", "birth"]
 HIDDEN = ["labelset_id"]
+#: The columns the page shows at first: what fits a 1,300 px window beside the rule's first words
+#: (the rest one choice away; the selected row's rule is shown whole below the table).
+SHOWN = ["labelset", "trusted_accuracy", "experience", "rule"]
 #: Short column names for the measures table (six columns side by side).
 DATA_NAMES = {"audited": "train", "held-out": "held-out"}
 MODEL_NAMES = {"full": "this model", "compact": "pruned", "deciding": "deciding only"}

@@ -56,9 +56,9 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
     """``column_config`` for ``st.dataframe(frame)``: ``config`` with a width in pixels for every
     column (and the index unless hidden) from its longest header or cell text, unless ``config``
     gives it one (a long label over short numbers, its header cut: name it in the column's
-    help); with ``within``
-    (px), the widest column gives up what the grid has beyond it (its cells then open on
-    double-click), for a table that must be read without scrolling sideways."""
+    help); with ``within`` (px), the widest columns give up what the grid has beyond it, cut
+    to one width (their cells then open on double-click), for a table that must be read without
+    scrolling sideways."""
     config = {key: dict(value) for key, value in (config or {}).items() if value is not None}
     columns = {name: frame[name] for name in frame.columns}
     if index:
@@ -77,12 +77,27 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
         column["width"] = _px(chars)
         if PAD_PX + CHAR_PX * chars > MAX_PX:
             _capped(column)
-    excess = sum(column.get("width", 0) for column in config.values()) - (within or np.inf)
-    if excess > 0:
-        widest = max(config.values(), key=lambda column: column.get("width", 0))
-        widest["width"] = max(MIN_PX, int(widest["width"] - excess))
-        _capped(widest)
+    if within is not None:
+        _level(config.values(), within)
     return config
+
+
+def _level(config, within: int) -> None:
+    """Cut the widest columns of ``config`` to one width, the widest that keeps the sum within
+    ``within`` px (never below ``MIN_PX``): a labelset and a rule text share what the numbers
+    beside them leave, rather than one of them taking it all."""
+    shown = sorted((column for column in config if column.get("width")),
+                   key=lambda column: column["width"], reverse=True)
+    if sum(column["width"] for column in shown) <= within:
+        return
+    for k in range(1, len(shown) + 1):  # the k widest cut to one level
+        rest = sum(column["width"] for column in shown[k:])
+        level = (within - rest) // k
+        if k == len(shown) or level >= shown[k]["width"]:
+            break
+    for column in shown[:k]:
+        column["width"] = max(MIN_PX, int(level))
+        _capped(column)
 
 
 def _capped(column: dict) -> None:

@@ -5,7 +5,16 @@ audit and downloads (JSON, CSV, HTML report, Python, SQL)."""
 import numpy as np
 import streamlit as st
 
-from dashboard import pages, rule_budget, rules_audit, scorecard_figures, state, tables, ui
+from dashboard import (
+    pages,
+    rule_budget,
+    rules_audit,
+    scorecard_figures,
+    state,
+    tables,
+    ui,
+    vote_text,
+)
 from mlr_core import export
 from mlr_core import scorecard as scorecard_file
 from mlr_core.audit_report import coverage_figure, report_html
@@ -67,22 +76,40 @@ def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int)
 
 
 def table_view(table, n_rules: int) -> None:
+    """The rules in the columns chosen (at first those that fit a 1,300 px window), and the
+    selected row's rule whole below them."""
     st.caption(f"{len(table):,} of {n_rules:,} rules, most trustworthy first "
                "(trusted accuracy: the 95% lower bound on accuracy given the rule's experience)"
-               " · click a column header to sort the view.")
-    shown = table.drop(columns="labelset_id")
-    st.dataframe(
-        shown, height=420, key="rules_table",
+               " · click a column header to sort the view, a row to read its rule whole.")
+    more = [c for c in rules_audit.COLUMNS if c not in rules_audit.SHOWN]
+    extra = st.multiselect("More columns", more, key="rules_columns",
+                           format_func=lambda c: c.replace("_", " "),
+                           help="More make the table scroll sideways; the downloads hold "
+                                "every column.")
+    shown = table[[c for c in rules_audit.COLUMNS if c in rules_audit.SHOWN or c in extra]]
+    event = st.dataframe(
+        shown, height=420, key="rules_table", on_select="rerun", selection_mode="single-row",
         column_config=tables.fit_columns(shown, {
+            "_index": st.column_config.NumberColumn("rule", format="%d"),
             "trusted_accuracy": st.column_config.NumberColumn(
-                "trusted accuracy", format="%.3f",
-                help="Wilson 95% lower bound on the accuracy over the rule's experience"),
+                "trusted acc.", format="%.3f",
+                help="Trusted accuracy: the Wilson 95% lower bound on the accuracy over the "
+                     "rule's experience"),
             "fitness": st.column_config.NumberColumn(format="%.3f"),
             "accuracy": st.column_config.NumberColumn(format="%.3f"),
             "generality": st.column_config.NumberColumn(format="%.3f"),
             "correct_set_size": st.column_config.NumberColumn(format="%.1f"),
-        }),
+            "rule": st.column_config.TextColumn("rule (select the row to read it whole)"),
+        }, within=tables.PAGE_PX),
     )
+    if shown.empty:
+        return
+    rows = event.selection.rows
+    chosen = table.iloc[rows[0] if rows else 0]
+    st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: accuracy "
+                f"{chosen.accuracy:.3f} over {chosen.experience:,} matches, fitness "
+                f"{chosen.fitness:.3f}, numerosity {chosen.numerosity:,})")
+    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
 
 
 def budget_section(session: state.Session, snap: state.Snapshot) -> None:

@@ -15,7 +15,7 @@ import pytest
 from stepping import step
 from streamlit.testing.v1 import AppTest
 
-from dashboard import frames, pages
+from dashboard import frames, pages, rules_audit, vote_text
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
@@ -337,11 +337,17 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
     table = at.dataframe[0].value
     assert len(table) == len(rules)
     assert table["trusted_accuracy"].is_monotonic_decreasing  # the sensible default order
+    assert list(table.columns) == rules_audit.SHOWN  # what fits a 1,300 px window
+    first = table.iloc[0]
+    assert any(c.value == vote_text.rule_lines(first["rule"]) for c in at.code)  # read whole
     assert _downloads(at) == [f"Download all {len(rules):,} rules (CSV)",
                               f"Download all {len(rules):,} rules as a model (JSON)"]
     heatmap = _specs(at)[0]
     assert heatmap["data"][0]["type"] == "heatmap"
     assert list(heatmap["data"][0]["x"]) == _session(at).split.dataset.feature_names
+    at.multiselect(key="rules_columns").set_value(["numerosity"]).run()
+    assert list(at.dataframe[0].value.columns) == [*rules_audit.SHOWN[:-1], "numerosity",
+                                                   "rule"]  # in the table's own order
     at.number_input(key="rules_num").set_value(2).run()
     assert (at.dataframe[0].value["numerosity"] >= 2).all()
     at.number_input(key="rules_exp").set_value(100).run()

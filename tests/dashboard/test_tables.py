@@ -49,3 +49,18 @@ def test_a_grid_is_tall_enough_for_every_row_unless_capped():
     assert eleven == tables.FRAME_PX + 11 * tables.ROW_PX
     assert tables.height_for(11, cap=420) == 420 < eleven  # a long table scrolls within its cap
     assert tables.height_for(0) == tables.height_for(1)  # an empty grid still shows its header
+
+
+def test_two_long_text_columns_share_the_room_the_numbers_leave():
+    """A labelset and a rule text, both wider than the page: cut to one width, side by side,
+    rather than the widest alone cut to nothing while the other keeps its 600 px."""
+    labelset = "{" + ", ".join(f"Class{j}" for j in range(1, 12)) + "}"
+    rule = "IF " + " AND ".join(f"Mean_Acc1298_Mean_Mem40_{j} <= 0.25" for j in range(3))
+    frame = pd.DataFrame({"labelset": [labelset], "experience": [86], "rule": [rule]})
+    free = tables.fit_columns(frame, index=False)
+    kept = tables.fit_columns(frame, index=False, within=tables.PAGE_PX)
+    assert free["rule"]["width"] > free["labelset"]["width"] > tables.PAGE_PX // 2
+    assert kept["labelset"]["width"] == kept["rule"]["width"] >= tables.MIN_PX
+    assert sum(column["width"] for column in kept.values()) <= tables.PAGE_PX
+    assert kept["experience"] == free["experience"]
+    assert all(tables.CAPPED_HELP in kept[name]["help"] for name in ("labelset", "rule"))
