@@ -15,6 +15,9 @@ from mlr_core import bipartition as bp
 
 VOTER_COLUMNS = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "experience",
                  "accuracy", "rule"]
+#: What the voters' table shows, to fit a 1,300 px window; the chosen voter's experience and
+#: accuracy are said below it.
+VOTER_SHOWN = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "rule"]
 #: Labels named in the paragraph's list of shares (the chart shows them all).
 LISTED_LABELS = 6
 

@@ -65,11 +65,12 @@ def voters(session: state.Session, exp, index: int) -> None:
     table = vote_text.voters_table(exp)
     st.markdown("**Voting rules**" + (" (nearest, none matched)" if exp.fallback else " [M]")
                 + " · select a row to read its rule in full")
+    shown = table[vote_text.VOTER_SHOWN]
     event = st.dataframe(
-        table, hide_index=True, key=f"voters-{index}", on_select="rerun",
+        shown, hide_index=True, key=f"voters-{index}", on_select="rerun",
         selection_mode="single-row",
         height=tables.height_for(len(table), 420),
-        column_config=tables.fit_columns(table, index=False, config={
+        column_config=tables.fit_columns(shown, index=False, within=tables.PAGE_PX, config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "labelset": st.column_config.TextColumn("labelset (its vote)"),
             "vote_share": st.column_config.ProgressColumn(
@@ -84,8 +85,8 @@ def voters(session: state.Session, exp, index: int) -> None:
     chosen, selected = _chosen(table, event)
     st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if selected else 'the strongest'}"
                 f" voter: {vote_text.share_text(chosen.vote_share)} of the vote, fitness "
-                f"{chosen.fitness:.3f}, numerosity {chosen.numerosity}, "
-                f"experience {chosen.experience})")
+                f"{chosen.fitness:.3f} (accuracy {chosen.accuracy:.3f}), numerosity "
+                f"{chosen.numerosity}, experience {chosen.experience})")
     st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
     with st.expander("The engine's own report (explain().text())", icon=":material/notes:"):
         st.code(exp.text(), language=None, wrap_lines=True)
@@ -184,7 +185,8 @@ def fitted_weights(session: state.Session, index: int) -> None:
     event = st.dataframe(
         contributions, hide_index=True, key=f"fitted-{index}", on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(exp.rule_ids), 320),
-        column_config=tables.fit_columns(contributions, index=False, config={
+        column_config=tables.fit_columns(contributions, index=False, within=tables.PAGE_PX,
+                                         config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "towards the answer": st.column_config.NumberColumn(
                 format="%+.3f", help="its weights for the predicted labels minus "
