@@ -79,8 +79,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     population = None  # drawn without the measured point if measuring fails
     with ui.shielded("measuring the population"):
         population = population_measured(session, snap)
-    star = (f"measured: this population's rules ({mode.upper()}, at ν = 1), "
-            "mean of match share × accuracy")
+    # short enough for the legend of a half-width chart; the note below says what it measures
+    star = f"measured: this population ({mode.upper()}, ν = 1)"
     valid_from = 2.0**m / (m + 1)
     shade_name = "shaded: HL upper bound meaningful (DL ≥ 2^m/(m+1))"
 
