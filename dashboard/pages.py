@@ -64,7 +64,7 @@ def race_table(race: Race) -> pd.DataFrame:
         snap = lane.snapshot()
         r0 = float(lane.params["r0"])
         tau = theory.population_specificity(snap.rules["n_specified"], snap.rules["numerosity"],
-                                            d, lane.params["p_hash"])
+                                            d, lane.params["p_hash"], lane.max_specified())
         held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
         n_rows = len(lane.split.train_idx)
         measured = (theory.measured_fitness(lane.match_counts(snap), snap.rules["accuracy"],

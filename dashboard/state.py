@@ -32,7 +32,7 @@ from dashboard.snapshots import SNAPSHOTS, Snapshot, SnapshotStore
 from mlr_core import Dataset
 from mlr_core.errors import InputError, MLRError
 from mlr_core.params import DEFAULTS as LIBRARY_DEFAULTS
-from mlr_core.params import number_type
+from mlr_core.params import number_type, resolved_max_specified
 
 T = TypeVar("T")
 
@@ -296,6 +296,15 @@ class Session:
                     params)
 
     # ------------------------------------------------------------------ training
+
+    def max_specified(self) -> int:
+        """The most features a rule of this session specifies: the model's limit once started,
+        else the one the library would set on this split (``params.resolved_max_specified``)."""
+        training = self._training
+        if training is not None:
+            return int(training.model.max_specified_)
+        return resolved_max_specified({**LIBRARY_DEFAULTS, **self.params},
+                                      len(self.split.train_idx), self.split.dataset.X.shape[1])
 
     def model_words(self) -> str:
         """Which model this session trains, in words: "the library's default (fitted rule

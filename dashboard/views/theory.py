@@ -72,7 +72,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
     r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
     tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory.population_specificity(
-        snap.rules["n_specified"], snap.rules["numerosity"], d_data, session.params["p_hash"]),
+        snap.rules["n_specified"], snap.rules["numerosity"], d_data, session.params["p_hash"],
+        session.max_specified()),
         3), 0.005, format="%.3f")
     dl, dens = min(stats["dl"], 2**m), stats["dens"]
     mode = session.params["fitness"]

@@ -349,3 +349,14 @@ def test_a_step_shows_its_iteration_at_once_and_its_point_when_made(session, mon
     assert session.settled(60) and not session.point_owed()
     assert session.curves.points[-1]["iteration"] == 100
     assert session.last_fitted().iteration == 100
+
+
+@pytest.mark.parametrize("weighting", ["fitted", "vote"])
+def test_the_specificity_limit_is_known_before_the_model_starts(data, weighting):
+    """The Theory page and the race read it on a fresh model (their tau before any rule)."""
+    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS,
+                                                         "weighting": weighting})
+    before = session.max_specified()
+    assert session._training is None  # asking did not start the model
+    session.learn(1)
+    assert before == session.max_specified() == session._training.model.max_specified_

@@ -78,6 +78,9 @@ def test_measured_weights_match_share_times_accuracy_by_numerosity():
 def test_population_specificity():
     assert theory.population_specificity([1, 4], [3, 1], 4, 0.33) == pytest.approx(7 / 16)
     assert theory.population_specificity([], [], 4, 0.33) == pytest.approx(0.67)
+    # before any rule, covering keeps at most max_specified of the features it draws
+    assert theory.population_specificity([], [], 1002, 0.33, 3) == pytest.approx(3 / 1002)
+    assert theory.population_specificity([], [], 4, 0.33, 9) == pytest.approx(0.67)
 
 
 def test_a_random_rule_reaches_e_f_em_exactly_and_e_f_hl_between_bounds():
