@@ -16,6 +16,10 @@ from dashboard.figures import FONT
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
 #: Heatmap rows this tall while they fit (their labels and weights printed in the cells).
 ROW_PX, SMALL_ROW_PX, TEXT_ROWS = 26, 13, 60
+#: Beyond this many labels a cell is narrower than its weight's text at a 1,300 px window: the
+#: cells print none (the hover gives it), which also spares the browser drawing 2,000 texts
+#: (mediamill's 101 labels).
+TEXT_LABELS = 30
 #: The waterfall names this many rules (the largest contributions); the rest share one bar.
 WATERFALL_RULES = 12
 
@@ -85,7 +89,7 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
         z=z, x=labels, y=rows, customdata=np.repeat(np.array(hover, dtype=object)[:, None],
                                                     len(labels), axis=1),
         colorscale="RdBu", zmid=0.0, zmin=-limit, zmax=limit, xgap=1, ygap=1,
-        texttemplate=None if small else "%{z:+.2f}",
+        texttemplate=None if small or len(labels) > TEXT_LABELS else "%{z:+.2f}",
         colorbar={"title": {"text": "weight"}, "thickness": 14},
         hovertemplate="%{x}: %{z:+.3f}<br>%{customdata}<extra></extra>",
     ))

@@ -153,6 +153,13 @@ def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     hover = trace["customdata"][1][0]
     assert f"matches {first.support:,} training rows" in hover
     assert hover.count("<br>") == len(rule_budget.condition_parts(first.condition))
+    assert trace["texttemplate"]  # few labels: each cell prints its weight
+    many = [f"label {j}" for j in range(scorecard_figures.TEXT_LABELS + 1)]
+    wide = pd.DataFrame(0.1, index=table.index, columns=many).assign(
+        support=table["support"], coverage=table["coverage"], condition=table["condition"])
+    (trace,) = scorecard_figures.scorecard_heatmap(
+        wide, pd.Series(0.0, index=many)).to_dict()["data"]
+    assert "texttemplate" not in trace and len(trace["x"]) == len(many)  # the hover gives them
 
 
 def test_waterfall_ends_exactly_on_the_score(session, budget):
