@@ -49,8 +49,11 @@ def folder_tab(session: state.Session) -> None:
     if not found:
         st.info(f"No .arff or .csv file in {folder}.", icon=":material/folder_open:")
         return
+    # the dataset loaded, if it is one of these: coming back to this page does not offer another
+    current = next((k for k, path in enumerate(found)
+                    if path.stem == session.split.dataset.name), 0)
     with st.form("folder_form"):
-        path = st.selectbox(f"Datasets in {folder}", found, key="folder_dataset",
+        path = st.selectbox(f"Datasets in {folder}", found, index=current, key="folder_dataset",
                             format_func=data_folder.describe)
         if st.form_submit_button("Load dataset", key="load_folder", type="primary"):
             request_load(session, lambda: data_folder.load(path))

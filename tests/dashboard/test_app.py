@@ -623,6 +623,14 @@ def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp
         _no_exception(at)
         assert _session(at).split.dataset.name == "emotions"
         assert _session(at).split.dataset.label_names[0] == "amazed-suprised"
+        for name in ("flags.arff", "flags.xml"):
+            (tmp_path / name).write_bytes((shared_datasets_dir / name).read_bytes())
+        at = _page(at, "data")
+        at.selectbox(key="folder_dataset").set_value(tmp_path / "flags.arff")
+        _load(at, "load_folder")
+        assert _session(at).split.dataset.name == "flags"
+        at = _page(_page(at, "train"), "data")  # back on the page, the loaded one is offered
+        assert at.selectbox(key="folder_dataset").value.stem == "flags"
     finally:
         ui.launch_options.cache_clear()
 
