@@ -119,10 +119,13 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     with side:
         n_rules = int(session.params["n_rules"])
         n_labelsets = len(session.split.labelsets.names)
-        if n_rules < state.RULES_PER_LABELSET * n_labelsets:
+        # only the vote scores a label by the rules advocating it; fitted weights give every
+        # rule a weight per label (the library keeps N = 1,000 on word data, params.py)
+        if (session.params["weighting"] == "vote"
+                and n_rules < state.RULES_PER_LABELSET * n_labelsets):
             st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
-                       f"{session.split.dataset.name}: each rule advocates one labelset, so most "
-                       f"labelsets get a rule or two at best. Try N ≥ "
+                       f"{session.split.dataset.name}: with the paper's vote each rule advocates "
+                       "one labelset, so most labelsets get a rule or two at best. Try N ≥ "
                        f"{state.RULES_PER_LABELSET * n_labelsets:,} below (slower), or expect rare "
                        "labelsets to be missed.", icon=":material/warning:")
         parameters_form(session)

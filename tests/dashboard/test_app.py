@@ -106,10 +106,13 @@ def test_iterations_per_tick_caps_a_tick(app):
     assert _session(app).snapshot().iteration == 300
 
 
-def test_train_page_warns_when_n_is_small_for_the_labelsets(app):
+def test_train_page_warns_when_n_is_small_for_the_labelsets_the_vote_scores_by(app):
     assert not any("is small for the" in w.value for w in app.warning)
     session = _session(app)
-    session.reset({**session.params, "n_rules": 10})
+    session.reset({**session.params, "n_rules": 10})  # fitted weights: a weight per label
+    app.run()
+    assert not any("is small for the" in w.value for w in app.warning)
+    session.reset({**session.params, "n_rules": 10, "weighting": "vote"})
     app.run()
     n_labelsets = len(session.split.labelsets.names)
     assert any(f"N = 10 is small for the {n_labelsets} distinct labelsets" in w.value
