@@ -152,18 +152,12 @@ def sorted_by_label(order: str, label_names) -> str | None:
     return next((name for name in label_names if order == BY_LABEL.format(label=name)), None)
 
 
-def labels_that_fit(widths: dict, labels, room: int, first: str | None = None) -> list[str]:
+def labels_that_fit(labels, room: int, first: str | None = None) -> list[str]:
     """The label columns a scorecard table shows at first: ``first`` (the label it is sorted
-    by), then the others in order, while their widths (px, ``widths``) fit in ``room``; one at
-    least. The heatmap shows every weight; a page lets the reader choose others."""
+    by), then the others in order, ``room`` of them (one at least). The heatmap shows every
+    weight; a page lets the reader choose others."""
     ordered = ([first] if first else []) + [name for name in labels if name != first]
-    shown, used = [], 0
-    for name in ordered:
-        if shown and used + widths[name] > room:
-            break
-        shown.append(name)
-        used += widths[name]
-    return shown
+    return ordered[:max(1, room)]
 
 
 def scorecard(card: pd.DataFrame, order: str = "largest weight first") -> pd.DataFrame:

@@ -179,9 +179,8 @@ def scorecard(session: state.Session, budget, k: int) -> str:
     labels = list(base.index)
     shown = st.multiselect(
         "Label weights in the table (the heatmap shows them all)", labels,
-        default=rule_budget.labels_that_fit(
-            {label: LABEL_PX for label in labels}, labels, LABELS_PX,
-            rule_budget.sorted_by_label(order, labels)),
+        default=rule_budget.labels_that_fit(labels, LABELS_PX // LABEL_PX,
+                                            rule_budget.sorted_by_label(order, labels)),
         key=f"scorecard_labels-{session.split.dataset.name}",
         help="As many as fit a 1,300 px window at first, the label the rules are sorted by "
              "first; more make the table scroll sideways.")

@@ -245,9 +245,8 @@ def test_on_the_default_model_the_vote_row_is_the_same_rules_voting():
 
 def test_the_scorecard_table_shows_the_label_weights_that_fit_its_sorting_label_first():
     labels = ["a", "b", "c", "d"]
-    widths = {"a": 90, "b": 90, "c": 150, "d": 90}
-    assert rule_budget.labels_that_fit(widths, labels, 200) == ["a", "b"]
-    assert rule_budget.labels_that_fit(widths, labels, 200, first="d") == ["d", "a"]
-    assert rule_budget.labels_that_fit(widths, labels, 10, first="c") == ["c"]  # one at least
+    assert rule_budget.labels_that_fit(labels, 2) == ["a", "b"]
+    assert rule_budget.labels_that_fit(labels, 2, first="d") == ["d", "a"]
+    assert rule_budget.labels_that_fit(labels, 0, first="c") == ["c"]  # one at least
     assert rule_budget.sorted_by_label("weight for c", labels) == "c"
     assert rule_budget.sorted_by_label("rule id", labels) is None
