@@ -78,7 +78,8 @@ def to_python(rule_set: RuleSet) -> str:
         "predict(row) takes a dict from each feature name (FEATURES) to its value and returns the",
         'predicted label names. Plain Python; names are data, never code."""',
         "",
-        *(["import math", ""] if "math." in scorer.squash.python("t") else []),
+        *(f"import {module}" for module in scorer.squash.python_imports),
+        *([""] if scorer.squash.python_imports else []),
         f"FEATURES = ({''.join(f'{_py(n)}, ' for n in rule_set.feature_names)})",
         f"LABELS = ({''.join(f'{_py(n)}, ' for n in rule_set.label_names)})",
         f"DATA_MIN = {_py_floats(rule_set.scaling.data_min)}",
@@ -320,8 +321,6 @@ def _table(name, columns, rows, what, chunk=500) -> list[str]:
             *(f"INSERT INTO temp.{name} VALUES\n"
               + ",\n".join(f"  ({', '.join(row)})" for row in rows[start:start + chunk]) + ";"
               for start in range(0, len(rows), chunk))]
-
-
 
 
 def _num(value) -> str:
