@@ -82,6 +82,14 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
     return config
 
 
+def selected_row(table: pd.DataFrame, event) -> tuple[pd.Series, bool]:
+    """The row of ``table`` selected in its single-row dataframe (``event``, what
+    ``st.dataframe(on_select="rerun")`` returns), else its first; and whether one was selected:
+    a table of rules shows the chosen rule whole below it."""
+    rows = event.selection.rows
+    return table.iloc[rows[0] if rows else 0], bool(rows)
+
+
 def _level(config, within: int) -> None:
     """Cut the widest columns of ``config`` to one width, the widest that keeps the sum within
     ``within`` px (never below ``MIN_PX``): a labelset and a rule text share what the numbers

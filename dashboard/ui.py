@@ -202,8 +202,7 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     ``run_every`` is ``None`` when paused, so a paused page costs nothing (but while a Step's
     curve point is being made: the tick that finds it made reruns the page without the timer);
     each tick trains for about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the
-    model. A tick waits to
-    start while another tab answers a click (``sharing``).
+    model. A tick waits to start while another tab answers a click (``sharing``).
     """
 
     every = run_every()

@@ -82,7 +82,7 @@ def voters(session: state.Session, exp, index: int) -> None:
         }))
     if table.empty:
         return
-    chosen, selected = _chosen(table, event)
+    chosen, selected = tables.selected_row(table, event)
     st.markdown(f"**Rule {chosen.rule_id}** in full ({'selected' if selected else 'the strongest'}"
                 f" voter: {vote_text.share_text(chosen.vote_share)} of the vote, fitness "
                 f"{chosen.fitness:.3f} (accuracy {chosen.accuracy:.3f}), numerosity "
@@ -193,18 +193,11 @@ def fitted_weights(session: state.Session, index: int) -> None:
                 "its weights for the others"),
             "rule": st.column_config.TextColumn("rule (select the row for all of it)"),
         }))
-    chosen, selected = _chosen(contributions, event)
+    chosen, selected = tables.selected_row(contributions, event)
     which = "selected" if selected else "the strongest push"
     st.markdown(f"**Rule {chosen.rule_id}** in full ({which}: "
                 f"{chosen['towards the answer']:+.3f} towards the answer)")
     st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
-
-
-def _chosen(table: pd.DataFrame, event) -> tuple[pd.Series, bool]:
-    """The row of ``table`` selected in its dataframe (``event``), else its first; and whether
-    one was selected."""
-    rows = event.selection.rows
-    return table.iloc[rows[0] if rows else 0], bool(rows)
 
 
 def explanation(session: state.Session, index: int) -> None:

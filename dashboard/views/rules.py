@@ -104,9 +104,8 @@ def table_view(table, n_rules: int) -> None:
     )
     if shown.empty:
         return
-    rows = event.selection.rows
-    chosen = table.iloc[rows[0] if rows else 0]
-    st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: accuracy "
+    chosen, selected = tables.selected_row(table, event)
+    st.markdown(f"**Rule {chosen.name}** ({'selected' if selected else 'the first row'}: accuracy "
                 f"{chosen.accuracy:.3f} over {chosen.experience:,} matches, fitness "
                 f"{chosen.fitness:.3f}, numerosity {chosen.numerosity:,})")
     st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
@@ -198,9 +197,8 @@ def scorecard(session: state.Session, budget, k: int) -> str:
         } | {label: st.column_config.NumberColumn(label, format="%+.3f", width=LABEL_PX,
                                                   help=label)
              for label in shown}))
-    rows = event.selection.rows
-    chosen = table.iloc[rows[0] if rows else 0]
-    st.markdown(f"**Rule {chosen.name}** ({'selected' if rows else 'the first row'}: matches "
+    chosen, selected = tables.selected_row(table, event)
+    st.markdown(f"**Rule {chosen.name}** ({'selected' if selected else 'the first row'}: matches "
                 f"{chosen.support:,} training rows)")
     st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
     return scorecard_file.csv_of(model.rule_set_, budget.card(k), order=table.index)
