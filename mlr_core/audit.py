@@ -184,9 +184,7 @@ def rows_matched(model, X=None) -> np.ndarray:
     Counted on the engine's match matrix a block of rows at a time, not row by row with each
     row's voters as `row_rules` (1-2 s on ohsumed's 11,000 rows)."""
     rules = model.population_
-    scaled = model.run_.X if X is None else model.scaled(X)
-    if scaled is None:
-        raise InputError("No training rows bound to count matches on: pass X.")
+    scaled = (AuditedRows.bound(model) if X is None else AuditedRows.of(model, X)).scaled
     counts = np.zeros(int(rules.size[0]), dtype=np.int64)
     for start in range(0, len(scaled), COUNT_BLOCK):
         counts += np.count_nonzero(match_matrix(rules, scaled[start:start + COUNT_BLOCK]),
