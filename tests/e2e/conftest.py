@@ -30,6 +30,17 @@ from dashboard.headless import (
 #: The first run in a fresh checkout may compile the engine (numba cache): be patient once.
 SLOW_MS = 180_000
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+#: Counts the script runs a tab has begun: every change of the app's script state (a run that
+#: began and ended between two looks is still counted), so a test can wait for the run its
+#: click caused instead of guessing how long the server takes to start it.
+COUNT_RUNS = """
+window.__mlrRuns = 0;
+new MutationObserver(records => { window.__mlrRuns += records.length; }).observe(
+  document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+"""
+#: Elements of the page as the last run drew them: during a rerun Streamlit keeps the previous
+#: run's elements on the page, marked stale, until the new run replaces or drops them.
+FRESH = "[data-testid='stElementContainer']:not([data-stale='true'])"
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 ROOT = Path(__file__).resolve().parents[2]
 #: The paper's datasets, beside the repository (CI lays them there too).
@@ -86,6 +97,20 @@ class App:
     def press(self, name: str) -> None:
         self.page.get_by_role("button", name=name, exact=True).click()
 
+    def after_rerun(self, action) -> None:
+        """Do ``action`` (a click, a key) and return once the run it caused has ended: waits
+        for a script run to begin after it, however long the server takes to start one, then
+        for the app to be idle."""
+        before = self.page.evaluate("window.__mlrRuns")
+        action()
+        self.page.wait_for_function(f"window.__mlrRuns > {before}", timeout=SLOW_MS)
+        self.idle()
+
+    def fresh(self):
+        """The elements the last script run drew (`FRESH`): locate text in them to never read
+        a stale element beside its replacement."""
+        return self.page.locator(FRESH)
+
     def load_real_dataset(self, name: str) -> None:
         """Upload ``name``.arff and its MULAN .xml through the Data page, as a user would."""
         arff, xml = DATASETS / f"{name}.arff", DATASETS / f"{name}.xml"
@@ -100,11 +125,11 @@ class App:
         discard = self.page.get_by_role("button", name=re.compile("^Discard the model"))
         if discard.count():  # a trained model is not thrown away without asking
             discard.click()
-        self.page.get_by_text(f"Loaded {name}").wait_for(timeout=60_000)
+        self.page.get_by_text(f"Loaded {name}").wait_for(timeout=SLOW_MS)
         self.idle()
 
     def metric(self, label: str) -> str:
-        metric = self.page.get_by_test_id("stMetric").filter(
+        metric = self.fresh().get_by_test_id("stMetric").filter(
             has=self.page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True)
         )
         return metric.get_by_test_id("stMetricValue").inner_text()
@@ -126,10 +151,23 @@ class App:
         self.page.get_by_role("button", name="Start", exact=True).wait_for()
         self.idle()
 
-    def wait_until(self, condition, timeout: float = 30.0) -> None:
+    def wait_until(self, condition, timeout: float = SLOW_MS / 1000) -> None:
+        """Polls ``condition`` until it holds; ``timeout`` bounds a failure, it is no speed."""
         deadline = time.monotonic() + timeout
         while not condition():
             assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.2)
+
+    def wait_advancing(self, done, progress, stall_s: float = SLOW_MS / 1000) -> None:
+        """Polls ``done`` until it holds while ``progress()`` (an iteration count) keeps
+        changing: a long run on a busy machine is slow, not stuck, so only ``stall_s`` seconds
+        without progress fail."""
+        last, since = progress(), time.monotonic()
+        while not done():
+            now = progress()
+            if now != last:
+                last, since = now, time.monotonic()
+            assert time.monotonic() - since < stall_s, f"no progress in {stall_s} s, at {now}"
             time.sleep(0.2)
 
     def no_exception(self) -> None:
@@ -164,6 +202,7 @@ def offline_context(browser, blocked: list[str]):
 
     context.route("**/*", only_local)
     context.add_init_script(WATCH_ERRORS)
+    context.add_init_script(COUNT_RUNS)
     return context
 
 
@@ -189,7 +228,7 @@ def other_tab(browser, app_url):
 @pytest.fixture
 def app(browser, app_url, tmp_path):
     """A fresh offline tab (its own session) on the Train page, wide enough for the layout."""
-    yield from _offline_tab(browser, app_url, tmp_path, timeout_ms=30_000)
+    yield from _offline_tab(browser, app_url, tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -230,13 +269,14 @@ def own_folder_server(data_dir, tmp_path_factory):
     yield from _folder_server(data_dir, tmp_path_factory)
 
 
-def _offline_tab(browser, url, tmp_path, timeout_ms=60_000):
+def _offline_tab(browser, url, tmp_path):
     """A fresh offline tab on the app at ``url``; after the test, no request may have left the
-    machine (``tab.blocked`` lists any)."""
+    machine (``tab.blocked`` lists any). Its waits are bounds for a failure, never a speed the
+    test needs: under load (a busy 2-core machine) a run may take many seconds."""
     blocked: list[str] = []
     context = offline_context(browser, blocked)
     page = context.new_page()
-    page.set_default_timeout(timeout_ms)
+    page.set_default_timeout(SLOW_MS)
     page.goto(url)
     tab = App(page, tmp_path)
     tab.blocked = blocked

@@ -25,7 +25,7 @@ PAGES = {
 
 def test_every_page_renders_its_charts(app):
     app.press("Step")
-    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    app.wait_until(lambda: app.iteration() > 0)
     app.idle()
     for title, n_charts in PAGES.items():
         app.open(title)
@@ -98,7 +98,7 @@ def test_a_broken_upload_shows_the_loader_error_and_keeps_the_data(app, tmp_path
 
 def test_two_tabs_train_two_independent_models(app, other_tab):
     app.press("Step")
-    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    app.wait_until(lambda: app.iteration() > 0)
     value = other_tab().get_by_test_id("stMetricValue").first
     value.wait_for()
     assert value.inner_text() == "0"
@@ -108,7 +108,7 @@ def test_two_tabs_train_two_independent_models(app, other_tab):
 def test_works_offline(app):
     """Every page, trained, with every request to a non-local host aborted: none is attempted."""
     app.press("Step")
-    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    app.wait_until(lambda: app.iteration() > 0)
     for title, n_charts in PAGES.items():
         app.open(title)
         app.page.get_by_test_id("stPlotlyChart").nth(n_charts - 1).locator(

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
 from dashboard import tables
 
@@ -117,9 +116,7 @@ class Visit:
 
     def click(self, what: str, action) -> None:
         began = time.perf_counter()
-        action()
-        self.app.page.wait_for_timeout(150)  # the rerun starts
-        self.app.idle()
+        self.app.after_rerun(action)
         self.seconds[what] = time.perf_counter() - began
 
     def slowest(self, n: int = 5) -> list[tuple[str, float]]:
@@ -159,7 +156,8 @@ def train_live(app, iterations: int) -> None:
     app.page.keyboard.press("Enter")
     app.idle()
     app.start()
-    expect(sidebar.get_by_role("button", name="Start", exact=True)).to_be_enabled(timeout=SLOW_MS)
+    start = sidebar.get_by_role("button", name="Start", exact=True)
+    app.wait_advancing(start.is_enabled, app.iteration)  # paused itself at ``iterations``
     app.idle()
     assert app.iteration() == iterations
 

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.e2e
 
 def test_microscope_tells_one_iteration_step_by_step(app):
     app.press("Step")
-    app.wait_until(lambda: app.iteration() > 0, timeout=180)
+    app.wait_until(lambda: app.iteration() > 0)
     app.idle()
     app.open("Microscope")
     app.press("Trace one iteration")
@@ -36,7 +36,7 @@ def test_race_em_against_hl_on_a_generated_dataset(app):
     app.open("Data")
     app.page.get_by_role("tab", name="Synthetic").click()
     app.page.get_by_role("button", name="Generate and load").click()
-    app.page.get_by_text(re.compile(r"^Loaded hypercube")).first.wait_for(timeout=180_000)
+    app.page.get_by_text(re.compile(r"^Loaded hypercube")).first.wait_for()
     app.idle()
     app.open("Race: EM vs HL")
     app.press("Start race")
@@ -45,7 +45,7 @@ def test_race_em_against_hl_on_a_generated_dataset(app):
     def iteration() -> int:
         return int(re.sub(r"\D", "", progress.inner_text().split(" of ")[0]))
 
-    app.wait_until(lambda: iteration() >= 1_500, timeout=120)
+    app.wait_until(lambda: iteration() >= 1_500)
     app.press("Pause race")
     app.page.get_by_role("button", name="Start race", exact=True).wait_for()
     app.idle()
@@ -64,7 +64,7 @@ def test_time_travel_scrubs_back_to_an_early_population(app):
     for _ in range(4):
         before = app.iteration()
         app.press("Step")
-        app.wait_until(lambda before=before: app.iteration() > before, timeout=180)
+        app.wait_until(lambda before=before: app.iteration() > before)
         app.idle()
     app.open("Time travel")
     heading = app.page.get_by_text(re.compile(r"^Iteration [\d,]+ \(snapshot \d+ of \d+\)"))
