@@ -107,7 +107,7 @@ def csv_of(rule_set, card, order=None) -> str:
                               condition=BASELINE, bounds="{}")], index=["baseline"])
     table = pd.concat([base, card.rename(index=str)])[card.columns].rename_axis(
         "rule_id").reset_index()
-    for column in table.columns[~table.columns.isin(card.select_dtypes("number").columns)]:
+    for column in table.select_dtypes(exclude="number").columns:  # rule_id, condition, bounds
         table[column] = table[column].map(neutralised)
     table.columns = table.columns.map(neutralised)
     return "\n".join(notes(rule_set)) + "\n" + table.to_csv(
