@@ -158,15 +158,25 @@ def test_compact_models_keep_the_full_models_rule_ids(emotions):
         path[50].subset([int(np.setdiff1d(full.index, path[50].rule_set_.rule_ids)[0])])
 
 
+def note_count(text: str) -> int:
+    """How many notes follow a scorecard CSV's first line, as that line says."""
+    return int(text.split("\n", 1)[0].removeprefix("# notes: ").split()[0])
+
+
+def split_scorecard(text: str) -> tuple[list[str], str]:
+    """A scorecard CSV's notes (the first line and the lines it counts) and the CSV after them."""
+    *notes, table = text.split("\n", 1 + note_count(text))
+    return notes, table
+
+
 def scorecard_notes_and_rows(text: str) -> tuple[list[str], list[dict]]:
-    """A scorecard CSV's notes (the first line and the lines it counts) and its table's rows
-    (header to cell, as text), read as its notes say: text cells with their first apostrophe
-    dropped. With the csv module alone: no import of this package."""
-    first, rest = text.split("\n", 1)
-    *notes, table = rest.split("\n", int(first.removeprefix("# notes: ").split()[0]))
+    """A scorecard CSV's notes and its table's rows (header to cell, as text), read as its
+    notes say: text cells with their first apostrophe dropped. With the csv module alone: no
+    import of this package."""
+    notes, table = split_scorecard(text)
     header, *rows = [[cell.removeprefix("'") for cell in row]
                      for row in csv.reader(io.StringIO(table, newline=""))]
-    return [first, *notes], [dict(zip(header, row, strict=True)) for row in rows]
+    return notes, [dict(zip(header, row, strict=True)) for row in rows]
 
 
 def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
@@ -235,8 +245,7 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
 def read_scorecard(text: str, **read_csv) -> pd.DataFrame:
     """The scorecard's table by pandas, the notes skipped by the count on the first line, text
     cells with their first apostrophe dropped (as the notes say)."""
-    count = int(text.split(maxsplit=3)[2])
-    card = pd.read_csv(io.StringIO(text), skiprows=1 + count, **read_csv)
+    card = pd.read_csv(io.StringIO(text), skiprows=1 + note_count(text), **read_csv)
     text_columns = card.select_dtypes(exclude="number").columns
     card[text_columns] = card[text_columns].apply(lambda column: column.str.removeprefix("'"))
     return card.rename(columns=lambda name: name.removeprefix("'"))
@@ -276,11 +285,12 @@ def test_names_that_forge_notes_stay_in_their_cells(hostile):
     inside its quoted cell after the counted notes: every reader that counts takes the real
     link and cut, and the scorecard gives predict's labels on every row."""
     model, X, text, features, labels = hostile
-    lines = text.splitlines()
-    assert "# cut: threshold 0.99" in lines[5:] and "# link: logistic" in lines[5:]
-    assert [line for line in lines if line.startswith("# cut: ")][-1] == "# cut: threshold 0.99"
-    method, value = model.bipartition_
     notes, rows = scorecard_notes_and_rows(text)
+    planted = text.splitlines()[len(notes):]  # lines of the quoted names
+    assert "# cut: threshold 0.99" in planted and "# link: logistic" in planted
+    assert [line for line in text.splitlines() if line.startswith("# cut: ")][-1] == (
+        "# cut: threshold 0.99")  # what a reader that ignores the count would take
+    method, value = model.bipartition_
     assert notes[-2:] == [f"# link: {model.rule_set_.scorer.link}", f"# cut: {method} {value!r}"]
     assert (method, value) != ("threshold", 0.99) and model.rule_set_.scorer.link != "logistic"
     assert list(rows[0])[4:-1] == [f"weight: {name}" for name in labels]
@@ -299,9 +309,9 @@ def test_no_text_cell_starts_a_formula(hostile):
     """Text cells that would start with =, +, -, @, a tab (or an apostrophe) start with one
     more apostrophe, which a reader drops; numbers, negative ones too, stay unquoted numbers."""
     model, X, text, _, _ = hostile
-    count = int(text.split(maxsplit=3)[2])
-    raw = list(csv.reader(io.StringIO(text.split("\n", 1 + count)[-1], newline="")))
-    quoted = [cell for row in raw for cell in row if not _number(cell)]
+    notes, table = split_scorecard(text)
+    raw = list(csv.reader(io.StringIO(table, newline="")))
+    quoted = [cell for row in raw for cell in row if not is_number(cell)]
     assert not [cell for cell in quoted if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
     assert {cell[1] for cell in quoted if cell.startswith("'")} == {"=", "-"}
     assert "'quoted" in raw[0][-2]  # a label after "weight: " is not at a cell's start
@@ -313,7 +323,7 @@ def test_no_text_cell_starts_a_formula(hostile):
     weights = np.array([[float(cell) for cell in row[4:-1]] for row in raw[1:]])
     assert (weights < 0).any() and np.array_equal(weights[1:], model.rule_set_.scorer.coef)
     assert "'" not in "".join(cell for row in raw[1:] for cell in row[2:-1])  # numbers
-    assert "apostrophe" in text.split("\n", 1 + count)[count - 2]  # the notes say how
+    assert "apostrophe" in notes[-3]  # the notes say how, before the link and the cut
 
 
 @pytest.mark.parametrize(("cell", "written"), [
@@ -325,7 +335,7 @@ def test_a_text_cell_is_neutralised_only_where_it_starts_as_a_formula(cell, writ
     assert written.removeprefix("'") == cell  # the notes' reading: drop one apostrophe
 
 
-def _number(cell: str) -> bool:
+def is_number(cell: str) -> bool:
     try:
         float(cell)
     except ValueError:
