@@ -1,9 +1,15 @@
 """A scorecard as one CSV file that gives ``predict``'s labels without this package: the baseline
 and each rule's weight per label, each rule's condition as exact bounds in the data's units, and
-notes (the lines that start with ``#``) saying how the scores are added, made scores in [0, 1]
-(clipped, or the logistic function: the weights' link) and cut, the link and the cut last in a
-form a program reads (``# link: <clip or logistic>``, ``# cut: <method> <value>``, as
-``mlr_core/links.py`` and ``mlr_core/bipartition.py`` name them).
+notes saying how the scores are added, made scores in [0, 1] (clipped, or the logistic function:
+the weights' link) and cut, the link and the cut last in a form a program reads
+(``# link: <clip or logistic>``, ``# cut: <method> <value>``, as ``mlr_core/links.py`` and
+``mlr_core/bipartition.py`` name them).
+
+Names are data: the notes come first and the first line counts them (``# notes: <n> ...``), so a
+reader takes exactly those lines as notes and the rest as CSV, where every text cell is quoted;
+a name holding a line break and ``# cut: ...`` stays inside its quoted cell, never a note. A text
+cell that a spreadsheet would run as a formula gets a ``'`` before it (`neutralised`, as OWASP's
+advice on CSV injection says); numbers are written unquoted and never changed.
 
 The bounds are exact: a value lies within a rule's bounds exactly when the rule's condition
 accepts it on the model's [0, 1] axes (`Scaling.accepted`); numbers are written as round-trip
@@ -19,6 +25,9 @@ import json
 import numpy as np
 import pandas as pd
 
+NOTES = "# notes: "
+"""How the file's first line starts: the number of note lines after it follows."""
+
 CUT = "# cut: "
 """How the file's last note starts: the bipartition's method and value follow."""
 
@@ -27,10 +36,21 @@ LINK = "# link: "
 
 BASELINE = "(every row: the score when no rule matches)"
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a text cell may not start with, lest a spreadsheet take it for a formula (OWASP)."""
+
+
+def neutralised(cell: str) -> str:
+    """A text cell that no spreadsheet runs: ``'`` before one that starts as a formula may
+    (`FORMULA_STARTS`) or with ``'`` itself, so that a reader drops exactly one leading ``'``
+    wherever there is one and gets the text back."""
+    return "'" + cell if cell.startswith((*FORMULA_STARTS, "'")) else cell
+
 
 def notes(rule_set) -> list[str]:
-    """The file's opening lines: what it holds, how to score and cut a row."""
-    return [
+    """The file's opening lines: how many they are, what the file holds, how to score and cut a
+    row, how its cells are written."""
+    body = [
         f"# MLR Studio scorecard: {rule_set.n_rules} rules and the baseline. rule_id is the "
         "rule's id in the rules table of the model it was taken from.",
         f"# {rule_set.prediction_text()}",
@@ -40,9 +60,16 @@ def notes(rule_set) -> list[str]:
         "matching rules in ascending rule_id; each sum (total) is then "
         f"{rule_set.scorer.squash.words}; then cut (between labels that score the same, the "
         "earlier column ranks first).",
+        "# Cells: text is in double quotes (a name may hold commas, quotes or line breaks; only "
+        "the lines counted on the first line are notes); numbers are unquoted and exact. A text "
+        "cell that would start with =, +, -, @, a tab, a carriage return or an apostrophe "
+        "starts with one more apostrophe, so that no spreadsheet runs it as a formula: drop "
+        "that first apostrophe to read the text.",
         f"{LINK}{rule_set.scorer.link}",
         f"{CUT}{rule_set.bipartition.method} {rule_set.bipartition.value_text}",
     ]
+    return [f"{NOTES}{len(body)} lines follow this one, then the table (CSV, a header row "
+            "first)", *body]
 
 
 def bounds_json(rule_set) -> list[str]:
@@ -78,7 +105,11 @@ def csv_of(rule_set, card, order=None) -> str:
     base = pd.DataFrame([dict(zip(card.filter(like="weight: ").columns,
                                   rule_set.scorer.intercept, strict=True),
                               condition=BASELINE, bounds="{}")], index=["baseline"])
-    table = pd.concat([base, card.rename(index=str)])[card.columns].rename_axis("rule_id")
+    table = pd.concat([base, card.rename(index=str)])[card.columns].rename_axis(
+        "rule_id").reset_index()
+    for column in table.select_dtypes(exclude="number").columns:  # rule_id, condition, bounds
+        table[column] = table[column].map(neutralised)
+    table.columns = table.columns.map(neutralised)
     return "\n".join(notes(rule_set)) + "\n" + table.to_csv(
-        quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+        index=False, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from mlr_core import InputError, MLRClassifier, export, load_dataset
+from mlr_core import InputError, MLRClassifier, export, load_dataset, make_hypercube_dataset
 from mlr_core import bipartition as bp
 from mlr_core import scorecard as scorecard_file
 from mlr_core.compaction import compact, compaction_path, importance_order, selection_path
@@ -158,13 +158,33 @@ def test_compact_models_keep_the_full_models_rule_ids(emotions):
         path[50].subset([int(np.setdiff1d(full.index, path[50].rule_set_.rule_ids)[0])])
 
 
+def note_count(text: str) -> int:
+    """How many notes follow a scorecard CSV's first line, as that line says."""
+    return int(text.split("\n", 1)[0].removeprefix("# notes: ").split()[0])
+
+
+def split_scorecard(text: str) -> tuple[list[str], str]:
+    """A scorecard CSV's notes (the first line and the lines it counts) and the CSV after them."""
+    *notes, table = text.split("\n", 1 + note_count(text))
+    return notes, table
+
+
+def scorecard_notes_and_rows(text: str) -> tuple[list[str], list[dict]]:
+    """A scorecard CSV's notes and its table's rows (header to cell, as text), read as its
+    notes say: text cells with their first apostrophe dropped. With the csv module alone: no
+    import of this package."""
+    notes, table = split_scorecard(text)
+    header, *rows = [[cell.removeprefix("'") for cell in row]
+                     for row in csv.reader(io.StringIO(table, newline=""))]
+    return notes, [dict(zip(header, row, strict=True)) for row in rows]
+
+
 def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
     """``predict``'s labels of ``rows`` (raw feature values) from a scorecard CSV's text alone,
     read with the csv module as its notes say: no import of this package."""
-    notes = [line for line in text.splitlines() if line.startswith("#")]
+    notes, table = scorecard_notes_and_rows(text)
     link = notes[-2].removeprefix("# link: ")
     method, value = notes[-1].removeprefix("# cut: ").split()
-    table = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
     weights = [column for column in table[0] if column.startswith("weight: ")]
     baseline = [float(table[0][w]) for w in weights]
     rules = sorted(table[1:], key=lambda rule: int(rule["rule_id"]))
@@ -207,11 +227,120 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
     assert f"# link: {link}" in text.splitlines()
     assert f"each sum (total) is then {small.rule_set_.scorer.squash.words}" in text
     assert bp.words(small.bipartition_) in text
-    card = pd.read_csv(io.StringIO(text), comment="#")
+    notes, _ = scorecard_notes_and_rows(text)
+    assert notes == text.splitlines()[:len(notes)] and notes[-2:] == [
+        f"# link: {link}", f"# cut: {method} {value!r}"]
+    assert all(note.startswith("# ") for note in notes)
+    card = read_scorecard(text)
     assert card["rule_id"].tolist() == ["baseline", *map(str, shown)]
+    pd.testing.assert_frame_equal(  # exact weights, support, coverage and conditions
+        card.iloc[1:].set_index(card["rule_id"].iloc[1:].astype(np.int64)).drop(
+            columns=["rule_id", "bounds"]),
+        small.rule_set_.scorecard(X).loc[shown], check_dtype=False, check_index_type=False)
     expected = small.predict(data.X).astype(np.uint8)  # all 593 rows: 193 unseen
     assert np.array_equal(scorecard_labels(text, data.X, data.feature_names), expected)
     assert which != "compact 50" or method == "threshold_or_top"  # every cut is covered
+
+
+def read_scorecard(text: str, **read_csv) -> pd.DataFrame:
+    """The scorecard's table by pandas, the notes skipped by the count on the first line, text
+    cells with their first apostrophe dropped (as the notes say)."""
+    card = pd.read_csv(io.StringIO(text), skiprows=1 + note_count(text), **read_csv)
+    text_columns = card.select_dtypes(exclude="number").columns
+    card[text_columns] = card[text_columns].apply(lambda column: column.str.removeprefix("'"))
+    return card.rename(columns=lambda name: name.removeprefix("'"))
+
+
+FORGING = ("f\n# cut: threshold 0.99\n", "l\n# link: logistic\n# cut: threshold 0.99\n")
+"""A feature and a label name that plant link and cut lines wherever they start a line."""
+
+FORMULAS = ('=HYPERLINK("http://example.com/x","click")', "+1+2", "@SUM(1,2)", "\tf",
+            "'quoted")
+"""Feature names (and, after ``weight: ``, label names) a spreadsheet would run or strip."""
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """A compact model of names from a CSV header (where such names come in) that forge notes
+    or start formulas, the features shifted so that some bounds are negative, its rows, its
+    scorecard CSV and the names."""
+    data = make_hypercube_dataset(n_samples=200, n_relevant=2, n_labels=3, n_irrelevant=3,
+                                  random_state=0)
+    features = [FORMULAS[0], FORGING[0], *FORMULAS[1:4]]
+    labels = [FORGING[1], "-lab", FORMULAS[4]]
+    path = tmp_path_factory.mktemp("names") / "names.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow([*features, *(f"label:{name}" for name in labels)])
+        writer.writerows(np.hstack([data.X - 0.5, data.Y]).tolist())
+    data = load_dataset(path)
+    assert data.feature_names == features and data.label_names == labels
+    model = compact(MLRClassifier(n_iter=3000, random_state=0).fit(
+        data.X, data.Y, feature_names=features, label_names=labels), 15)
+    return model, data.X, scorecard_file.to_csv(model.rule_set_, data.X), features, labels
+
+
+def test_names_that_forge_notes_stay_in_their_cells(hostile):
+    """A name holding a line break and ``# cut: threshold 0.99`` puts such lines in the file,
+    inside its quoted cell after the counted notes: every reader that counts takes the real
+    link and cut, and the scorecard gives predict's labels on every row."""
+    model, X, text, features, labels = hostile
+    notes, rows = scorecard_notes_and_rows(text)
+    planted = text.splitlines()[len(notes):]  # lines of the quoted names
+    assert "# cut: threshold 0.99" in planted and "# link: logistic" in planted
+    assert [line for line in text.splitlines() if line.startswith("# cut: ")][-1] == (
+        "# cut: threshold 0.99")  # what a reader that ignores the count would take
+    method, value = model.bipartition_
+    assert notes[-2:] == [f"# link: {model.rule_set_.scorer.link}", f"# cut: {method} {value!r}"]
+    assert (method, value) != ("threshold", 0.99) and model.rule_set_.scorer.link != "logistic"
+    assert list(rows[0])[4:-1] == [f"weight: {name}" for name in labels]
+    expected = model.predict(X).astype(np.uint8)
+    assert 0 < expected.sum() < expected.size
+    assert np.array_equal(scorecard_labels(text, X, features), expected)
+    for read in ({}, {"comment": "#"}):  # pandas honours the quotes, comment or not
+        card = read_scorecard(text, **read)
+        assert card.columns[4:-1].tolist() == [f"weight: {name}" for name in labels]
+        assert card["rule_id"].tolist() == ["baseline", *map(str, model.rule_set_.rule_ids)]
+        assert card.filter(like="weight: ").to_numpy().tolist() == [
+            model.rule_set_.scorer.intercept.tolist(), *model.rule_set_.scorer.coef.tolist()]
+
+
+def test_no_text_cell_starts_a_formula(hostile):
+    """Text cells that would start with =, +, -, @, a tab (or an apostrophe) start with one
+    more apostrophe, which a reader drops; numbers, negative ones too, stay unquoted numbers."""
+    model, X, text, _, _ = hostile
+    notes, table = split_scorecard(text)
+    raw = list(csv.reader(io.StringIO(table, newline="")))
+    quoted = [cell for row in raw for cell in row if not is_number(cell)]
+    assert not [cell for cell in quoted if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert {cell[1] for cell in quoted if cell.startswith("'")} == {"=", "-"}
+    assert "'quoted" in raw[0][-2]  # a label after "weight: " is not at a cell's start
+    card = model.rule_set_.scorecard(X)
+    conditions = [row[1].removeprefix("'") for row in raw[2:]]
+    assert conditions == card["condition"].tolist()
+    assert any(c.startswith("-") for c in conditions) and any(
+        c.startswith(FORMULAS[0]) for c in conditions)
+    weights = np.array([[float(cell) for cell in row[4:-1]] for row in raw[1:]])
+    assert (weights < 0).any() and np.array_equal(weights[1:], model.rule_set_.scorer.coef)
+    assert "'" not in "".join(cell for row in raw[1:] for cell in row[2:-1])  # numbers
+    assert "apostrophe" in notes[-3]  # the notes say how, before the link and the cut
+
+
+@pytest.mark.parametrize(("cell", "written"), [
+    ("=1+2", "'=1+2"), ("+1", "'+1"), ("-0.5 <= x", "'-0.5 <= x"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\tx", "'\tx"), ("\rx", "'\rx"), ("'x", "''x"), ("x = 1", "x = 1"), ("", ""),
+    ("{}", "{}"), ("baseline", "baseline"), (" =1", " =1")])
+def test_a_text_cell_is_neutralised_only_where_it_starts_as_a_formula(cell, written):
+    assert scorecard_file.neutralised(cell) == written
+    assert written.removeprefix("'") == cell  # the notes' reading: drop one apostrophe
+
+
+def is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("budget", [2.5, True, "10", "abc", float("nan"), float("inf"), 0, -3,

@@ -1,6 +1,7 @@
 """The Rules page's "Python function" and "SQL query" downloads of data whose column names are
 code (issue 23): uploaded as a CSV, trained, compacted and audited through Streamlit's AppTest,
-the downloaded files run no name and give the compact model's labels."""
+the downloaded files run no name and give the compact model's labels; the scorecard's names
+plant no note (issue 33)."""
 
 import csv
 import io
@@ -32,7 +33,7 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     features = [f"a\nopen({str(marker)!r}, 'w').close()\n#",
                 f"b\r__import__('os').mkdir({str(marker)!r})\r#", "c */ -- \u2028 '\"\\",
                 'd"; DROP TABLE data; --', *(f"x{j}" for j in range(4))]
-    labels = ["l1\nimport os", "l2 */ --", "l3 ü"]
+    labels = ["l1\nimport os", "l2 */ --", "l3 ü\n# cut: threshold 0.99\n"]
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, n_irrelevant=6,
                                   random_state=0)
     text = io.StringIO()
@@ -78,3 +79,14 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     db.close()
     assert np.array_equal(got, expected)
     assert not marker.exists()
+    card = next(content for name, content in files.items()
+                if name.endswith("-scorecard.csv")).decode()
+    count = int(card.split(maxsplit=3)[2])  # "# notes: <count> lines follow this one, ..."
+    method, value = model.bipartition_
+    assert card.split("\n", 1 + count)[count] == f"# cut: {method} {value!r}" != (
+        "# cut: threshold 0.99")
+    assert "# cut: threshold 0.99" in card.splitlines()[1 + count:]  # in its quoted cell
+    table = pd.read_csv(io.StringIO(card), skiprows=1 + count)
+    assert table.filter(like="weight: ").columns.tolist() == [f"weight: {n}" for n in labels]
+    assert table["rule_id"].iloc[0] == "baseline"  # then the rules in the order shown
+    assert sorted(table["rule_id"].iloc[1:].astype(int)) == model.rule_set_.rule_ids.tolist()
