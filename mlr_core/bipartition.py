@@ -216,7 +216,7 @@ def example_f1(truth: np.ndarray, pred: np.ndarray) -> float:
 
 
 def example_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
-    """Mean per-instance Jaccard index |h & L| / |h | L| (1 when both sets are empty)."""
+    """Mean per-instance Jaccard index ``|h & L| / |h | L|`` (1 when both sets are empty)."""
     hits = (truth & pred).sum(axis=1)
     union = (truth | pred).sum(axis=1)
     return float(np.where(union > 0, hits / np.maximum(union, 1), 1.0).mean())

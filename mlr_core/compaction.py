@@ -9,7 +9,7 @@ and the leave-one-out scores of the last refit are scores for rows those weights
 on which the bipartition is tuned.
 
 Which rules are more important is decided label by label: each label ranks the rules by the
-size of their effect on it (|weight| x the spread of the rule's match column), and a rule counts
+size of their effect on it (``|weight|`` x the spread of the rule's match column), and a rule counts
 by its best rank over the labels, then by its effect summed over labels. So every label keeps its
 own best rules, rare ones included: ranking by the effect summed over labels lets the common
 labels decide, and on genbase (27 labels, most of them rare; fold 0 of the shared folds) that
@@ -49,7 +49,7 @@ STD_BLOCK = 256
 
 def importance_order(coef: np.ndarray, A: np.ndarray) -> np.ndarray:
     """Rules (columns of the rows x rules match matrix ``A``, weights ``coef``) from most to
-    least important: by their best rank over the labels in effect size (|weight| x std of the
+    least important: by their best rank over the labels in effect size (``|weight|`` x std of the
     match column), then by the effect summed over labels, then by id."""
     spread = np.concatenate([A[:, j:j + STD_BLOCK].std(axis=0)
                              for j in range(0, A.shape[1], STD_BLOCK)] or [np.zeros(0)])
