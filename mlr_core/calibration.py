@@ -11,7 +11,7 @@ totals of rows the weights did not fit) puts them on one scale of log-odds:
   labels say about it, at the penalties of `STACKED_CS`; with at least `ROWS_PER_LABEL`
   fitting rows per label, and labels few enough for `STACK_WORK`;
 - ``own``: else, each label on its own total (Platt's scaling): a slope and an intercept per
-  label.
+  label (a label constant on the rows fitted gets the fit's limit instead, see `_logistic`).
 
 Both stay rule weights: a total is linear in the rules' weights, so the log-odds are too, and
 the rule set keeps one weight per rule and label with the logistic link
