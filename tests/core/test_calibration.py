@@ -6,13 +6,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import label_ranking_loss
 
 from mlr_core import MLRClassifier, make_hypercube_dataset
-from mlr_core.calibration import calibrate
+from mlr_core.calibration import OWN_C, _logistic, calibrate
 from mlr_core.errors import ModelFormatError
 from mlr_core.export import to_python
-from mlr_core.links import Clip, Logistic
+from mlr_core.links import FLOOR, Clip, Logistic
 from mlr_core.rule_set import WeightScorer
 
 
@@ -76,6 +77,67 @@ def test_one_label_has_nothing_to_rank_against():
     ridge = WeightScorer(np.zeros((2, 1)), np.zeros(1), 1.0)
     weights, scores = calibrate(ridge, totals[:, 1:], truth[:, 1:], seed=0)
     assert weights.link == "clip" and np.array_equal(scores, Clip.apply(totals[:, 1:]))
+
+
+def mostly_constant(n=13, m=60, seed=5):
+    """Centred totals and labels on few rows, most labels constant there (never present, or
+    on every row) as on few rows and many labels, ten that vary with noisy totals."""
+    r = np.random.default_rng(seed)
+    truth = np.zeros((n, m), dtype=np.uint8)
+    truth[:, :10] = r.random((n, 10)) < 0.4
+    truth[:3, :10], truth[3:6, :10] = 1, 0  # every one of the ten has both values
+    truth[:, 10:15] = 1
+    totals = 0.1 + 0.2 * truth + r.normal(0, 0.15, (n, m))
+    return totals - totals.mean(axis=0), truth
+
+
+def test_a_label_constant_on_the_rows_gets_its_fits_limit_and_no_say():
+    """With Platt's scaling a label without a positive (a negative) has no finite fit: it
+    gets the limit, slope 0 and log-odds at the link's floor (its opposite), and the labels
+    that vary are fitted the same whatever the constant ones are."""
+    F, Y = mostly_constant()
+    positives = Y.sum(axis=0)
+    varies = (positives > 0) & (positives < len(Y))
+    assert varies.sum() == 10
+    w, b = _logistic(F, Y, "own", OWN_C)
+    assert not w[~varies].any() and (w[varies] > 0).all()
+    assert np.array_equal(b[~varies], np.where(positives[~varies] == 0, FLOOR, -FLOOR))
+    assert np.array_equal(Logistic.apply(b[~varies]) == 1.0, positives[~varies] > 0)
+    flipped = Y.copy()
+    flipped[:, ~varies] = 1 - flipped[:, ~varies]  # never present <-> always present
+    w_flipped, b_flipped = _logistic(F, flipped, "own", OWN_C)
+    np.testing.assert_allclose(w_flipped, w, rtol=1e-12)
+    np.testing.assert_allclose(b_flipped[varies], b[varies], rtol=1e-12)
+    assert np.array_equal(b_flipped[~varies], -b[~varies])
+
+
+def test_platts_scaling_beside_constant_labels_is_scikit_learns():
+    """The labels that vary get each its own logistic regression on its own total (as
+    scikit-learn fits it: the same C, the intercept unpenalised), to the optimiser's
+    tolerance."""
+    F, Y = mostly_constant()
+    W, b = _logistic(F, Y, "own", OWN_C)
+    for j in range(10):
+        fit = LogisticRegression(C=OWN_C, tol=1e-10, max_iter=1000).fit(F[:, [j]], Y[:, j])
+        np.testing.assert_allclose([W[j], b[j]], [fit.coef_[0, 0], fit.intercept_[0]],
+                                   rtol=1e-3, atol=1e-3)
+
+
+def test_labels_never_seen_score_lowest_with_the_logistic_link():
+    """Through `calibrate` (folds and all): a rare label beside a common one makes the
+    logistic link rank better, and the labels absent from every row (their ridge totals 0)
+    score as low as the link goes, on the fitting rows and from the weights alike."""
+    totals, truth = rare_and_common(n=300)
+    m = 500
+    totals = np.column_stack([totals, np.zeros((300, m - 2))])
+    truth = np.column_stack([truth, np.zeros((300, m - 2), dtype=np.uint8)])
+    ridge = WeightScorer(np.random.default_rng(2).normal(size=(4, m)), np.zeros(m), 1.0)
+    ridge = replace(ridge, coef=ridge.coef * (np.arange(m) < 2))  # none for the absent labels
+    weights, scores = calibrate(ridge, totals, truth, seed=0)
+    assert weights.link == "logistic"
+    lowest = Logistic.apply(np.array([FLOOR]))[0]
+    assert (scores[:, 2:] == lowest).all() and (scores[:, :2] > lowest).all()
+    assert not weights.coef[:, 2:].any() and (weights.intercept[2:] == FLOOR).all()
 
 
 @pytest.fixture(scope="module")
