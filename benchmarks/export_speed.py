@@ -1,7 +1,10 @@
-"""How fast the exports run (issue 23): the SQL of a full model of ~3,000 rules and 45 labels in
-SQLite and DuckDB on 2,500 rows, and the Python export at 50 rules and for a full model on yeast,
-each checked against ``predict`` on every row. The SQL is a script (the model's numbers into
-temporary tables, then one query): DuckDB runs it in one call, SQLite statement by statement.
+"""How fast the exports run (issues 23 and 33): the SQL of a full model of ~3,000 rules and 45
+labels, and of genbase's full model (1,185 features), in SQLite and DuckDB on 2,500 rows; the
+Python export at 50 rules and for a full model on yeast (103 features) and genbase (1,185
+features: the width the Python export must not pay for); each checked against ``predict`` on
+every row. The SQL is a script (the model's numbers into temporary tables, then one query):
+DuckDB runs it in one call, SQLite statement by statement. Genbase has 662 rows: its SQL runs
+on them repeated to 2,500 (row i is genbase's row i mod 662).
 
 Each SQL engine runs in a fresh Python process that loads only the engine and the rows: its wall
 and CPU time for the script (CPU summed over DuckDB's threads), the process's resident memory
@@ -10,8 +13,8 @@ Python export runs in this process, in plain CPython (the exported module import
 The machine is shared: CPU time is the steadier figure.
 
     PYTHONPATH=$PWD python benchmarks/export_speed.py > docs/export_speed.md
-    python benchmarks/export_speed.py --quick   # 600 rows of 10 labels, Python on 300 yeast rows:
-                                                # a check that it runs
+    python benchmarks/export_speed.py --quick   # SQL on 300 rows (a cube of 10 labels),
+                                                # Python on 300 rows: a check that it runs
 """
 
 import argparse
@@ -102,19 +105,30 @@ def python_figures(model, X, what: str) -> str:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     same = np.array_equal(python_labels(source, X, model.feature_names_),
                           model.predict(X).astype(np.uint8))
-    return (f"| {what} | {model.rule_set_.n_rules:,} | {len(X):,} | {len(X) / cpu:,.0f} | "
+    return (f"| {what} | {len(model.feature_names_):,} | {len(namespace['TESTED']):,} | "
+            f"{model.rule_set_.n_rules:,} | {len(X):,} | {len(X) / cpu:,.0f} | "
             f"{len(X) / wall:,.0f} | {same} |")
+
+
+def fitted(name: str, share: float):
+    """(the dataset, ``MLRClassifier(random_state=0)`` fitted on its first ``share`` of rows)."""
+    data = load_dataset(DATA / f"{name}.arff")
+    train = int(len(data.X) * share)
+    return data, MLRClassifier(random_state=0).fit(
+        data.X[:train], data.Y[:train], feature_names=data.feature_names,
+        label_names=data.label_names)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
-                        help="600 rows of 10 labels for SQL, the first 300 yeast rows for Python")
+                        help="SQL on 300 rows (a cube of 10 labels), Python on 300 rows")
     quick = parser.parse_args().quick
     n, labels = (600, 10) if quick else (5000, 45)
     print("# Export speed\n")
-    print("Made by `benchmarks/export_speed.py` (its docstring says how it measures); load "
-          f"average {os.getloadavg()[0]:.1f} at the start on {os.cpu_count()} cores.\n")
+    print(f"Made by `PYTHONPATH=$PWD python benchmarks/export_speed.py{' --quick' * quick}` (its "
+          f"docstring says how it measures); load average {os.getloadavg()[0]:.1f} at the start "
+          f"on {os.cpu_count()} cores.\n")
     cube = make_hypercube_dataset(n_samples=n, n_relevant=8, n_labels=labels, n_irrelevant=40,
                                   random_state=0)
     full = MLRClassifier(random_state=0).fit(cube.X[:n // 2], cube.Y[:n // 2])
@@ -125,18 +139,25 @@ def main() -> None:
           f"first {n // 2:,} rows, its SQL run on the other {n // 2:,}.\n")
     with tempfile.TemporaryDirectory() as folder:
         print("\n".join(sql_figures(full, cube.X[n // 2:], Path(folder))))
-    yeast = load_dataset(DATA / "yeast.arff")
-    half = len(yeast.X) // 2
-    model = MLRClassifier(random_state=0).fit(yeast.X[:half], yeast.Y[:half],
-                                              feature_names=yeast.feature_names,
-                                              label_names=yeast.label_names)
-    rows = yeast.X[:300] if quick else yeast.X
-    print("\n## Python: yeast, `MLRClassifier(random_state=0)` fitted on the first half, "
-          f"`predict(row)` on {'the first 300 rows' if quick else 'every row'}\n")
-    print("| model | rules | rows | rows/s (CPU) | rows/s (wall) | labels = predict |")
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
-    print(python_figures(compact(model, 50), rows, "compact(50)"))
-    print(python_figures(model, rows, "full"))
+    yeast, yeast_full = fitted("yeast", 0.5)
+    genbase, genbase_full = fitted("genbase", 0.7)
+    wide_rows = genbase.X[np.arange(n // 2) % len(genbase.X)]
+    print(f"\n## SQL: genbase's full model, {genbase_full.rule_set_.n_rules:,} rules on "
+          f"{len(genbase.feature_names):,} features and {len(genbase.label_names)} labels\n")
+    print("`MLRClassifier(random_state=0)` fitted on genbase's first 70% of rows, its SQL run on "
+          f"genbase's {len(genbase.X)} rows repeated to {len(wide_rows):,}.\n")
+    with tempfile.TemporaryDirectory() as folder:
+        print("\n".join(sql_figures(genbase_full, wide_rows, Path(folder))))
+    print("\n## Python: `MLRClassifier(random_state=0)` fitted on yeast's first half and on "
+          "genbase's first 70%, and `compact(model, 50)`; `predict(row)` on "
+          f"{'the first 300 rows' if quick else 'every row'} of the dataset\n")
+    print("| model | features | tested | rules | rows | rows/s (CPU) | rows/s (wall) | "
+          "labels = predict |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for name, data, model in (("yeast", yeast, yeast_full), ("genbase", genbase, genbase_full)):
+        rows = data.X[:300] if quick else data.X
+        print(python_figures(compact(model, 50), rows, f"{name} compact(50)"))
+        print(python_figures(model, rows, f"{name} full"))
 
 
 if __name__ == "__main__":

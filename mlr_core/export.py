@@ -35,10 +35,11 @@ def _rule_ids(rule_set: RuleSet) -> list[int]:
 
 
 def _conditions(rule_set: RuleSet, i: int):
-    """(feature index, centre, spread) of rule i's specified features."""
+    """(feature index, centre, spread) of rule i's specified features, narrowest first: a row
+    fails most rules, and most often on their narrowest test, so both exports try it first."""
     pop = rule_set.rules
-    return [(int(pop.feat[i, k]), float(pop.center[i, k]), float(pop.spread[i, k]))
-            for k in range(pop.nspec[i])]
+    return sorted(((int(pop.feat[i, k]), float(pop.center[i, k]), float(pop.spread[i, k]))
+                   for k in range(pop.nspec[i])), key=lambda test: test[2])
 
 
 def _header(rule_set: RuleSet, added: str) -> list[str]:
@@ -60,23 +61,34 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
 def to_python(rule_set: RuleSet) -> str:
     """Source of a module with ``predict(row)`` (``row`` maps each feature name to its value;
     returns the predicted label names), ``predict_scores(row)`` (the scores by label),
-    ``scores(values)`` (values in ``FEATURES`` order; scores in ``LABELS`` order) and
-    ``chosen(scores)`` (the indices of the predicted labels). Plain CPython, no imports but
-    ``math`` for the logistic link: each
-    row's axes are computed once, each rule tested once, the cut made once."""
+    ``scores(values)`` (values by feature index, as a list in ``FEATURES`` order; scores in
+    ``LABELS`` order) and ``chosen(scores)`` (the indices of the predicted labels). Plain
+    CPython, no imports but ``math`` for the logistic link.
+
+    Its cost grows with what the rules test, not with the data's width: only the features a
+    rule tests (``TESTED``) are read and put on their axes, once per row; each rule is tested
+    once, its narrowest test first and outside the loop over its others (most rules fail
+    there); each label's total is one float the matching rules' weights are added to, in rule
+    order, after the rules are tested (no list rebuilt per matching rule); the cut is made
+    once."""
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
+    conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
+    always = _always(conditions)
+    walked = [tests or [always] for tests in conditions]
     rules = [
         f"    ({rid}, {_py(texts[i])}, "
-        f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in _conditions(rule_set, i))}), "
+        f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in walked[i])}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
+    tested = sorted({j for tests in walked for j, _, _ in tests})
     cut = rule_set.bipartition.words()
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
         "",
         "predict(row) takes a dict from each feature name (FEATURES) to its value and returns the",
-        'predicted label names. Plain Python; names are data, never code."""',
+        "predicted label names; it reads only the features a rule tests (TESTED). Plain Python;",
+        'names are data, never code."""',
         "",
         *(f"import {module}" for module in scorer.squash.python_imports),
         *([""] if scorer.squash.python_imports else []),
@@ -85,27 +97,41 @@ def to_python(rule_set: RuleSet) -> str:
         f"DATA_MIN = {_py_floats(rule_set.scaling.data_min)}",
         f"SPAN = {_py_floats(rule_set.scaling.span)}",
         f"BASELINE = {_py_floats(scorer.intercept)}",
+        "# The features a rule tests (indices into FEATURES): the only ones read.",
+        f"TESTED = ({''.join(f'{j}, ' for j in tested)})",
         "# One entry per rule: (rule id, its text, its tests as (feature index, centre, spread) on",
-        "# the [0, 1] axes, its weight for each label in LABELS order).",
+        "# the [0, 1] axes, narrowest first, its weight for each label in LABELS order). A rule",
+        "# that tests no feature is given abs(axis - 0.5) <= 0.5, true on every axis.",
         "RULES = (",
         *rules,
         ")",
+        "# The rules as scores() walks them: (the first test's feature index, centre and spread,",
+        "# the other tests, the weights).",
+        "WALK = [(*tests[0], tests[1:], weights) for _, _, tests, weights in RULES]",
         "",
         "",
         "def scores(values):",
-        '    """Each label\'s score (LABELS order) for the feature values in FEATURES order: the',
-        "    baseline plus the weights of every matching rule, added in rule order, then",
-        f'    {scorer.squash.words}."""',
-        "    axes = [min(max((float(v) - low) / span, 0.0), 1.0)",
-        "            for v, low, span in zip(values, DATA_MIN, SPAN)]",
-        "    total = list(BASELINE)",
-        "    for _, _, tests, weights in RULES:",
-        "        for j, centre, spread in tests:",
-        "            if abs(axes[j] - centre) > spread:",
-        "                break",
-        "        else:  # every test passed: the rule matches",
-        "            total = [t + w for t, w in zip(total, weights)]",
-        f"    return [{scorer.squash.python('t')} for t in total]",
+        '    """Each label\'s score (LABELS order) for the feature values by index in FEATURES (a',
+        "    list in FEATURES order, or a dict from each index in TESTED): the baseline plus the",
+        f'    weights of every matching rule, added in rule order, then {scorer.squash.words}."""',
+        "    axes = [None] * len(FEATURES)  # None for the features no rule tests",
+        "    for j in TESTED:",
+        "        axis = (float(values[j]) - DATA_MIN[j]) / SPAN[j]",
+        "        axes[j] = 0.0 if axis < 0.0 else 1.0 if axis > 1.0 else axis  # clipped to [0, 1]",
+        "    matching = []",
+        "    for j, centre, spread, others, weights in WALK:",
+        "        if abs(axes[j] - centre) <= spread:",
+        "            for j, centre, spread in others:",
+        "                if abs(axes[j] - centre) > spread:",
+        "                    break",
+        "            else:  # every test passed: the rule matches",
+        "                matching.append(weights)",
+        "    out = []",
+        "    for total, *added in zip(BASELINE, *matching):  # a label's baseline, its weights",
+        "        for weight in added:",
+        "            total += weight",
+        f"        out.append({scorer.squash.python('total')})",
+        "    return out",
         "",
         "",
         "def chosen(scores):",
@@ -116,15 +142,21 @@ def to_python(rule_set: RuleSet) -> str:
         "def predict(row):",
         '    """The predicted label names of row (a dict from each feature name to its value):',
         f"    {cut}.\"\"\"",
-        "    return [LABELS[j] for j in chosen(scores([row[name] for name in FEATURES]))]",
+        "    return [LABELS[j] for j in chosen(scores({j: row[FEATURES[j]] for j in TESTED}))]",
         "",
         "",
         "def predict_scores(row):",
         '    """Each label\'s score in [0, 1] for row, by label name."""',
-        "    return dict(zip(LABELS, scores([row[name] for name in FEATURES])))",
+        "    return dict(zip(LABELS, scores({j: row[FEATURES[j]] for j in TESTED})))",
         "",
     ]
     return "\n".join(lines)
+
+
+def _always(conditions) -> tuple[int, float, float]:
+    """A test true on every axis, abs(axis - 0.5) <= 0.5, on a feature some rule tests (the
+    first feature if none does): what a rule that tests fewer features is padded with."""
+    return min((j for tests in conditions for j, _, _ in tests), default=0), 0.5, 0.5
 
 
 def _py(name) -> str:
@@ -217,13 +249,13 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
                          *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
         "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline")
     slots = max(map(len, conditions), default=0)
-    always = (used[0], 0.5, 0.5) if used else None  # holds on all of [0, 1]: see below
+    always = _always(conditions)
     model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "j INTEGER", "centre",
                                  "spread"], [
         [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
         for i, tests in enumerate(conditions)
         for slot, (j, c, s) in enumerate(
-            sorted(tests, key=lambda test: test[2]) + [always] * (slots - len(tests)), 1)],
+            tests + [always] * (slots - len(tests)), 1)],
         "each rule's tests, one per slot, narrowest first (a rule that tests fewer features "
         "is padded with abs(axis - 0.5) <= 0.5, true on every axis)")
     feature, test, weight = (f"temp.{name} AS {name[4:]}" for name in MODEL_TABLES)

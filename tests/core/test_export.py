@@ -273,3 +273,28 @@ def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_mod
     for engine in ENGINES:
         got = run_sql(sql_statements(rule_set), data.X, data.feature_names, engine)
         assert np.array_equal(got, expected), engine
+
+
+def test_python_reads_only_the_features_its_rules_test(cube):
+    """The exported predict reads the features in TESTED and no other: rows holding only those
+    get predict's labels, and TESTED is what the rules test."""
+    rule_set = compact(fitted(cube, None, None), 3).rule_set_
+    namespace: dict = {}
+    exec(compile(to_python(rule_set), "<export>", "exec"), namespace)
+    pop = rule_set.rules
+    tested = sorted({int(pop.feat[i, k]) for i in range(rule_set.n_rules)
+                     for k in range(pop.nspec[i])})
+    assert list(namespace["TESTED"]) == tested and len(tested) < len(rule_set.feature_names)
+    names = np.array(rule_set.label_names, dtype=object)
+    rows = [{rule_set.feature_names[j]: float(x[j]) for j in tested} for x in cube.X]
+    assert [namespace["predict"](row) for row in rows] == [
+        list(names[bits.astype(bool)]) for bits in rule_set.labels(cube.X)]
+
+
+def test_a_rule_that_tests_nothing_matches_every_row_in_both_exports(cube):
+    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = rule_set.subset(np.arange(rule_set.n_rules))
+    rule_set.rules.nspec[[0, 5]] = 0  # two rules now hold on every row: no slot specified
+    rule_set.rules.spread[[0, 5]] = np.inf  # (an empty slot passes every value)
+    assert rule_set.labels(cube.X).any()
+    assert_exports_predict(rule_set, cube.X)
