@@ -459,6 +459,30 @@ def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message
     assert not at.error and _session(at).snapshot().iteration == 400
 
 
+def test_rules_json_with_a_tampered_history_is_refused_before_loaded(app):
+    """A file whose history holds "x" everywhere said "Loaded", then every page showed a raw
+    TypeError and the sidebar lost Start, Pause, Step and Reset (issue 33)."""
+    saved = json.loads(_session(app).model_json())
+    for row in saved["training"]["history"]["rows"]:
+        row.update(dict.fromkeys(row, "x"))
+    at = _page(app, "rules")
+    before = _session(at).snapshot()
+    at.file_uploader(key="model_file").set_value(("tampered.json", json.dumps(saved).encode(),
+                                                  "application/json"))
+    at.button(key="load_model").click().run()
+    _no_exception(at)
+    assert not at.success
+    assert "history row 0: iteration must be a whole number" in at.error[0].value
+    assert _session(at).snapshot() is before
+    for page in PAGES:
+        at = _page(at, page)
+        _no_exception(at)
+        assert {"start", "pause", "step", "reset"} <= {b.key for b in at.button}, page
+    step(at)
+    _no_exception(at)
+    assert _session(at).snapshot().iteration == 400
+
+
 def test_theory_curves_marks_and_caption(app):
     at = _page(app, "theory")
     _no_exception(at)
