@@ -194,7 +194,7 @@ class WeightScorer:
         alpha = saved_real(data["alpha"], "the scorer's alpha", 0.0)
         link = data.get("link", links.Clip.name)  # files written before the link was saved
         require(isinstance(link, str) and link in links.LINKS,
-                f"the scorer's link must be one of {sorted(links.LINKS)}.")
+                f"the scorer's link must be a link among {sorted(links.LINKS)}.")
         return cls(coef, intercept, alpha, link)
 
 

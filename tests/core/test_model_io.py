@@ -236,6 +236,19 @@ def test_a_model_the_estimator_can_make_loads_back(name, largest):
     assert loaded.to_json() == model.to_json()
 
 
+def test_a_run_past_2_to_the_32_iterations_tunes_again(fitted):
+    """The iteration seeds the weights' folds; a saved run at 2**40 iterations (within the
+    counters' range) loaded, then its warm start failed in scikit-learn's 32-bit seeding."""
+    model, X, Y = fitted
+
+    def far_on(d):
+        d["training"]["counters"][0] = d["rule_set"]["iteration"] = 2**40
+
+    loaded = MLRClassifier.from_json(_corrupt(model.to_json(), far_on))
+    TrainingSession(loaded).start(X, Y, warm_start=True).learn(10).tune_bipartition()
+    assert loaded.run_.iteration == 2**40 + 10 and loaded.predict(X).shape == Y.shape
+
+
 def test_a_model_file_is_checked_before_memory_is_allocated(fitted):
     """A 10,000,000-rule or 20,000-feature-per-rule claim is refused, not allocated: the
     specificity limit is clipped to the features the model has."""
