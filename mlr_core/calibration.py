@@ -81,7 +81,8 @@ def calibrate(weights: WeightScorer, totals: np.ndarray, truth: np.ndarray,
     F = totals - mean
     stack = n >= ROWS_PER_LABEL * m and n * m * m <= STACK_WORK
     candidates = [("all", c) for c in STACKED_CS] if stack else [("own", OWN_C)]
-    folds = list(KFold(FOLDS, shuffle=True, random_state=seed).split(F))
+    # scikit-learn takes 32-bit seeds; the run's iteration (the seed) may pass 2**32
+    folds = list(KFold(FOLDS, shuffle=True, random_state=seed % 2**32).split(F))
     best, best_loss, best_scores = None, label_ranking_loss(truth, clipped), clipped
     for candidate in candidates:  # one candidate's held-out scores at a time: memory
         scores = np.empty((n, m))

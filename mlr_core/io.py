@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mlr_core._engine.population import population_bytes
-from mlr_core.errors import MLRError, ModelFormatError, require
+from mlr_core.errors import MLRError, ModelFormatError, require, saved_whole
 from mlr_core.params import engine_config
 from mlr_core.rule_set import RuleSet
 from mlr_core.training_run import EXTRA_SLOTS, TrainingRun
@@ -80,14 +80,12 @@ def _read(data, checked_params):
         raise
     except (TypeError, ValueError) as err:
         raise ModelFormatError(f"The model's parameters are invalid: {err}") from err
-    label_dtype = np.dtype(data["label_dtype"])
-    require(label_dtype.kind in "biuf", "label_dtype must be a bool, integer or float type.")
+    label_dtype = _label_dtype(data["label_dtype"])
     training = data["training"]
     require(isinstance(training, dict), "\"training\" must be an object.")
-    n_rules, max_specified = training["n_rules"], training["max_specified"]
-    require(isinstance(n_rules, int) and n_rules >= 1, "n_rules must be a positive integer.")
-    require(isinstance(max_specified, int) and max_specified >= 1,
-            "max_specified must be a positive integer.")
+    n_rules = saved_whole(training["n_rules"], "training n_rules", 1)
+    max_specified = saved_whole(training["max_specified"], "training max_specified", 1)
+    require(isinstance(data["rule_set"], dict), "\"rule_set\" must be an object.")
     features = data["rule_set"]["feature_names"]
     require(isinstance(features, list), "\"feature_names\" must be a list.")
     max_specified = min(max_specified, max(len(features), 1))  # never more than the features
@@ -103,3 +101,14 @@ def _read(data, checked_params):
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
     return params, label_dtype, rule_set, run
+
+
+def _label_dtype(name) -> np.dtype:
+    """The saved labels' NumPy type (what ``predict`` answers in): a bool, integer or float."""
+    require(isinstance(name, str), "label_dtype must be a NumPy type name such as \"<i8\".")
+    try:
+        dtype = np.dtype(name)
+    except (TypeError, ValueError) as err:
+        raise ModelFormatError(f"label_dtype {name[:40]!r} is not a NumPy type.") from err
+    require(dtype.kind in "biuf", "label_dtype must be a bool, integer or float type.")
+    return dtype

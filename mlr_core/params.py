@@ -17,10 +17,15 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 from mlr_core.bipartition import TARGETS
+from mlr_core.errors import SAVED_LIMIT
 
 MAX_ITERATIONS = 10**9
 """The most iterations one call trains: days of work at the fastest, and within the counters'
 range; beyond it a typo (``n_iter=10**30``) would run forever."""
+
+MAX_NEAREST = 10**6
+"""The most rules that vote by distance (``n_nearest``): the vote allocates a slot per rule
+voting, so a saved model's claim is bounded like the estimator's own."""
 
 
 @dataclass(frozen=True)
@@ -196,9 +201,9 @@ PARAMETERS = (
         Fitness fraction of the mean below which that larger deletion vote applies."""),
     Param("correct_set_subsumption", False, "boolean", engine=_bool, doc="""
         Whether the most general experienced, accurate rule of [C] subsumes the others."""),
-    Param("min_vote_experience", 0, Integral, (0, None, "left"), retune=True, doc="""
+    Param("min_vote_experience", 0, Integral, (0, SAVED_LIMIT, "left"), retune=True, doc="""
         Rules with less experience vote only when no experienced rule matches (0: all vote)."""),
-    Param("n_nearest", 5, Integral, (1, None, "left"), retune=True, doc="""
+    Param("n_nearest", 5, Integral, (1, MAX_NEAREST, "both"), retune=True, doc="""
         Rules that vote, by distance, when no rule matches an instance."""),
     Param("history_every", 100, Integral, (1, None, "left"), doc="""
         Iterations between two rows of the training history (doubled whenever the bounded

@@ -21,7 +21,6 @@ MLR_max (one whole labelset, the vote's winner) reads the same rules whatever th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,8 +32,16 @@ from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import vote, voters
-from mlr_core.errors import InputError, ModelFormatError, require
+from mlr_core.errors import (
+    SAVED_LIMIT,
+    InputError,
+    ModelFormatError,
+    require,
+    saved_real,
+    saved_whole,
+)
 from mlr_core.explain import Explanation, contribution_columns, contributions
+from mlr_core.params import MAX_NEAREST
 from mlr_core.rules import binary_features, condition_text, rule_texts, rules_frame
 from mlr_core.validation import check_unique_names
 
@@ -178,17 +185,16 @@ class WeightScorer:
 
     @classmethod
     def from_dict(cls, data: dict, n_rules: int, m: int) -> WeightScorer:
-        coef = np.asarray(data["coef"], dtype=np.float64)
+        coef = _float_array(data["coef"], "the scorer's coef (the rules' weights)")
         if coef.size == 0:  # no rules: JSON keeps no row length
             coef = coef.reshape(0, m)
-        intercept = np.asarray(data["intercept"], dtype=np.float64)
-        alpha = float(data["alpha"])
+        intercept = _float_array(data["intercept"], "the scorer's intercept")
+        require(coef.shape == (n_rules, m) and intercept.shape == (m,),
+                f"the scorer needs {n_rules} x {m} weights (coef) and {m} intercepts.")
+        alpha = saved_real(data["alpha"], "the scorer's alpha", 0.0)
         link = data.get("link", links.Clip.name)  # files written before the link was saved
-        require(coef.shape == (n_rules, m) and intercept.shape == (m,)
-                and np.isfinite(coef).all() and np.isfinite(intercept).all()
-                and math.isfinite(alpha) and alpha >= 0 and link in links.LINKS,
-                f"the weights must be {n_rules} x {m} finite numbers, {m} finite intercepts, "
-                f"a finite non-negative alpha and a link among {sorted(links.LINKS)}.")
+        require(isinstance(link, str) and link in links.LINKS,
+                f"the scorer's link must be a link among {sorted(links.LINKS)}.")
         return cls(coef, intercept, alpha, link)
 
 
@@ -296,12 +302,11 @@ class Voting:
     @classmethod
     def from_dict(cls, data: dict) -> Voting:
         require(isinstance(data, dict), "\"voting\" must be an object.")
-        voting = cls(data["min_vote_experience"], data["n_nearest"], data["max_rule"])
-        require(isinstance(voting.min_vote_experience, int) and voting.min_vote_experience >= 0
-                and isinstance(voting.n_nearest, int) and 1 <= voting.n_nearest <= 10**6
-                and voting.max_rule in ("vote", "fittest"),
-                "voting needs an integer min_vote_experience >= 0, an integer n_nearest >= 1 "
-                "and max_rule 'vote' or 'fittest'.")
+        voting = cls(saved_whole(data["min_vote_experience"], "voting min_vote_experience"),
+                     saved_whole(data["n_nearest"], "voting n_nearest", 1), data["max_rule"])
+        require(voting.n_nearest <= MAX_NEAREST and voting.max_rule in ("vote", "fittest"),
+                f"voting needs n_nearest of at most {MAX_NEAREST:,} and max_rule 'vote' or "
+                "'fittest'.")
         return voting
 
 
@@ -603,24 +608,30 @@ class RuleSet:
         for i, rule in enumerate(rules):
             where = f"rule {i}"
             require(isinstance(rule, dict), f"{where} must be an object.")
-            bits = np.asarray(rule["labelset"])
-            require(bits.shape == (m,) and np.isin(bits, (0, 1)).all(),
+            bits = rule["labelset"]
+            require(isinstance(bits, list) and len(bits) == m and all(b in (0, 1) for b in bits),
                     f"{where}: labelset must be {m} values of 0 or 1.")
             key = tuple(int(b) for b in bits)
             pop.ls[i] = index.setdefault(key, len(index))
             if pop.ls[i] == len(labelsets):
                 labelsets.append(key)
             _fill_condition(pop, i, rule["condition"], d, max_specified, where)
-            for name, field in RULE_STATS.items():
-                getattr(pop, field)[i] = _number(rule[name], f"{where}: {name}")
-            require(pop.num[i] >= 1 and pop.exp[i] >= 0,
-                    f"{where}: numerosity must be >= 1 and experience >= 0.")
-            require(0.0 <= pop.fit[i] <= 1.0 and 0.0 <= pop.acc[i] <= 1.0,
+            for name, field in RULE_STATS.items():  # counts are whole, every stat >= 0
+                stat = getattr(pop, field)
+                read = saved_whole if stat.dtype.kind == "i" else saved_real
+                stat[i] = read(rule[name], f"{where}: {name}", 0)
+            require(pop.num[i] >= 1, f"{where}: numerosity must be at least 1.")
+            require(pop.fit[i] <= 1.0 and pop.acc[i] <= 1.0,
                     f"{where}: fitness and accuracy must lie in [0, 1].")
+            # each match adds a score in [0, 1] to correct and 1 to experience
+            require(pop.correct[i] <= pop.exp[i],
+                    f"{where}: correct ({pop.correct[i]:g}) cannot exceed experience "
+                    f"({pop.exp[i]:,}).")
         pop.size[0] = len(rules)
         pop.micro[0] = int(pop.num.sum())
         scorer_data = data["scorer"]
-        require(isinstance(scorer_data, dict) and scorer_data.get("kind") in SCORERS,
+        require(isinstance(scorer_data, dict) and isinstance(scorer_data.get("kind"), str)
+                and scorer_data["kind"] in SCORERS,
                 f"scorer kind must be one of {', '.join(SCORERS)}.")
         scorer = SCORERS[scorer_data["kind"]].from_dict(scorer_data, len(rules), m)
         iteration = data["iteration"]
@@ -706,17 +717,23 @@ def _floats(values, n, what) -> np.ndarray:
     return out
 
 
+def _float_array(values, what) -> np.ndarray:
+    """A saved list (of lists) of finite numbers as floats, or a ModelFormatError naming
+    ``what``."""
+    require(isinstance(values, list), f"{what} must be a list of numbers.")
+    try:
+        out = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise ModelFormatError(f"{what} must hold numbers only ({err}).") from err
+    require(np.isfinite(out).all(), f"{what} must be finite.")
+    return out
+
+
 def _booleans(values, n, what) -> np.ndarray:
     require(isinstance(values, list) and len(values) == n
             and all(isinstance(v, bool) for v in values),
             f"{what} must be {n} booleans (true or false), one per feature.")
     return np.array(values, dtype=bool)
-
-
-def _number(value, what):
-    require(isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and abs(value) < 2**62, f"{what} must be a finite number.")
-    return value
 
 
 def _fill_condition(pop, i, condition, d, k, where):
@@ -732,8 +749,7 @@ def _fill_condition(pop, i, condition, d, k, where):
             f"{where}: center and spread must be null for the same features.")
     require(len(specified) <= k, f"{where}: more than max_specified = {k} features specified.")
     for slot, j in enumerate(specified):
-        c = float(_number(center[j], f"{where}, feature {j}: center"))
-        s = float(_number(spread[j], f"{where}, feature {j}: spread"))
-        require(s >= 0, f"{where}, feature {j}: spread must be >= 0.")
+        c = saved_real(center[j], f"{where}, feature {j}: center", -SAVED_LIMIT, SAVED_LIMIT)
+        s = saved_real(spread[j], f"{where}, feature {j}: spread", 0.0, SAVED_LIMIT)
         pop.feat[i, slot], pop.center[i, slot], pop.spread[i, slot] = j, c, s
     pop.nspec[i] = len(specified)

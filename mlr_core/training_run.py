@@ -36,7 +36,14 @@ from mlr_core._engine.cycle import (
 from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.trace import Trace, new_trace
 from mlr_core._engine.update import label_scores
-from mlr_core.errors import InputError, MLRError, require
+from mlr_core.errors import (
+    InputError,
+    MLRError,
+    ModelFormatError,
+    require,
+    saved_real,
+    saved_whole,
+)
 from mlr_core.rule_set import FEATURE_RULES_PER_FEATURE, RuleSet, Scaling
 
 MAX_HISTORY = 1000
@@ -46,6 +53,9 @@ SUMMARY_KEYS = ("iteration", "epoch", "macro_size", "micro_size", "mean_fitness"
                 "mean_generality", "coverage", "n_covering", "n_ga", "n_subsumption", "n_deletion")
 """The keys of `TrainingRun.summary`, in order: the columns of the history."""
 HISTORY_KEYS = {*SUMMARY_KEYS, "_matched"}
+HISTORY_WHOLE = {"iteration", "macro_size", "micro_size", "n_covering", "n_ga", "n_subsumption",
+                 "n_deletion", "_matched"}
+"""The history's columns that count (whole numbers); the others are means and shares."""
 
 EXTRA_SLOTS = 3  # one iteration inserts at most 3 rules (covering, two offspring) before deletion
 
@@ -300,25 +310,56 @@ class TrainingRun:
         run.labelsets = rule_set.labelsets.copy()
         run.rule_ids = rule_set.rule_ids.copy()
 
-        counters = np.asarray(data["counters"], dtype=np.int64)
-        require(counters.shape == (N_COUNTERS,) and (counters >= 0).all(),
-                f"\"counters\" must be {N_COUNTERS} non-negative integers.")
-        require(int(counters[ITERATION]) == rule_set.iteration,
+        counters = data["counters"]
+        require(isinstance(counters, list) and len(counters) == N_COUNTERS,
+                f"\"counters\" must be a list of {N_COUNTERS} whole numbers.")
+        run.counters = np.array([saved_whole(c, f"counters[{k}]") for k, c in enumerate(counters)],
+                                dtype=np.int64)
+        require(int(run.counters[ITERATION]) == rule_set.iteration,
                 "The rules were saved at another iteration than the training run.")
-        state = np.array([int(w, 16) for w in data["rng_state"]], dtype=np.uint64)
-        require(state.shape == (4,) and state.any(), "rng_state must be 4 non-zero hex words.")
-        run.counters, run.rng = counters, state
-        run.card = float(data["label_cardinality"])
-        require(np.isfinite(run.card) and run.card >= 0,
-                "label_cardinality must be a non-negative number.")
+        run.rng = _rng_state(data["rng_state"])
+        run.card = saved_real(data["label_cardinality"], "label_cardinality", 0.0)
         history = data["history"]
-        rows = history["rows"]
-        require(isinstance(rows, list) and len(rows) <= MAX_HISTORY
-                and all(isinstance(r, dict) and set(r) == HISTORY_KEYS for r in rows),
-                f"\"history\" must hold at most {MAX_HISTORY} rows with the keys "
-                f"{sorted(HISTORY_KEYS)}.")
-        run.history_rows = rows
-        run.record_every, run.next_record = int(history["every"]), int(history["next"])
-        require(1 <= run.record_every < 2**62 and 0 <= run.next_record < 2**62,
-                "history \"every\" must be at least 1 and \"next\" non-negative.")
+        require(isinstance(history, dict), "\"history\" must be an object.")
+        run.history_rows = _history_rows(history["rows"], run.counters)
+        run.record_every = saved_whole(history["every"], "history \"every\"", 1)
+        run.next_record = saved_whole(history["next"], "history \"next\"")
         return run
+
+
+def _rng_state(words) -> np.ndarray:
+    """The saved generator state: four 64-bit hex words, not all zero (xoshiro's one dead
+    state)."""
+    require(isinstance(words, list) and len(words) == 4
+            and all(isinstance(w, str) and 1 <= len(w) <= 16 for w in words),
+            "rng_state must be 4 hex words of at most 16 digits.")
+    try:
+        state = np.array([int(w, 16) for w in words], dtype=np.uint64)
+    except ValueError as err:
+        raise ModelFormatError(f"rng_state must be 4 hex words: {err}.") from err
+    require(state.any(), "rng_state must not be all zero.")
+    return state
+
+
+def _history_rows(rows, counters: np.ndarray) -> list[dict]:
+    """The saved history, every value checked: `summary` and the charts compute with them. Each
+    row holds the `HISTORY_KEYS`, counts as whole numbers and the rest as numbers (coverage
+    NaN when unknown), at iterations rising up to the run's own."""
+    require(isinstance(rows, list) and len(rows) <= MAX_HISTORY,
+            f"\"history\" rows must be a list of at most {MAX_HISTORY} rows.")
+    before = {"iteration": -1, "_matched": 0}
+    for k, row in enumerate(rows):
+        where = f"history row {k}"
+        require(isinstance(row, dict) and set(row) == HISTORY_KEYS,
+                f"{where} must hold exactly the keys {sorted(HISTORY_KEYS)}.")
+        for key in (*SUMMARY_KEYS, "_matched"):
+            if key in HISTORY_WHOLE:
+                saved_whole(row[key], f"{where}: {key}")
+            else:
+                saved_real(row[key], f"{where}: {key}", nan=key == "coverage")
+        require(before["iteration"] < row["iteration"] <= counters[ITERATION]
+                and before["_matched"] <= row["_matched"] <= counters[N_MATCHED],
+                f"{where}: its iteration and _matched must rise from row to row, up to the "
+                "run's counters.")
+        before = row
+    return list(rows)  # the run's own: training appends to it

@@ -126,7 +126,7 @@ def provenance(folder: Path) -> None:
         runs = json.loads(path.read_text())["runs"]
     except (OSError, ValueError, RecursionError, KeyError, TypeError):
         runs = None
-    if not isinstance(runs, list) or not all(isinstance(run, dict) for run in runs):
+    if not isinstance(runs, list) or not all(map(_runner_run, runs)):
         st.caption("Where these results come from is unknown: run.json is not the runner's.")
         return
     lines = [f"{', '.join(run.get('learners', []))}: commit {run.get('commit', '?')}, "
@@ -136,6 +136,16 @@ def provenance(folder: Path) -> None:
         st.caption("Made by `benchmarks/reproduce_paper.py` with every learner's defaults "
                    "(seed 0) on the fixed folds of `../shared/field/folds`; later runs replace "
                    "the rows of the learners they name.  \n" + "  \n".join(lines))
+
+
+def _runner_run(run) -> bool:
+    """Whether one entry of ``run.json`` is what the runner writes: an object whose learners
+    are names and whose seconds a number."""
+    if not isinstance(run, dict):
+        return False
+    learners, seconds = run.get("learners", []), run.get("seconds", 0)
+    return (isinstance(learners, list) and all(isinstance(name, str) for name in learners)
+            and type(seconds) in (int, float))
 
 
 def comparison_file(folder: Path) -> Path | None:
@@ -203,7 +213,10 @@ def browse(folder: Path) -> None:
                        f"datasets, {results.fold.nunique()} folds each.")
             provenance(path.parent)
             with ui.shielded("showing the comparison"):
-                show_comparison(results, "folder")
+                try:
+                    show_comparison(results, "folder")
+                except ValueError as err:  # e.g. a measure missing for a learner on a dataset
+                    st.error(f"{shown(path)}: {err}", icon=":material/error:")
     emhl = folder / "emhl_synthetic.csv"
     if emhl.is_file():
         found = True
@@ -235,10 +248,21 @@ def browse(folder: Path) -> None:
     else:
         for image in sorted(folder.glob("theory_*.png")):
             found = True
-            st.image(str(image), caption=FIGURE_CAPTIONS.get(image.stem, "The theory checked"))
+            show_image(image)
     if not found:
         st.info("No results in this folder: run `python benchmarks/reproduce_paper.py` or "
                 "`python -m mlr_core.evaluation.experiments --out FOLDER`.")
+
+
+def show_image(path: Path) -> None:
+    """A PNG of the report, or a message naming it when it is not an image (or is damaged):
+    the rest of the page draws either way."""
+    with ui.shielded(f"showing {shown(path)}"):  # e.g. a decompression bomb
+        try:
+            st.image(str(path), caption=FIGURE_CAPTIONS.get(path.stem, "The theory checked"))
+        except (OSError, ValueError):  # PIL's UnidentifiedImageError is an OSError
+            st.error(f"{shown(path)} is not a PNG image this page can show (not an image, or "
+                     "damaged).", icon=":material/error:")
 
 
 def run_live(session: state.Session) -> None:

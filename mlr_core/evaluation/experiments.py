@@ -571,8 +571,36 @@ def read_journal(path) -> list[dict]:
             raise DatasetError(f"{path}, line {number}: not a result row ({err})") from err
         if not isinstance(row, dict) or not {*KEY, "seed", "folds_sha256"} <= row.keys():
             raise DatasetError(f"{path}, line {number}: not a result row of this runner")
+        wrong = _wrong_field(row)
+        if wrong:
+            raise DatasetError(f"{path}, line {number} ({row['learner']!r} on "
+                               f"{row['dataset']!r}): {wrong}; this runner never writes that. "
+                               "Correct the line, or delete it to run that fit again.")
         rows.append(row)
     return rows
+
+
+def _wrong_field(row: dict) -> str | None:
+    """What is wrong with a journal row's values, in words, or None: the names are text, the
+    fold and seed whole numbers, every other value (the measures and seconds) a number. A bad
+    row refuses the resume rather than being skipped: the journal is the runner's own, so
+    such a row was edited or damaged, and a resume that left it out would rewrite the journal
+    without it."""
+    for column in ("learner", "dataset", "folds_sha256"):
+        if not isinstance(row[column], str):
+            return f"{column} is {_quoted(row[column])}, not text"
+    for column in ("fold", "seed"):
+        if type(row[column]) is not int or not 0 <= row[column] < 2**32:
+            return f"{column} is {_quoted(row[column])}, not a whole number from 0 to 2**32"
+    for column, value in row.items():
+        if column not in (*KEY, "seed", "folds_sha256") and type(value) not in (int, float):
+            return f"{column} is {_quoted(value)}, not a number"
+    return None
+
+
+def _quoted(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _earlier_rows(out: Path, resume: bool) -> list[dict]:
@@ -592,15 +620,20 @@ def _earlier_rows(out: Path, resume: bool) -> list[dict]:
     return read_journal(out / JOURNAL)
 
 
-def _check_same_settings(rows: list[dict], seed: int, fingerprints: dict[str, str],
-                         journal: Path) -> None:
-    """Refuse to add to rows made with another seed, or on other folds of a dataset."""
+def _check_same_settings(rows: list[dict], seed: int, folds: dict[str, list[Fold]],
+                         fingerprints: dict[str, str], journal: Path) -> None:
+    """Refuse to add to rows made with another seed, or on other folds of a dataset, or of a
+    fold the dataset does not have."""
     for row in rows:
         name = row["dataset"]
         if row["seed"] != seed:
             made = f"made with --seed {row['seed']}"
         elif row["folds_sha256"] != fingerprints.get(name, row["folds_sha256"]):
             made = "made on other folds (or rows)"
+        elif name in folds and row["fold"] >= len(folds[name]):
+            raise SystemExit(f"{journal} holds a result of {row['learner']} on {name} for fold "
+                             f"{row['fold']}, but its folds are 0 to {len(folds[name]) - 1}: "
+                             "correct that line, or delete it")
         else:
             continue
         raise SystemExit(f"{journal} holds results of {row['learner']} on {name} {made}; resume "
@@ -635,7 +668,7 @@ def main(argv=None) -> int:
         parser.error(str(err))
     fingerprints = {name: folds_sha256(folds[name], data.Y) for name, data in datasets.items()}
     journal = args.out / JOURNAL
-    _check_same_settings(earlier, args.seed, fingerprints, journal)
+    _check_same_settings(earlier, args.seed, folds, fingerprints, journal)
     learners = args.learners or available_learners()
     client = None
     if args.backend == "dask":

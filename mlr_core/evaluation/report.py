@@ -27,7 +27,7 @@ COLOURS = {"EM": "#1f77b4", "HL": "#d62728"}
 
 def emhl_per_dataset(results: pd.DataFrame) -> pd.Series:
     """Fold-mean test Hamming loss per (fitness, label count, dataset)."""
-    labels = results.dataset.str.extract(r"^m(\d+)-", expand=False)
+    labels = results.dataset.astype(str).str.extract(r"^m(\d{1,6})-", expand=False)
     if labels.isna().any():
         raise ValueError("EM vs HL results need datasets named m<labels>-<k>")
     frame = results.assign(m=labels.astype(int))

@@ -154,6 +154,101 @@ def test_a_corrupted_model_raises_a_clear_error(fitted, name):
     assert len(str(err.value)) > 20
 
 
+def _every_history_value(value):
+    def edit(d):
+        for row in d["training"]["history"]["rows"]:
+            row.update(dict.fromkeys(row, value))
+    return edit
+
+
+def _last_history_row(**values):
+    return lambda d: d["training"]["history"]["rows"][-1].update(values)
+
+
+NAMED = {  # a tampered field, and the words of the refusal that name it
+    "every history value 'x'": (_every_history_value("x"), "history row 0: iteration"),
+    "a history value a string": (_last_history_row(mean_fitness="0.5"),
+                                 "history row 39: mean_fitness"),
+    "a history iteration ahead of the run": (_last_history_row(iteration=10**9),
+                                             "history row 39: its iteration"),
+    "history matches beyond the counters": (_last_history_row(_matched=10**9),
+                                            "history row 39: its iteration and _matched"),
+    "history not an object": (_set("training", history=[]), '"history" must be an object'),
+    "history spacing a fraction": (lambda d: d["training"]["history"].update(every=1.5),
+                                   'history "every"'),
+    "a counter a fraction": (lambda d: d["training"]["counters"].__setitem__(-1, 2.5),
+                             "counters[7]"),
+    "a counter a string": (lambda d: d["training"]["counters"].__setitem__(-1, "x"),
+                           "counters[7]"),
+    "rng_state not words": (_set("training", rng_state=[1, 2, 3, 4]), "rng_state"),
+    "rng_state beyond 64 bits": (_set("training", rng_state=["1" * 17] * 4), "rng_state"),
+    "label_cardinality a string": (_set("training", label_cardinality="1.5"),
+                                   "label_cardinality"),
+    "n_rules a fraction": (_set("training", n_rules=200.5), "training n_rules"),
+    "label_dtype not a name": (lambda d: d.update(label_dtype=["x"]), "label_dtype"),
+    "label_dtype unknown": (lambda d: d.update(label_dtype="x"), "label_dtype 'x'"),
+    "rule_set not an object": (lambda d: d.update(rule_set=[]), '"rule_set" must be an object'),
+    "experience a fraction": (_rule(lambda r: r.update(experience=1.5)), "rule 0: experience"),
+    "correct beyond experience": (_rule(lambda r: r.update(experience=0)),
+                                  "rule 0: correct"),
+    "a negative correct-set size": (_rule(lambda r: r.update(correct_set_size=-1.0)),
+                                    "rule 0: correct_set_size"),
+    "a labelset of lists": (_rule(lambda r: r.update(labelset=[[1], 0, 0, 0])),
+                            "rule 0: labelset"),
+    "weights not numbers": (lambda d: d["rule_set"]["scorer"].update(coef="x"),
+                            "the scorer's coef"),
+    "ragged weights": (lambda d: d["rule_set"]["scorer"].update(coef=[[0.0], [0.0, 1.0]]),
+                       "the scorer's coef"),
+    "alpha a string": (lambda d: d["rule_set"]["scorer"].update(alpha="1"), "the scorer's alpha"),
+    "scorer kind a list": (lambda d: d["rule_set"]["scorer"].update(kind=[]), "scorer kind"),
+    "n_nearest beyond what the vote allocates": (_set("params", n_nearest=10**7), "n_nearest"),
+    "min_vote_experience beyond int64": (
+        lambda d: d["rule_set"]["voting"].update(min_vote_experience=10**30),
+        "voting min_vote_experience"),
+}
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_a_tampered_field_is_refused_naming_it(fitted, name):
+    """Every field is checked before the model is used (a history of "x" used to load, then
+    ``summary`` and ``learn`` raised a TypeError), and the refusal names the field."""
+    model, _, _ = fitted
+    edit, words = NAMED[name]
+    with pytest.raises(ModelFormatError, match=re.escape(words)):
+        MLRClassifier.from_json(_corrupt(model.to_json(), edit))
+
+
+@pytest.mark.parametrize(("name", "largest"), [("n_nearest", 10**6),
+                                               ("min_vote_experience", 2**62 - 1)])
+def test_a_model_the_estimator_can_make_loads_back(name, largest):
+    """The vote's parameters are bounded where the estimator takes them as where a file is
+    read: a model with 10**7 nearest voters saved a file that did not load back, and one with
+    a min_vote_experience beyond int64 failed to predict (OverflowError)."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, Y = np.eye(3), np.eye(3, dtype=int)
+    with pytest.raises(InvalidParameterError, match=name):
+        MLRClassifier(**{name: largest + 1}).fit(X, Y)
+    model = MLRClassifier(**{name: largest}, weighting="vote", n_iter=50, random_state=0)
+    model.fit(X, Y)
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert loaded.to_json() == model.to_json()
+
+
+def test_a_run_past_2_to_the_32_iterations_tunes_again(fitted):
+    """The iteration seeds the weights' folds; a saved run at 2**40 iterations (within the
+    counters' range) loaded, then its warm start failed in scikit-learn's 32-bit seeding."""
+    model, X, Y = fitted
+
+    def far_on(d):
+        d["training"]["counters"][0] = d["rule_set"]["iteration"] = 2**40
+
+    loaded = MLRClassifier.from_json(_corrupt(model.to_json(), far_on))
+    TrainingSession(loaded).start(X, Y, warm_start=True).learn(10).tune_bipartition()
+    assert loaded.run_.iteration == 2**40 + 10 and loaded.predict(X).shape == Y.shape
+
+
 def test_a_model_file_is_checked_before_memory_is_allocated(fitted):
     """A 10,000,000-rule or 20,000-feature-per-rule claim is refused, not allocated: the
     specificity limit is clipped to the features the model has."""

@@ -436,6 +436,19 @@ def test_rules_json_of_another_dataset_is_refused(app):
     assert at.error and _session(at).snapshot() is before
 
 
+def _refused_upload(app: AppTest, saved: dict) -> AppTest:
+    """Upload a model file's JSON on the Rules page and see it refused: no "Loaded", the model
+    as it was."""
+    at = _page(app, "rules")
+    before = _session(at).snapshot()
+    at.file_uploader(key="model_file").set_value(("model.json", json.dumps(saved).encode(),
+                                                  "application/json"))
+    at.button(key="load_model").click().run()
+    _no_exception(at)
+    assert not at.success and at.error and _session(at).snapshot() is before
+    return at
+
+
 @pytest.mark.parametrize(("n_rules", "message"), [
     (10**7, 'n_rules=10,000,000 the model file declares in "params" would take'),
     (10**6, "n_rules = 1,000,000 is outside what this dashboard offers"),
@@ -445,18 +458,29 @@ def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message
     form's range), or allocated a gigabyte on the warm start."""
     saved = json.loads(_session(app).model_json())
     saved["params"]["n_rules"] = n_rules
-    at = _page(app, "rules")
-    before = _session(at).snapshot()
-    at.file_uploader(key="model_file").set_value(("model.json", json.dumps(saved).encode(),
-                                                  "application/json"))
-    at.button(key="load_model").click().run()
-    _no_exception(at)
-    assert not at.success and message in at.error[0].value
-    assert _session(at).snapshot() is before
+    at = _refused_upload(app, saved)
+    assert message in at.error[0].value
     at = _page(at, "train")
     step(at)
     _no_exception(at)
     assert not at.error and _session(at).snapshot().iteration == 400
+
+
+def test_rules_json_with_a_tampered_history_is_refused_before_loaded(app):
+    """A file whose history holds "x" everywhere said "Loaded", then every page showed a raw
+    TypeError and the sidebar lost Start, Pause, Step and Reset (issue 33)."""
+    saved = json.loads(_session(app).model_json())
+    for row in saved["training"]["history"]["rows"]:
+        row.update(dict.fromkeys(row, "x"))
+    at = _refused_upload(app, saved)
+    assert "history row 0: iteration must be a whole number" in at.error[0].value
+    for page in PAGES:
+        at = _page(at, page)
+        _no_exception(at)
+        assert {"start", "pause", "step", "reset"} <= {b.key for b in at.button}, page
+    step(at)
+    _no_exception(at)
+    assert _session(at).snapshot().iteration == 400
 
 
 def test_theory_curves_marks_and_caption(app):

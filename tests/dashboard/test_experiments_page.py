@@ -189,3 +189,67 @@ def test_a_garbage_results_table_gets_a_short_message(tmp_path, results_root, co
     assert re.match(message, error.value), error.value
     assert "Something went wrong" not in error.value and str(tmp_path) not in error.value
     assert at.tabs[1].label == "Run a comparison" and at.button(key="exp_run")  # the page goes on
+
+
+def _open(root: Path, name: str, results_root) -> AppTest:
+    results_root(root)
+    at = _page()
+    at.text_input(key="results_dir").set_value(name).run()
+    _no_exception(at)
+    assert at.tabs[1].label == "Run a comparison" and at.button(key="exp_run")  # the page goes on
+    return at
+
+
+def test_a_file_that_is_not_a_png_is_named_and_the_rest_of_the_page_draws(tmp_path,
+                                                                         results_root):
+    """A theory_x.png that is not a PNG showed "UnidentifiedImageError ... <_io.BytesIO object
+    at 0x...>" and nothing after it (issue 33); a damaged one (cut short) likewise."""
+    png = (Path(APP).parents[1] / "docs" / "results" / "theory_engine.png").read_bytes()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "theory_a.png").write_bytes(png[:200])
+    (tmp_path / "figures" / "theory_engine.png").write_bytes(png)
+    (tmp_path / "figures" / "theory_x.png").write_bytes(b"not a png at all")
+    at = _open(tmp_path, "figures", results_root)
+    assert [e.value for e in at.error] == [
+        f"figures/{name} is not a PNG image this page can show (not an image, or damaged)."
+        for name in ("theory_a.png", "theory_x.png")]
+    assert len(at.get("image")) == 1  # theory_engine.png, between the two
+
+
+@pytest.mark.parametrize("run", [{"seconds": "x"}, {"learners": [1, 2]}, {"learners": "BR-LR"}])
+def test_a_run_json_of_other_types_is_unknown_provenance(folder, tmp_path, results_root, run):
+    """A run.json whose seconds were text, or whose learners were not names, stopped the page
+    with a TypeError."""
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "folds.csv").write_bytes((folder / "comparison" / "folds.csv").read_bytes())
+    (tmp_path / "odd" / "run.json").write_text(json.dumps({"runs": [run]}))
+    at = _open(tmp_path, "odd", results_root)
+    assert not at.error
+    assert any("run.json is not the runner's" in c.value for c in at.caption)
+    assert _table(at, {"BR-LR", "LP-DT", "RAkELd-DT"}) is not None
+
+
+@pytest.mark.parametrize("dataset", [5, "m" + "9" * 30 + "-1"])
+def test_em_vs_hl_results_of_other_datasets_are_named(tmp_path, results_root, dataset):
+    """Dataset names that are numbers (an AttributeError) or a label count beyond any integer
+    (an OverflowError) stopped the page."""
+    (tmp_path / "emhl").mkdir()
+    pd.DataFrame({"learner": ["EM", "HL"], "dataset": [dataset] * 2, "fold": [0, 0],
+                  "hamming_loss": [0.1, 0.2]}).to_csv(tmp_path / "emhl" / "emhl_synthetic.csv",
+                                                      index=False)
+    at = _open(tmp_path, "emhl", results_root)
+    (error,) = at.error
+    assert error.value == ("emhl_synthetic.csv: EM vs HL results need datasets named "
+                           "m<labels>-<k>")
+
+
+def test_a_comparison_lacking_a_measure_is_named(folder, tmp_path, results_root):
+    """A learner without a value on a dataset got "Something went wrong while showing the
+    comparison"; the message names the file now."""
+    results = pd.read_csv(folder / "comparison" / "folds.csv")
+    results.loc[results.learner == "LP-DT", "hamming_loss"] = float("nan")
+    (tmp_path / "gaps").mkdir()
+    results.to_csv(tmp_path / "gaps" / "folds.csv", index=False)
+    at = _open(tmp_path, "gaps", results_root)
+    (error,) = at.error
+    assert error.value.startswith("gaps/folds.csv: the table has missing values")

@@ -4,6 +4,7 @@ workers do not outlive it; a folder holding results is added to (``--resume``) o
 replaced; tables are replaced atomically. (Issue 16's sweep, runner cases.)"""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -138,6 +139,42 @@ def test_resume_adds_to_earlier_results_and_refuses_other_settings(sweep, tmp_pa
     (tmp_path / "old" / "folds.csv").write_text("learner,dataset,fold\n")
     with pytest.raises(SystemExit, match="no folds.jsonl to resume from"):
         experiments.main([*args, "--out", str(tmp_path / "old"), "--resume"])
+
+
+def _set_field(**values):
+    def edit(row):
+        row.update(values)
+    return edit
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (_set_field(accuracy="not a number"), r"line 2 \('BR-LR' on 'c3'\): accuracy is 'not a "
+                                          r"number', not a number"),
+    (_set_field(fold=10**30), r"line 2 \('BR-LR' on 'c3'\): fold is 1000000000000000000000000"),
+    (_set_field(learner=None), r"line 2 .*: learner is None, not text"),
+    (_set_field(fold=7), r"result of BR-LR on c3 for fold 7, but its folds are 0 to 2"),
+])
+def test_a_tampered_journal_is_refused_naming_the_line_and_kept(sweep, tmp_path, capsys, edit,
+                                                                message):
+    """A journal row the runner never writes used to end --resume in a pandas traceback ("agg
+    function failed"); it is refused, naming the file and the row, and the journal is left
+    exactly as it was (a skip would have rewritten it without the row)."""
+    import json
+
+    args, _ = sweep
+    one = ["--datasets", args[1], "--learners", "BR-LR", "--folds", "3"]
+    out = tmp_path / "run"
+    assert experiments.main([*one, "--out", str(out)]) == 0
+    journal = out / experiments.JOURNAL
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    edit(rows[1])
+    tampered = "".join(json.dumps(row) + "\n" for row in rows)
+    journal.write_text(tampered)
+    with pytest.raises(SystemExit) as stop:
+        experiments.main([*one, "--out", str(out), "--resume"])
+    said = f"{stop.value.code} {capsys.readouterr().err}"
+    assert str(journal) in said and re.search(message, said), said
+    assert journal.read_text() == tampered
 
 
 def test_tables_are_replaced_whole_or_not_at_all(sweep, tmp_path, monkeypatch):
