@@ -167,8 +167,10 @@ PARAMETERS = (
         genbase needs 3 (0.0090 with 1, 0.0016 with 2, 0.0012 with 3). With the vote ``auto``
         is ceil(log2(n_train)), so a maximally specific rule can still single out one
         instance while rules in high dimension keep matching."""),
-    Param("r0", 0.5, Real, (0, None, "neither"), engine=_float, doc="""
-        Mean side length of a covered interval on the [0, 1]-scaled axis."""),
+    Param("r0", 0.5, Real, (0, 1e6, "right"), engine=_float, doc="""
+        Mean side length of a covered interval on the [0, 1]-scaled axis. At most 10**6 (an
+        interval of 1 already spans the axis): a model file holds spreads below 2**62, and
+        a larger one could not be loaded back."""),
     Param("nu", 10, Real, (0, None, "neither"), engine=_float, doc="""
         Fitness pressure: F = accuracy ** nu."""),
     Param("beta", 0.2, Real, (0, 1, "right"), engine=_float, doc="""
@@ -187,8 +189,9 @@ PARAMETERS = (
         mutated per offspring, as UCS's 0.04 does on ~100 features. A flat 0.04 on genbase's
         1,185 features rewrites ~47 features per offspring and measured a Hamming loss of 0.034
         against 0.006 with ``auto`` (two folds, ``benchmarks/paper_tables.py`` setup)."""),
-    Param("m0", 0.1, Real, (0, None, "left"), engine=_float, doc="""
-        Largest change of an interval's centre or spread in a mutation."""),
+    Param("m0", 0.1, Real, (0, 1e6, "both"), engine=_float, doc="""
+        Largest change of an interval's centre or spread in a mutation; at most 10**6, as
+        ``r0``."""),
     Param("ga_subsumption", True, "boolean", engine=_bool, doc="""
         Whether an offspring an experienced, accurate parent subsumes joins it as a copy."""),
     Param("theta_sub", 20, Real, (0, None, "left"), engine=_float, doc="""

@@ -288,3 +288,16 @@ def test_names_given_twice_in_a_model_file_are_named(fitted):
     text = _corrupt(model.to_json(), _set("rule_set", feature_names=["a", "b", "a", "b", "e"]))
     with pytest.raises(ModelFormatError, match="feature names 'a', 'b' appear more than once"):
         MLRClassifier.from_json(text)
+
+
+def test_the_widest_intervals_allowed_still_save_and_load_back(fitted):
+    """r0 and m0 are bounded so that every spread a run makes fits a model file (spreads below
+    2**62): at the bound the model saves, loads and saves again to the same text; beyond it
+    the parameter is refused before training."""
+    _, X, Y = fitted
+    model = MLRClassifier(n_rules=50, n_iter=500, r0=1e6, m0=1e6, random_state=0).fit(X, Y)
+    text = model.to_json()
+    assert MLRClassifier.from_json(text).to_json() == text
+    for wide in ({"r0": 1e7}, {"m0": 1e7}):
+        with pytest.raises(ValueError, match=next(iter(wide))):
+            MLRClassifier(n_iter=10, **wide).fit(X, Y)
