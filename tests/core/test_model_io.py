@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mlr_core import MLRClassifier, ModelFormatError, TrainingSession
+from mlr_core.data.loaders import load_dataset
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,34 @@ def test_loaded_model_continues_training_as_the_original(fitted):
     with pytest.raises(Exception, match="features"):
         TrainingSession(MLRClassifier.from_json(model.to_json())).start(X[:, :3], Y,
                                                                         warm_start=True)
+
+
+SHARED_DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase", "mediamill_small",
+                   "slashdot", "ohsumed")
+
+
+@pytest.mark.parametrize("name", SHARED_DATASETS)
+def test_a_model_of_each_shared_dataset_is_saved_loaded_and_saved_to_the_same_bytes(
+        shared_datasets_dir, name):
+    """Saved, loaded, bound to its training rows (its weights refitted) and saved again: the
+    same bytes; trained on and saved, it loads again. A loaded ohsumed model took the fit's
+    one-condition rules (``word = 1``) into its evolving population, held them twice once
+    refitted (2,984 rules) and could not be saved again (issue 34)."""
+    data = load_dataset(shared_datasets_dir / f"{name}.arff")
+    X, Y = data.X[:1000], data.Y[:1000]  # the kind of data, in seconds
+    model = MLRClassifier(n_rules=200, n_iter=200, random_state=0).fit(X, Y)
+    text = model.to_json()
+    loaded = MLRClassifier.from_json(text)
+    assert loaded.to_json() == text
+    TrainingSession(loaded).start(X, Y, warm_start=True)
+    assert loaded.run_.summary() == model.run_.summary()
+    assert loaded.to_json() == text
+    TrainingSession(loaded).learn(100).tune_bipartition()
+    rules = loaded.current_rule_set()
+    assert rules.n_evolved == loaded.run_.summary()["macro_size"]
+    assert loaded.run_.summary()["micro_size"] <= 200
+    again = loaded.to_json()
+    assert MLRClassifier.from_json(again).to_json() == again
 
 
 def _corrupt(text, edit):
