@@ -275,8 +275,10 @@ class Session:
         self._install(DataSplit.of(dataset, self.split.holdout, int(self.params["random_state"])),
                       self.params)
 
-    def load_model(self, text: str) -> None:
-        """Adopt a JSON rule set to inspect or continue training on the current dataset.
+    def read_model_file(self, text: str) -> Callable[[], None]:
+        """Read a JSON rule set to inspect or continue training on the current dataset, and
+        return the switch to it: the page calls it once the person agrees that the model
+        trained so far goes (``ui.replace_model``). Nothing changes before.
 
         ``from_json`` validates (never unpickles); the parameters the Train page shows must lie
         in its ranges (checked before the warm start sizes the population by ``n_rules``: an
@@ -295,10 +297,21 @@ class Session:
                 raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
                                  f"dashboard offers ({low:,} to {high:,}): load it in Python "
                                  "(MLRClassifier.from_json) instead.")
-        # the rules keep their specificity limit ("auto" resolves per weighting)
-        model.set_params(**params, max_specified=model.max_specified_)
-        self._adopt(self.split, _training(model).start(*self.split.training(), warm_start=True),
-                    params)
+        split = self.split
+        model.set_params(**params)
+        if resolved_max_specified(model.get_params(), len(split.train_idx),
+                                  split.dataset.X.shape[1]) != model.max_specified_:
+            # the rules keep their specificity limit ("auto" resolves per weighting and data);
+            # left as saved otherwise, so that the model saves to the bytes it was read from
+            model.set_params(max_specified=model.max_specified_)
+        training = _training(model).start(*split.training(), warm_start=True)
+
+        def adopt() -> None:
+            if self.split is not split:
+                raise InputError("The data changed since the rule set was read: load it "
+                                 "again to continue training it on these data.")
+            self._adopt(split, training, params)
+        return adopt
 
     # ------------------------------------------------------------------ training
 

@@ -40,15 +40,21 @@ def filters(session: state.Session, rules) -> rules_audit.RuleFilters:
 
 
 def upload(session: state.Session) -> None:
-    """Load a JSON rule set to inspect it or keep training it on the current dataset."""
+    """Load a JSON rule set to inspect it or keep training it on the current dataset (read and
+    checked first; a model that has trained goes only once the person agrees)."""
     with st.expander("Load a rule set (JSON)", icon=":material/upload:"), st.form("upload_model"):
         file = st.file_uploader("A model saved by a JSON download on this page (validated, "
                                 "never unpickled)", type=["json"], key="model_file")
         if st.form_submit_button("Load rule set", key="load_model") and file is not None:
             with ui.shielded("loading the rule set"):
-                session.load_model(file.getvalue().decode("utf-8", errors="replace"))
-                st.success(f"Loaded {file.name}. Start continues training it on the current "
-                           "dataset.")
+                adopt = session.read_model_file(file.getvalue().decode("utf-8", errors="replace"))
+
+                def switch() -> str:
+                    adopt()
+                    return (f"Loaded {file.name}. Start continues training it on the current "
+                            "dataset.")
+                ui.replace_model(session, file.name, switch)
+    ui.confirm_replacement(session)
 
 
 def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from stepping import step
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, pages, rules_audit, vote_text
@@ -401,7 +402,9 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert not at.metric and at.button(key="run_audit").label == "Compact and audit"
 
 
-def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
+def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
+    """A good file replaces a model that has trained only once the person agrees, as new data
+    does (it replaced it without asking)."""
     at = _page(app, "rules")
     session = _session(at)
     before = session.snapshot()
@@ -411,16 +414,62 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
     assert at.error and session.snapshot() is before
     saved = session.model_json().encode()
     step(at)  # the saved model is 200 iterations behind now
+    trained = session.snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
-    assert not at.error
+    assert session.snapshot() is trained and not at.success
+    assert any("Loading model.json discards the model trained for 400 iterations" in w.value
+               for w in at.warning)
+    at.button(key="cancel_load").click().run()
+    assert session.snapshot() is trained and not [b for b in at.button if b.key == "confirm_load"]
+    at.button(key="load_model").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert not at.error and at.success[0].value.startswith("Loaded model.json")
     loaded = session.snapshot()
     assert loaded.iteration == before.iteration == 200
     assert loaded.rules["rule"].tolist() == before.rules["rule"].tolist()
     step(at)  # continue training the loaded rule set
     _no_exception(at)
     assert session.snapshot().iteration == 400
+
+
+def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
+        shared_datasets_dir, monkeypatch):
+    """genbase (0/1 features: the fit adds a ``word = 1`` rule per word): the Rules page's
+    "as a model (JSON)" download, loaded back with "Load a rule set", keeps its rule count and
+    downloads to the same bytes (an ohsumed model grew from 1,982 to 2,984 rules and could not
+    be saved again)."""
+    made = {}  # the page's deferred downloads, by file name
+
+    def keep(self, make, mimetype, coordinates, file_name=None, element_id=""):
+        made[file_name] = make
+        return keep_deferred(self, make, mimetype, coordinates, file_name=file_name,
+                             element_id=element_id)
+
+    keep_deferred = MediaFileManager.add_deferred
+    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    at = _page(_app(), "data")
+    at.file_uploader(key="data_files").set_value([
+        ("genbase.arff", (shared_datasets_dir / "genbase.arff").read_bytes(), "text/plain"),
+        ("genbase.xml", (shared_datasets_dir / "genbase.xml").read_bytes(), "text/xml"),
+    ])
+    _load(at, "load_upload")
+    step(at)
+    at = _page(at, "rules")
+    session = _session(at)
+    saved = made["genbase-model.json"]()
+    rules = len(session.snapshot().rules)
+    assert 0 < json.loads(saved)["rule_set"]["n_feature_rules"] < rules
+    at.file_uploader(key="model_file").set_value(("genbase-model.json", saved.encode(),
+                                                  "application/json"))
+    at.button(key="load_model").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert not at.error and len(session.snapshot().rules) == rules
+    assert f"Download all {rules:,} rules as a model (JSON)" in _downloads(at)
+    assert made["genbase-model.json"]() == saved
 
 
 def test_rules_json_of_another_dataset_is_refused(app):
