@@ -61,6 +61,13 @@ PARAM_RANGES = {name: tuple(map(number_type(name), bounds)) for name, bounds in 
     "n_rules": (10, 20_000), "p_hash": (0, 1), "nu": (0.5, 50), "theta_ga": (0, 1_000),
     "r0": (0.05, 1), "random_state": (0, 2**31 - 1),
 }.items()}
+
+
+def outside_ranges(params: dict) -> list[str]:
+    """The parameters of ``params`` outside the ranges of `PARAM_RANGES`, in its order."""
+    return [name for name, (low, high) in PARAM_RANGES.items() if not low <= params[name] <= high]
+
+
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.
@@ -292,11 +299,11 @@ class Session:
             params["n_rules"] = model.n_rules_
         if params["random_state"] is None:
             params["random_state"] = self.params["random_state"]
-        for key, (low, high) in PARAM_RANGES.items():
-            if not low <= params[key] <= high:
-                raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
-                                 f"dashboard offers ({low:,} to {high:,}): load it in Python "
-                                 "(MLRClassifier.from_json) instead.")
+        if outside := outside_ranges(params):
+            key, (low, high) = outside[0], PARAM_RANGES[outside[0]]
+            raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
+                             f"dashboard offers ({low:,} to {high:,}): load it in Python "
+                             "(MLRClassifier.from_json) instead.")
         split = self.split
         model.set_params(**params)
         if resolved_max_specified(model.get_params(), len(split.train_idx),

@@ -131,6 +131,33 @@ def test_reset_and_parameter_form(app):
     assert _session(app).snapshot().summary["micro_size"] == 0
 
 
+def test_out_of_range_parameters_are_named_and_none_is_applied(app):
+    """N = 10^9, ν = 1e9, θ_GA = -5, seed = -1, then Apply: each named with its range, nothing
+    applied, and the form shows the values in use (the fields were bounded: the browser kept
+    the entries red and unsent, and Apply reset the model with the old values; here the
+    widgets clamped N to 10 and the seed to 0 and applied that, in silence)."""
+    session = _session(app)
+    in_use, trained = dict(session.params), session.snapshot()
+    entries = {"param_n_rules": 10**9, "param_nu": 1e9, "param_theta_ga": -5.0,
+               "param_random_state": -1}
+    for key, value in entries.items():
+        app.number_input(key=key).set_value(value)
+    app.button(key="apply").click().run()
+    _no_exception(app)
+    assert session.params == in_use and session.snapshot() is trained
+    message = app.error[0].value
+    for words in ("**N: max population (micro)** = 1,000,000,000 is outside 10 to 20,000",
+                  "**ν: fitness pressure (F = acc^ν)** = 1,000,000,000.0 is outside 0.5 to 50",
+                  "**θ_GA: GA threshold** = -5.0 is outside 0.0 to 1,000",
+                  "**Seed** = -1 is outside 0 to 2,147,483,647"):
+        assert words in message
+    assert {key: app.number_input(key=key).value for key in entries} == {
+        f"param_{name}": in_use[name] for name in ("n_rules", "nu", "theta_ga", "random_state")}
+    app.number_input(key="param_n_rules").set_value(500)
+    app.button(key="apply").click().run()
+    assert not app.error and session.params["n_rules"] == 500
+
+
 def test_learning_curves_chart_spec(app):
     specs = _specs(app)
     titles = [s["layout"]["title"]["text"] for s in specs]
