@@ -376,6 +376,7 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
     heatmap = _specs(at)[0]
     assert heatmap["data"][0]["type"] == "heatmap"
     assert list(heatmap["data"][0]["x"]) == _session(at).split.dataset.feature_names
+    assert heatmap["layout"]["xaxis"]["type"] == "category"  # names never read as numbers
     at.multiselect(key="rules_columns").set_value(["numerosity"]).run()
     assert list(at.dataframe[0].value.columns) == [*rules_audit.SHOWN[:-1], "numerosity",
                                                    "rule"]  # in the table's own order
