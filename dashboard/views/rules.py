@@ -223,9 +223,11 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     measures = rules_audit.measures_table(result)
     measures = measures.reset_index()
     st.dataframe(measures, key="audit_measures", hide_index=True,
-                 column_config=tables.fit_columns(measures, index=False, config={
+                 height=tables.height_for(len(measures)),
+                 column_config=tables.fit_columns(measures, index=False, within=tables.PAGE_PX,
+                                                  config={
                      c: st.column_config.NumberColumn(format="%.3f")
-                     for c in measures.columns if c != "measure"}))
+                     for c in rules_audit.MODEL_NAMES.values()}))
     st.caption("train: the rows the model was fitted on; held-out: rows it never saw. Pruned: "
                "this model without the rules that decide no training row, except those needed "
                "to keep every training prediction; deciding only: without all of them.")

@@ -16,7 +16,7 @@ from stepping import step
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from dashboard import frames, pages, rules_audit, vote_text
+from dashboard import frames, pages, rules_audit, tables, vote_text
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
@@ -420,6 +420,14 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
                                              f"{summary['n_rules']:,}")
     assert _downloads(at)[2:] == ["Compact model (JSON)", "Scorecard (CSV)",
                                   "Audit report (HTML)", "Python function", "SQL query"]
+    # the audit's measures, held-out rows included, fit a 1,300 px window unscrolled (a
+    # 1,400 px one hid the held-out columns: "held-out · this mo")
+    table = next(d for d in at.dataframe if "deciding only" in d.value.columns)
+    widths = {name: column["width"] for name, column in json.loads(table.proto.columns).items()
+              if name != "_index"}
+    assert set(widths) == {"measure", "rows", "this model", "pruned", "deciding only"}
+    assert sum(widths.values()) <= tables.PAGE_PX
+    assert set(table.value["rows"]) == {"train", "held-out"}
     at.select_slider(key="rule_budget").set_value(budget.sizes[0]).run()
     _no_exception(at)
     card = next(d.value for d in at.dataframe if "condition" in d.value.columns)
