@@ -81,9 +81,14 @@ def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int)
                                  "predicts with these rules only.")
 
 
-def table_view(table, n_rules: int) -> None:
+def table_view(table, snap: state.Snapshot) -> None:
     """The rules in the columns chosen (at first those that fit a 1,300 px window), and the
     selected row's rule whole below them."""
+    n_rules = len(snap.rules)
+    if extra := pages.one_condition_rules(snap):  # the Train page counts the evolved ones
+        st.caption(f"The model predicts with {n_rules:,} rules: "
+                   f"{pages.rule_kinds(n_rules - extra, extra)}; the Train page's macro rules "
+                   "count the evolved ones.")
     st.caption(f"{len(table):,} of {n_rules:,} rules, most trustworthy first "
                "(trusted accuracy: the 95% lower bound on accuracy given the rule's experience)"
                " · click a column header to sort the view, a row to read its rule whole.")
@@ -148,10 +153,10 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
     k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")
-    shown = budget.n_rules(k)
-    st.info(f"**Shown: a compact model of {shown} rules** ({shown - 1} evolved rules and the "
-            f"baseline), fitted weights, made from the {n:,} rules at iteration "
-            f"{snap.iteration:,}.", icon=":material/model_training:")
+    shown, rules = budget.n_rules(k), budget.models[k].rule_set_
+    kinds = pages.rule_kinds(rules.n_evolved, rules.n_feature_rules, "the baseline")
+    st.info(f"**Shown: a compact model of {shown} rules** ({kinds}), fitted weights, made from "
+            f"the {n:,} rules at iteration {snap.iteration:,}.", icon=":material/model_training:")
     st.plotly_chart(scorecard_figures.budget_curve(budget.curve, k), key="budget_curve")
     card = scorecard(session, budget, k)
     with ui.shielded("auditing the compact model"):
@@ -283,7 +288,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     table = rules_audit.rules_table(rules, filters(session, rules))
     with ui.shielded("preparing the downloads"):
         downloads(session, snap, table, len(rules))
-    table_view(table, len(rules))
+    table_view(table, snap)
     with ui.shielded("compacting the rules"):
         budget_section(session, snap)
     heatmap = pages.rules_heatmap(snap, session.split.dataset.feature_names)

@@ -115,6 +115,10 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         f" · deletion {s['n_deletion']:,} · train {len(session.split.train_idx):,} rows,"
         f" held-out {len(session.split.test_idx):,} rows"
     )
+    if extra := pages.one_condition_rules(snap):
+        st.caption(f"The model predicts with {len(snap.rules):,} rules: "
+                   f"{pages.rule_kinds(s['macro_size'], extra)}. Macro and micro rules count "
+                   "the evolved population; the Rules page lists all of them.")
     # remade with each curve point (about once a second), not at every tick
     point_owed = session.point_owed()
     curves, population = ui.drawn_from(f"train_charts{'-owed' if point_owed else ''}",

@@ -471,6 +471,46 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
     assert session.snapshot().iteration == 400
 
 
+def _genbase(at: AppTest, datasets) -> AppTest:
+    """The app on genbase (0/1 features: the weights' fit adds a ``word = 1`` rule per word),
+    after one Step."""
+    at = _page(at, "data")
+    at.file_uploader(key="data_files").set_value([
+        ("genbase.arff", (datasets / "genbase.arff").read_bytes(), "text/plain"),
+        ("genbase.xml", (datasets / "genbase.xml").read_bytes(), "text/xml"),
+    ])
+    _load(at, "load_upload")
+    return step(at)
+
+
+def test_rule_counts_agree_between_pages_or_say_why_on_words(shared_datasets_dir):
+    """ohsumed: Train showed 980 macro rules, Rules 1,982, and the compact model's
+    "19 evolved rules" were one-word rules such as ``pregnancy = 1``."""
+    at = _genbase(_app(), shared_datasets_dir)
+    snap = _session(at).snapshot()
+    evolved, shown = snap.summary["macro_size"], len(snap.rules)
+    extra = shown - evolved
+    assert extra > 0
+    kinds = f"{evolved:,} evolved rules and {extra:,} one-condition rules (`x = 1`"
+    at = _page(at, "train")
+    assert _metric(at, "Macro rules") == f"{evolved:,}"
+    assert any(f"The model predicts with {shown:,} rules: {kinds}" in c.value
+               for c in at.caption)
+    at = _page(at, "rules")
+    assert any(f"The model predicts with {shown:,} rules: {kinds}" in c.value
+               for c in at.caption)
+    at.button(key="run_audit").click().run()
+    _no_exception(at)
+    budget = at.session_state["rules_audit"]
+    k = int(at.select_slider(key="rule_budget").value)
+    rules = budget.models[k].rule_set_
+    one_word = rules.rules_frame()["rule"].str.fullmatch(r"IF \S+ = 1 THEN .*")
+    assert rules.n_feature_rules > 0 and one_word.sum() >= rules.n_feature_rules
+    info = next(i.value for i in at.info if i.value.startswith("**Shown: a compact model"))
+    assert f"{rules.n_feature_rules:,} one-condition rule" in info
+    assert (f"{rules.n_evolved:,} evolved rule" in info) == (rules.n_evolved > 0)
+
+
 def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
         shared_datasets_dir, monkeypatch):
     """genbase (0/1 features: the fit adds a ``word = 1`` rule per word): the Rules page's
@@ -486,14 +526,7 @@ def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
 
     keep_deferred = MediaFileManager.add_deferred
     monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
-    at = _page(_app(), "data")
-    at.file_uploader(key="data_files").set_value([
-        ("genbase.arff", (shared_datasets_dir / "genbase.arff").read_bytes(), "text/plain"),
-        ("genbase.xml", (shared_datasets_dir / "genbase.xml").read_bytes(), "text/xml"),
-    ])
-    _load(at, "load_upload")
-    step(at)
-    at = _page(at, "rules")
+    at = _page(_genbase(_app(), shared_datasets_dir), "rules")
     session = _session(at)
     saved = made["genbase-model.json"]()
     rules = len(session.snapshot().rules)
