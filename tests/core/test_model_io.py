@@ -162,6 +162,10 @@ CORRUPTIONS = {
     "threshold NaN": lambda t: re.sub(r'"bipartition": \["(\w+)", [^\]]+\]',
                                       '"bipartition": ["threshold", NaN]', t),
     "rules from another iteration": lambda t: _corrupt(t, _set("rule_set", iteration=1)),
+    "more one-condition rules than rules": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        n_feature_rules=len(d["rule_set"]["rules"]) + 1)),
+    "one-condition rules not a count": lambda t: _corrupt(t, _set("rule_set",
+                                                                  n_feature_rules=True)),
     "counters": lambda t: _corrupt(t, _set("training", counters=[-1])),
     "huge counter": lambda t: _corrupt(t, _set("training", counters=[10**30] * 8)),
     "rng": lambda t: _corrupt(t, _set("training", rng_state=["zz"])),
