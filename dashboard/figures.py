@@ -384,7 +384,8 @@ def population_curves(history: pd.DataFrame) -> go.Figure:
 def _category_axis(fig: go.Figure, names: Sequence[str], title: str, value_axis: dict) -> int:
     """Bars named by category: vertical for a few, horizontal beyond ``MANY_BARS`` so that
     every name is printed (shortened) on its own line, in data order. Returns the height."""
-    ticks = {"tickmode": "array", "tickvals": list(names), "ticktext": [short(n) for n in names]}
+    ticks = {"type": "category", "tickmode": "array", "tickvals": list(names),
+             "ticktext": [short(n) for n in names]}
     if len(names) > MANY_BARS:
         fig.update_yaxes(title_text=title, categoryorder="array", categoryarray=list(names),
                          autorange="reversed", **ticks)
@@ -472,11 +473,11 @@ def rule_feature_heatmap(
     )
     shown = (f"the {len(names)} features these rules use most, of {n_features:,}"
              if n_features and n_features > len(names) else "feature")
-    fig.update_xaxes(title_text=shown, tickmode="array", tickvals=names,
+    fig.update_xaxes(title_text=shown, type="category", tickmode="array", tickvals=names,
                      ticktext=[short(n, 18) for n in names],
                      tickangle=-60 if len(names) > 8 else 0)
     fig.update_yaxes(title_text="rule (most numerous at top)", autorange="reversed",
-                     tickmode="array", tickvals=rows, ticktext=rows)
+                     type="category", tickmode="array", tickvals=rows, ticktext=rows)
     longest = max((len(short(n, 18)) for n in names), default=4)
     bottom = 40 + 6 * longest
     fig.update_layout(margin={"b": bottom})

@@ -22,6 +22,25 @@ from dashboard.state import RACE_LANES, Race, Session
 HEATMAP_RULES = 60
 
 
+def rule_kinds(evolved: int, one_condition: int, *more: str) -> str:
+    """The rules a model predicts with, by kind, in words (then ``more``, e.g. "the baseline"):
+    the evolved ones and, on 0/1 data, the one-condition rules ``x = 1`` that the rule weights'
+    fit adds (``mlr_core/rule_weights.py``), which the population does not hold."""
+    parts = [f"{count:,} {kind}{'' if count == 1 else 's'}{note}"
+             for count, kind, note in [
+                 (evolved, "evolved rule", ""),
+                 (one_condition, "one-condition rule",
+                  " (`x = 1` on a 0/1 feature, added by the rule weights' fit)")]
+             if count] + list(more)
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def one_condition_rules(snap: Snapshot) -> int:
+    """How many of the rules ``snap`` shows are the weights' one-condition rules: beyond the
+    population (its macro rules), while the fitted rule set holds them."""
+    return max(len(snap.rules) - snap.summary["macro_size"], 0)
+
+
 def train_charts(snap: Snapshot, point_owed: bool = False) -> list[go.Figure]:
     """The Train page's live charts: learning curves and the population over iterations (the
     page remakes them with each curve point, not at every tick); ``point_owed``: a Step's

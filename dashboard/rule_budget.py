@@ -40,7 +40,7 @@ SHORT = 44
 
 
 def budgets(n_rules: int) -> list[int]:
-    """The sizes worth offering for ``n_rules`` evolved rules: those that drop some of them (a
+    """The sizes worth offering for a model of ``n_rules`` rules: those that drop some of them (a
     budget counts the baseline), or the smallest when there are fewer rules than that."""
     return [k for k in SIZES if k - 1 < n_rules] or [SIZES[0]]
 

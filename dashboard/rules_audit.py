@@ -23,7 +23,8 @@ HIDDEN = ["labelset_id"]
 #: The columns the page shows at first: what fits a 1,300 px window beside the rule's first words
 #: (the rest one choice away; the selected row's rule is shown whole below the table).
 SHOWN = ["labelset", "trusted_accuracy", "experience", "rule"]
-#: Short column names for the measures table (six columns side by side).
+#: Names in the measures table: of its rows (each measure on the training rows, then on the
+#: held-out rows) and of its three columns.
 DATA_NAMES = {"audited": "train", "held-out": "held-out"}
 MODEL_NAMES = {"full": "this model", "compact": "pruned", "deciding": "deciding only"}
 
@@ -86,9 +87,11 @@ def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:
 
 
 def measures_table(result: engine_audit.Audit) -> pd.DataFrame:
-    """Measures of the audited model, its pruned set and its deciding rules alone, side by side,
-    on the training and held-out rows (one row per measure)."""
-    frame = result.measures.rename(index=_MEASURE_NAMES)
-    frame.columns = [f"{DATA_NAMES[data]} · {MODEL_NAMES[model]}" for data, model in frame.columns]
-    return frame.rename_axis("measure")
+    """Measures of the audited model, its pruned set and its deciding rules alone, side by side
+    (columns), each on the training rows and then on the held-out rows (index: measure, rows).
+    Three columns, not six: six named "held-out · deciding only" made the table 1,447 px wide,
+    and a 1,400 px window hid the held-out ones."""
+    frame = result.measures.rename(index=_MEASURE_NAMES).stack(level=0, future_stack=True)
+    frame = frame.rename(index=DATA_NAMES, level=1).rename(columns=MODEL_NAMES)
+    return frame[list(MODEL_NAMES.values())].rename_axis(["measure", "rows"])
 

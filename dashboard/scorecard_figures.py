@@ -93,10 +93,11 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
         colorbar={"title": {"text": "weight"}, "thickness": 14},
         hovertemplate="%{x}: %{z:+.3f}<br>%{customdata}<extra></extra>",
     ))
-    fig.update_xaxes(side="top", tickmode="array", tickvals=labels, ticktext=labels,
-                     tickangle=-30 if max(map(len, labels)) > 8 else 0)
+    fig.update_xaxes(side="top", type="category", tickmode="array", tickvals=labels,
+                     ticktext=labels, tickangle=-30 if max(map(len, labels)) > 8 else 0)
     fig.update_yaxes(autorange="reversed", tickfont={"size": 10 if small else 12},
-                     showticklabels=True, tickmode="array", tickvals=rows, ticktext=rows)
+                     type="category", showticklabels=True, tickmode="array", tickvals=rows,
+                     ticktext=rows)
     height = 140 + len(rows) * (SMALL_ROW_PX if small else ROW_PX)
     fig.update_layout(font=FONT, height=height, margin={"l": 10, "r": 10, "t": 110, "b": 10},
                       title={"text": f"Scorecard: {len(rows) - 1} rules x {len(labels)} labels "
@@ -151,7 +152,7 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
         at = float(np.log(value / (1.0 - value))) if logistic and 0 < value < 1 else value
         fig.add_hline(y=at, line_dash="dash", line_color="black")
         axis += f" (dashed: threshold {value:.2f})"
-    fig.update_xaxes(tickangle=-30)
+    fig.update_xaxes(type="category", tickangle=-30)
     fig.update_yaxes(title_text=axis)
     fig.update_layout(showlegend=False)
     title = f"{label}: the baseline plus each matching rule's contribution"

@@ -61,6 +61,13 @@ PARAM_RANGES = {name: tuple(map(number_type(name), bounds)) for name, bounds in 
     "n_rules": (10, 20_000), "p_hash": (0, 1), "nu": (0.5, 50), "theta_ga": (0, 1_000),
     "r0": (0.05, 1), "random_state": (0, 2**31 - 1),
 }.items()}
+
+
+def outside_ranges(params: dict) -> list[str]:
+    """The parameters of ``params`` outside the ranges of `PARAM_RANGES`, in its order."""
+    return [name for name, (low, high) in PARAM_RANGES.items() if not low <= params[name] <= high]
+
+
 #: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
 TRAIN_EVAL_ROWS = 1000
 #: Below this many micro rules per distinct labelset the Train page warns that N is small.
@@ -275,8 +282,10 @@ class Session:
         self._install(DataSplit.of(dataset, self.split.holdout, int(self.params["random_state"])),
                       self.params)
 
-    def load_model(self, text: str) -> None:
-        """Adopt a JSON rule set to inspect or continue training on the current dataset.
+    def read_model_file(self, text: str) -> Callable[[], None]:
+        """Read a JSON rule set to inspect or continue training on the current dataset, and
+        return the switch to it: the page calls it once the person agrees that the model
+        trained so far goes (``ui.replace_model``). Nothing changes before.
 
         ``from_json`` validates (never unpickles); the parameters the Train page shows must lie
         in its ranges (checked before the warm start sizes the population by ``n_rules``: an
@@ -290,15 +299,26 @@ class Session:
             params["n_rules"] = model.n_rules_
         if params["random_state"] is None:
             params["random_state"] = self.params["random_state"]
-        for key, (low, high) in PARAM_RANGES.items():
-            if not low <= params[key] <= high:
-                raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
-                                 f"dashboard offers ({low:,} to {high:,}): load it in Python "
-                                 "(MLRClassifier.from_json) instead.")
-        # the rules keep their specificity limit ("auto" resolves per weighting)
-        model.set_params(**params, max_specified=model.max_specified_)
-        self._adopt(self.split, _training(model).start(*self.split.training(), warm_start=True),
-                    params)
+        if outside := outside_ranges(params):
+            key, (low, high) = outside[0], PARAM_RANGES[outside[0]]
+            raise InputError(f"The model's {key} = {params[key]:,} is outside what this "
+                             f"dashboard offers ({low:,} to {high:,}): load it in Python "
+                             "(MLRClassifier.from_json) instead.")
+        split = self.split
+        model.set_params(**params)
+        if resolved_max_specified(model.get_params(), len(split.train_idx),
+                                  split.dataset.X.shape[1]) != model.max_specified_:
+            # the rules keep their specificity limit ("auto" resolves per weighting and data);
+            # left as saved otherwise, so that the model saves to the bytes it was read from
+            model.set_params(max_specified=model.max_specified_)
+        training = _training(model).start(*split.training(), warm_start=True)
+
+        def adopt() -> None:
+            if self.split is not split:
+                raise InputError("The data changed since the rule set was read: load it "
+                                 "again to continue training it on these data.")
+            self._adopt(split, training, params)
+        return adopt
 
     # ------------------------------------------------------------------ training
 

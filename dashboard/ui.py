@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -123,6 +124,60 @@ def replace_dataset(current: state.Session, dataset) -> None:
     for key in DATA_VIEWS:
         st.session_state.pop(key, None)
     give_memory_back()
+
+
+#: A load waiting for the person to agree that the trained model goes (`replace_model`), and
+#: the words that say it was done (shown by the next run of the page).
+PENDING, DONE = "pending_replacement", "replacement_done"
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """What a load puts in place of the tab's model: ``name`` (a dataset's or a file's) for the
+    question, ``apply`` to switch to it, returning the words that say so."""
+
+    name: str
+    apply: Callable[[], str]
+
+
+def replace_model(current: state.Session, name: str, apply: Callable[[], str]) -> None:
+    """Load ``name`` (new data, a saved rule set) in place of the model: at once if the model
+    has not trained, else once the person agrees (`confirm_replacement`, which the page
+    draws). Read and check what is loaded first: a bad file then says so at once."""
+    if current.iteration == 0:
+        st.success(apply())
+    else:
+        st.session_state[PENDING] = Replacement(name, apply)
+
+
+def _confirmed() -> None:
+    replacement = st.session_state.pop(PENDING)
+    with shielded(f"loading {replacement.name}"):
+        st.session_state[DONE] = replacement.apply()
+
+
+def _cancelled() -> None:
+    st.session_state.pop(PENDING, None)
+
+
+def confirm_replacement(current: state.Session) -> None:
+    """Ask before a load throws away a model that has trained (`replace_model`); say when a
+    load so agreed to is done."""
+    if done := st.session_state.pop(DONE, None):
+        st.success(done)
+    pending = st.session_state.get(PENDING)
+    if pending is None:
+        return
+    with st.container(border=True):
+        st.warning(f"Loading {pending.name} discards the model trained for "
+                   f"{current.iteration:,} iterations on {current.split.dataset.name}. To keep "
+                   "it, download it first from the Rules page (JSON).", icon=":material/warning:")
+        left, right, _ = st.columns([2, 2, 3])
+        left.button(f"Discard the model and load {pending.name}", key="confirm_load",
+                    on_click=_confirmed, type="primary", icon=":material/delete:",
+                    width="stretch")
+        right.button("Keep the model", key="cancel_load", on_click=_cancelled,
+                     width="stretch")
 
 
 #: glibc's mallopt parameter (malloc.h) for the size from which a block gets its own mapping.

@@ -338,6 +338,11 @@ class RuleSet:
         from, kept by `subset`, so that a compact model's rule 17 is rule 17 of the full model
         it came from. Every rule number shown (the ``rule_id`` of `rules_frame` and of the
         scorecard, explanations, the audit) is this id.
+    n_feature_rules : int
+        How many of the rules, the last ones, are the weight fit's one-condition rules
+        (``x = 1``, ``mlr_core/rule_weights.py``) rather than evolved ones: a loaded model's
+        training population takes the evolved rules alone (`evolved`), as the run that saved
+        it held them; the fit adds its one-condition rules again on every refit.
     """
 
     rules: popmod.Population
@@ -350,24 +355,38 @@ class RuleSet:
     label_names: tuple
     iteration: int
     rule_ids: np.ndarray
+    n_feature_rules: int = 0
 
     # ---------------------------------------------------------------- building
 
     @classmethod
     def from_population(cls, pop, labelsets, scaling, scorer, bipartition, voting,
-                        feature_names, label_names, iteration, rule_ids=None) -> RuleSet:
+                        feature_names, label_names, iteration, rule_ids=None,
+                        n_feature_rules=0) -> RuleSet:
         """A rule set of a population's live rules (copied: training may go on), their ids
-        ``rule_ids`` (their slots by default)."""
+        ``rule_ids`` (their slots by default), the last ``n_feature_rules`` of them the fit's
+        one-condition rules."""
         size = int(pop.size[0])
         ids = np.arange(size, dtype=np.int64) if rule_ids is None else np.array(
             rule_ids, dtype=np.int64)
         return cls(popmod.take(pop, np.arange(size)), labelsets.copy(), scaling,
                    scorer, bipartition and bp.Bipartition(*bipartition), voting,
-                   tuple(feature_names), tuple(label_names), int(iteration), ids)
+                   tuple(feature_names), tuple(label_names), int(iteration), ids,
+                   int(n_feature_rules))
 
     @property
     def n_rules(self) -> int:
         return int(self.rules.size[0])
+
+    @property
+    def n_evolved(self) -> int:
+        """How many of the rules, the first ones, evolved (the rest are `n_feature_rules`)."""
+        return self.n_rules - self.n_feature_rules
+
+    def evolved(self) -> tuple[popmod.Population, np.ndarray]:
+        """(the evolved rules, copied, their ids): the population a training run resumes."""
+        at = np.arange(self.n_evolved)
+        return popmod.take(self.rules, at), self.rule_ids[at]
 
     def subset(self, rule_ids) -> RuleSet:
         """The rules whose ids (`RuleSet.rule_ids`) are ``rule_ids`` alone, keeping their ids
@@ -380,7 +399,7 @@ class RuleSet:
             raise InputError(f"rule {unknown[0]} is not one of the {self.n_rules} rules of this "
                              "model (the rule_id of its rules_frame()).")
         return replace(self, rules=popmod.take(self.rules, at), scorer=self.scorer.subset(at),
-                       rule_ids=ids)
+                       rule_ids=ids, n_feature_rules=int(np.count_nonzero(at >= self.n_evolved)))
 
     def with_scorer(self, scorer, bipartition) -> RuleSet:
         """The same rules, scored and cut anew (refitted weights, a retuned bipartition)."""
@@ -569,6 +588,7 @@ class RuleSet:
             "binary": self.scaling.binary.tolist(),
             "rules": rules,
             "rule_ids": self.rule_ids.tolist(),
+            "n_feature_rules": self.n_feature_rules,
             "scorer": self.scorer.to_dict(),
             "bipartition": list(self.bipartition),
             "voting": self.voting.to_dict(),
@@ -580,7 +600,8 @@ class RuleSet:
         """Rebuild from `to_dict` output, every field checked (ModelFormatError): at most
         ``max_rules`` rules of at most ``max_specified`` features (clipped to the features),
         checked before allocating. A file without ``rule_ids`` (written before rules kept
-        their ids) numbers its rules 0, 1, ..."""
+        their ids) numbers its rules 0, 1, ...; one without ``n_feature_rules`` (written before
+        the one-condition rules were told apart) counts them all as evolved."""
         require(isinstance(data, dict), "\"rule_set\" must be an object.")
         features = [str(n) for n in _list(data, "feature_names")]
         labels = [str(n) for n in _list(data, "label_names")]
@@ -637,11 +658,16 @@ class RuleSet:
         iteration = data["iteration"]
         require(isinstance(iteration, int) and 0 <= iteration < 2**63,
                 "iteration must be a non-negative integer.")
+        n_feature_rules = data.get("n_feature_rules", 0)
+        require(isinstance(n_feature_rules, int) and not isinstance(n_feature_rules, bool)
+                and 0 <= n_feature_rules <= min(len(rules), FEATURE_RULES_PER_FEATURE * d),
+                f"n_feature_rules must be an integer from 0 to {len(rules)} (the rules) and at "
+                f"most {FEATURE_RULES_PER_FEATURE * d} (one per feature).")
         return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
                    Scaling(data_min, data_max, binary), scorer,
                    bp.checked(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
-                   _rule_ids(data.get("rule_ids"), len(rules)))
+                   _rule_ids(data.get("rule_ids"), len(rules)), n_feature_rules)
 
 
 def _on_axis(values, low, span):

@@ -51,13 +51,15 @@ MIN_SUPPORT = 2
 many: a column constant on them has nothing to weigh."""
 
 
-def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray, width: int,
-                  iteration: int) -> popmod.Population:
+def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
+                  labelsets: np.ndarray, width: int, iteration: int) -> popmod.Population:
     """The one-condition rules ``x_j = 1`` of the 0/1 features (``binary``) of the scaled
     training rows ``Xs``, each kept if `MIN_SUPPORT` allows: the linear part of the fit. Each
-    predicts the labelset most common among the rows it matches (``y_ids``, ties to the lower
-    id), has numerosity 1, experience its support, and fitness 0: it takes no part in the
-    vote. ``width``: the evolved rules' condition slots, so that both live in one rule set.
+    predicts the labelset most common among the rows it matches (``y_ids``, rows of
+    ``labelsets``; ties to the labelset first in the order of its 0/1 bits, not of its id: a
+    loaded model numbers its labelsets otherwise than the run that saved it), has numerosity 1,
+    experience its support, and fitness 0: it takes no part in the vote. ``width``: the evolved
+    rules' condition slots, so that both live in one rule set.
 
     Numeric features get none: one-condition rules ``x_j >= cut`` at the quintiles, fitted
     first in the same way, cost yeast (fold 0 of the shared folds) ranking loss 0.176 -> 0.182
@@ -77,8 +79,12 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray, width: 
     pop.size[0] = pop.micro[0] = count
     matched = feature_matches(pop, Xs)
     n = len(Xs)
-    by_set = sp.csr_matrix((np.ones(n), (np.arange(n), y_ids)), shape=(n, int(y_ids.max()) + 1))
-    pop.ls[:] = np.asarray((matched.T @ by_set).argmax(axis=1)).ravel()
+    by_bits = np.lexsort(labelsets.T[::-1])  # labelset ids in the order of their bits
+    rank = np.empty_like(by_bits)
+    rank[by_bits] = np.arange(len(by_bits))
+    by_set = sp.csr_matrix((np.ones(n), (np.arange(n), rank[y_ids])),
+                           shape=(n, len(labelsets)))
+    pop.ls[:] = by_bits[np.asarray((matched.T @ by_set).argmax(axis=1)).ravel()]
     pop.num[:] = 1
     pop.exp[:] = support[features]
     pop.cs[:] = 1.0

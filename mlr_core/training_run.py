@@ -144,7 +144,8 @@ class TrainingRun:
 
     def bind(self, X: np.ndarray, Y: np.ndarray) -> None:
         """Bind training data (a checked float matrix in the data's units, 0/1 labels) and start
-        a new epoch order; labelsets not seen before are added."""
+        a new epoch, whose order the next iteration draws (`learn`); labelsets not seen before
+        are added."""
         self.bind_scaled(self.scaling.transform(X), Y)
 
     def bind_scaled(self, X_scaled: np.ndarray, Y: np.ndarray) -> None:
@@ -164,11 +165,15 @@ class TrainingRun:
         self.X, self.y_ids = X_scaled, ids
         self.card = float(Y.sum(axis=1).mean())
         self.order = np.arange(len(X_scaled), dtype=np.int64)
-        rng.shuffle(self.rng, self.order)
-        self.counters[POSITION] = 0
+        self.order_due = True
 
     def unbind(self) -> None:
         self.X = self.y_ids = self.order = self.scores = None
+        #: Whether the epoch order of the rows bound is still to be drawn: the first iteration
+        #: after a bind draws it, so that binding alone changes nothing a file saves (the
+        #: random state, the position in the epoch) and a loaded model bound to its training
+        #: rows saves the same bytes again.
+        self.order_due = False
 
     @property
     def bound(self) -> bool:
@@ -199,6 +204,10 @@ class TrainingRun:
         remaining = int(n_iterations)
         if remaining > 0:
             self.rule_ids = None
+            if self.order_due:
+                rng.shuffle(self.rng, self.order)
+                self.counters[POSITION] = 0
+                self.order_due = False
         while remaining > 0:
             due = self.next_record - int(self.counters[ITERATION])
             step = min(remaining, max(due, 1))
@@ -216,19 +225,20 @@ class TrainingRun:
         return trace
 
     def rule_set(self, scorer, bipartition, voting, feature_names, label_names,
-                 extra=None) -> RuleSet:
-        """The rules as they are now, followed by the rules ``extra`` (a population, e.g. the
-        fit's one-condition rules) if given, with this scorer and bipartition (a copy: training
-        may go on). The extra rules are numbered after the run's own (its kept ids, or slots)."""
-        rules, ids = self.population, self.rule_ids
-        if extra is not None:
-            rules = popmod.concatenate(self.population, extra)
+                 feature_rules=None) -> RuleSet:
+        """The rules as they are now, followed by the fit's one-condition rules
+        ``feature_rules`` (a population) if given, with this scorer and bipartition (a copy:
+        training may go on). Those are numbered after the run's own (its kept ids, or slots)."""
+        rules, ids, extra = self.population, self.rule_ids, 0
+        if feature_rules is not None:
+            rules = popmod.concatenate(self.population, feature_rules)
+            extra = int(feature_rules.size[0])
             if ids is not None:
                 after = int(ids.max()) + 1 if len(ids) else 0
-                ids = np.concatenate([ids, np.arange(after, after + int(extra.size[0]))])
+                ids = np.concatenate([ids, np.arange(after, after + extra)])
         return RuleSet.from_population(rules, self.labelsets, self.scaling, scorer,
                                        bipartition, voting, feature_names, label_names,
-                                       self.iteration, ids)
+                                       self.iteration, ids, extra)
 
     def generality(self) -> np.ndarray:
         return popmod.generality(self.population, self.n_features)
@@ -291,24 +301,27 @@ class TrainingRun:
     @classmethod
     def from_dict(cls, data: dict, config: Config, fitness: str, rule_set: RuleSet,
                   history_every: int) -> TrainingRun:
-        """Rebuild a run from `to_dict` output and the rule set saved with it (its rules become
-        the population), checking every field (ModelFormatError)."""
+        """Rebuild a run from `to_dict` output and the rule set saved with it (its evolved
+        rules become the population; the fit's one-condition rules stay the rule set's, as in
+        the run that saved it), checking every field (ModelFormatError)."""
         require(rule_set.rules.feat.shape[1] <= max(config.max_specified, 1),
                 "The rules specify more features than max_specified.")
-        micro = int(rule_set.rules.micro[0])
+        evolved, ids = rule_set.evolved()
+        micro = int(evolved.micro[0])
         limit = config.n_rules + FEATURE_RULES_PER_FEATURE * len(rule_set.feature_names)
-        require(micro <= limit, f"The rules hold {micro} copies, more than n_rules = "
-                f"{config.n_rules} and one per feature (the fit's one-condition rules).")
+        require(micro <= limit, f"The evolved rules hold {micro} copies, more than n_rules = "
+                f"{config.n_rules} and one per feature (a file that does not tell the fit's "
+                "one-condition rules apart).")
         run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
                   history_every=history_every)
-        size = rule_set.n_rules
+        size = int(evolved.size[0])
         if size + EXTRA_SLOTS > run.population.nspec.shape[0]:
-            # a fitted rule set holds its one-condition rules beside the N evolved ones; the
-            # first iteration of further training deletes copies down to N
+            # a file that does not tell them apart holds the one-condition rules among the N
+            # evolved ones; the first iteration of further training deletes copies down to N
             run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
-        popmod.copy_into(run.population, rule_set.rules)
+        popmod.copy_into(run.population, evolved)
         run.labelsets = rule_set.labelsets.copy()
-        run.rule_ids = rule_set.rule_ids.copy()
+        run.rule_ids = ids
 
         counters = data["counters"]
         require(isinstance(counters, list) and len(counters) == N_COUNTERS,

@@ -196,8 +196,8 @@ class TrainingSession:
     def _fitted_tuning(self, run, truth):
         rows = fitting_rows(len(truth), seed=run.iteration)
         A = match_matrix(run.population, run.X[rows])
-        base = feature_rules(run.X, run.scaling.binary, run.y_ids, run.population.feat.shape[1],
-                             run.iteration)
+        base = feature_rules(run.X, run.scaling.binary, run.y_ids, run.labelsets,
+                             run.population.feat.shape[1], run.iteration)
         scorer, totals, used = fit_weights(
             A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
         scorer, scores = calibrate(scorer, totals, truth[rows], seed=run.iteration)
@@ -228,14 +228,14 @@ _TUNINGS = {WeightScorer.kind: TrainingSession._fitted_tuning,
 """How each scorer kind (``weighting``) is tuned to the rules as they are now."""
 
 
-def rules_now(model, scorer, extra=None):
-    """The rules of ``model``'s run as they are now (and ``extra``, see
+def rules_now(model, scorer, feature_rules=None):
+    """The rules of ``model``'s run as they are now (and ``feature_rules``, see
     `TrainingRun.rule_set`) with ``scorer``, cut as last tuned."""
     last = getattr(model, "rule_set_", None)
     return model.run_.rule_set(
         scorer, last and last.bipartition,
         Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_rule),
-        model.feature_names_, model.label_names_, extra)
+        model.feature_names_, model.label_names_, feature_rules)
 
 
 def engine_config(model, n_train, n_features, scaling):

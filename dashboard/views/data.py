@@ -157,9 +157,6 @@ def preview_box(stats: dict) -> None:
             title="Label frequencies of the preview", height=260), key="preview_frequencies")
 
 
-PENDING = "data_pending_load"
-
-
 def request_load(session: state.Session, make) -> None:
     """Read the data (a bad file shows its message at once), then switch to it, or first ask,
     when that would throw away a model that has trained."""
@@ -168,40 +165,12 @@ def request_load(session: state.Session, make) -> None:
             dataset = make()
         data_split.check_trainable(dataset)
         ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
-        if session.iteration == 0:
+
+        def switch() -> str:
             with st.spinner(f"Starting a fresh model on {dataset.name}…"):
                 ui.replace_dataset(session, dataset)
-            st.success(f"Loaded {session.split.dataset.name}: a fresh model is ready to train.")
-        else:
-            st.session_state[PENDING] = dataset
-
-
-@ui.shielded_callback("loading the data")
-def _confirmed() -> None:
-    with st.spinner("Starting a fresh model on the new data…"):
-        ui.replace_dataset(ui.session(), st.session_state.pop(PENDING))
-    st.session_state["data_loaded"] = ui.session().split.dataset.name
-
-
-def _cancelled() -> None:
-    st.session_state.pop(PENDING, None)
-
-
-def confirm_pending(session: state.Session) -> None:
-    """Ask before a load throws away a model that has trained."""
-    pending = st.session_state.get(PENDING)
-    if pending is None:
-        return
-    with st.container(border=True):
-        st.warning(f"Loading {pending.name} discards the model trained for "
-                   f"{session.iteration:,} iterations on {session.split.dataset.name}. To keep "
-                   "it, download it first from the Rules page (JSON).", icon=":material/warning:")
-        left, right, _ = st.columns([2, 2, 3])
-        left.button(f"Discard the model and load {pending.name}", key="confirm_load",
-                    on_click=_confirmed, type="primary", icon=":material/delete:",
-                    width="stretch")
-        right.button("Keep the model", key="cancel_load", on_click=_cancelled,
-                     width="stretch")
+            return f"Loaded {session.split.dataset.name}: a fresh model is ready to train."
+        ui.replace_model(session, dataset.name, switch)
 
 
 def statistics(session: state.Session) -> None:
@@ -228,10 +197,8 @@ def statistics(session: state.Session) -> None:
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Data")
     session = ui.session()
-    if loaded := st.session_state.pop("data_loaded", None):
-        st.success(f"Loaded {loaded}: a fresh model is ready to train.")
     sources(session)
-    confirm_pending(session)
+    ui.confirm_replacement(session)
     statistics(session)
 
 

@@ -40,15 +40,21 @@ def filters(session: state.Session, rules) -> rules_audit.RuleFilters:
 
 
 def upload(session: state.Session) -> None:
-    """Load a JSON rule set to inspect it or keep training it on the current dataset."""
+    """Load a JSON rule set to inspect it or keep training it on the current dataset (read and
+    checked first; a model that has trained goes only once the person agrees)."""
     with st.expander("Load a rule set (JSON)", icon=":material/upload:"), st.form("upload_model"):
         file = st.file_uploader("A model saved by a JSON download on this page (validated, "
                                 "never unpickled)", type=["json"], key="model_file")
         if st.form_submit_button("Load rule set", key="load_model") and file is not None:
             with ui.shielded("loading the rule set"):
-                session.load_model(file.getvalue().decode("utf-8", errors="replace"))
-                st.success(f"Loaded {file.name}. Start continues training it on the current "
-                           "dataset.")
+                adopt = session.read_model_file(file.getvalue().decode("utf-8", errors="replace"))
+
+                def switch() -> str:
+                    adopt()
+                    return (f"Loaded {file.name}. Start continues training it on the current "
+                            "dataset.")
+                ui.replace_model(session, file.name, switch)
+    ui.confirm_replacement(session)
 
 
 def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int) -> None:
@@ -75,9 +81,14 @@ def downloads(session: state.Session, snap: state.Snapshot, table, n_rules: int)
                                  "predicts with these rules only.")
 
 
-def table_view(table, n_rules: int) -> None:
+def table_view(table, snap: state.Snapshot) -> None:
     """The rules in the columns chosen (at first those that fit a 1,300 px window), and the
     selected row's rule whole below them."""
+    n_rules = len(snap.rules)
+    if extra := pages.one_condition_rules(snap):  # the Train page counts the evolved ones
+        st.caption(f"The model predicts with {n_rules:,} rules: "
+                   f"{pages.rule_kinds(n_rules - extra, extra)}; the Train page's macro rules "
+                   "count the evolved ones.")
     st.caption(f"{len(table):,} of {n_rules:,} rules, most trustworthy first "
                "(trusted accuracy: the 95% lower bound on accuracy given the rule's experience)"
                " · click a column header to sort the view, a row to read its rule whole.")
@@ -142,10 +153,10 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
     k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")
-    shown = budget.n_rules(k)
-    st.info(f"**Shown: a compact model of {shown} rules** ({shown - 1} evolved rules and the "
-            f"baseline), fitted weights, made from the {n:,} rules at iteration "
-            f"{snap.iteration:,}.", icon=":material/model_training:")
+    shown, rules = budget.n_rules(k), budget.models[k].rule_set_
+    kinds = pages.rule_kinds(rules.n_evolved, rules.n_feature_rules, "the baseline")
+    st.info(f"**Shown: a compact model of {shown} rules** ({kinds}), fitted weights, made from "
+            f"the {n:,} rules at iteration {snap.iteration:,}.", icon=":material/model_training:")
     st.plotly_chart(scorecard_figures.budget_curve(budget.curve, k), key="budget_curve")
     card = scorecard(session, budget, k)
     with ui.shielded("auditing the compact model"):
@@ -217,9 +228,11 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     measures = rules_audit.measures_table(result)
     measures = measures.reset_index()
     st.dataframe(measures, key="audit_measures", hide_index=True,
-                 column_config=tables.fit_columns(measures, index=False, config={
+                 height=tables.height_for(len(measures)),
+                 column_config=tables.fit_columns(measures, index=False, within=tables.PAGE_PX,
+                                                  config={
                      c: st.column_config.NumberColumn(format="%.3f")
-                     for c in measures.columns if c != "measure"}))
+                     for c in rules_audit.MODEL_NAMES.values()}))
     st.caption("train: the rows the model was fitted on; held-out: rows it never saw. Pruned: "
                "this model without the rules that decide no training row, except those needed "
                "to keep every training prediction; deciding only: without all of them.")
@@ -275,7 +288,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     table = rules_audit.rules_table(rules, filters(session, rules))
     with ui.shielded("preparing the downloads"):
         downloads(session, snap, table, len(rules))
-    table_view(table, len(rules))
+    table_view(table, snap)
     with ui.shielded("compacting the rules"):
         budget_section(session, snap)
     heatmap = pages.rules_heatmap(snap, session.split.dataset.feature_names)

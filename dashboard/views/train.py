@@ -16,6 +16,13 @@ KEYS = {name: f"param_{name}" for name in state.DEFAULT_PARAMS}
 HOLDOUT = "param_holdout"
 #: The parameters the form was last filled from (a new dict at every reset).
 FILLED_FROM = "param_filled_from"
+#: The form's words for the numbers it takes (`state.PARAM_RANGES`): its labels, and the names
+#: a refused value is given.
+LABELS = {"n_rules": "N: max population (micro)", "p_hash": "P#: wildcard probability at covering",
+          "nu": "ν: fitness pressure (F = acc^ν)", "theta_ga": "θ_GA: GA threshold",
+          "r0": "r0: mean interval width at covering", "random_state": "Seed"}
+#: The words of the last Apply refused (values outside the ranges), shown once.
+REFUSED = "param_refused"
 
 
 def _fill(session: state.Session) -> None:
@@ -36,11 +43,25 @@ def _apply() -> None:
     """Reset with the form's parameters before the page is drawn, so the page shows the new
     model at once (a reset inside the page came after the curves were drawn)."""
     params = {name: st.session_state[key] for name, key in KEYS.items()}
+    if outside := state.outside_ranges(params):
+        # nothing applied, and the form shows the values in use again (`_fill`)
+        st.session_state[REFUSED] = "; ".join(
+            f"**{LABELS[name]}** = {params[name]:,} is outside {low:,} to {high:,}"
+            for name in outside for low, high in [state.PARAM_RANGES[name]])
+        st.session_state.pop(FILLED_FROM, None)
+        return
     ui.session().reset(params, st.session_state[HOLDOUT])
 
 
 def parameters_form(session: state.Session) -> None:
-    """The model's parameters; applied (with a fresh model) only when the form is submitted."""
+    """The model's parameters; applied (with a fresh model) only when the form is submitted
+    and every number lies in its range (`state.PARAM_RANGES`): the numbers' fields take any
+    value, and Apply names each one outside its range. (Bounds on the fields themselves made
+    the browser keep an out-of-range entry in red, unsent, with no word of why, and Apply then
+    reset with the values before it.)"""
+    if refused := st.session_state.pop(REFUSED, None):
+        st.error(f"Not applied: {refused}. The model keeps its parameters, shown again below.",
+                 icon=":material/error:")
     _fill(session)
     ranges = state.PARAM_RANGES
     with st.form("params", border=True):
@@ -51,25 +72,27 @@ def parameters_form(session: state.Session) -> None:
                       "fitted by ridge regression, rules of at most 3 conditions. The paper's "
                       "vote: each label's share of the matching rules' fitness × numerosity, "
                       "rules of up to ⌈log2 n⌉ conditions.")
-        st.number_input("N: max population (micro)", *ranges["n_rules"], step=50,
-                        key=KEYS["n_rules"])
-        st.slider("P#: wildcard probability at covering", *ranges["p_hash"], step=0.01,
-                  key=KEYS["p_hash"])
+        number("n_rules", 50)
+        st.slider(LABELS["p_hash"], *ranges["p_hash"], step=0.01, key=KEYS["p_hash"])
         st.radio("Fitness", list(FITNESS), format_func=FITNESS.get, horizontal=True,
                  key=KEYS["fitness"])
-        st.number_input("ν: fitness pressure (F = acc^ν)", *ranges["nu"], step=0.5,
-                        key=KEYS["nu"])
-        st.number_input("θ_GA: GA threshold", *ranges["theta_ga"], step=number_type("theta_ga")(5),
-                        format="%g", key=KEYS["theta_ga"])
-        st.slider("r0: mean interval width at covering", *ranges["r0"], step=0.05,
-                  key=KEYS["r0"])
+        number("nu", 0.5)
+        number("theta_ga", 5, format="%g")
+        st.slider(LABELS["r0"], *ranges["r0"], step=0.05, key=KEYS["r0"])
         st.radio("Prediction", list(PREDICTION), format_func=PREDICTION.get,
                  key=KEYS["prediction"])
-        st.number_input("Seed", *ranges["random_state"], key=KEYS["random_state"])
+        number("random_state", 1)
         st.slider("Held-out share (never trained or tuned on)", 0.05, 0.5, step=0.05,
                   format="%.2f", key=HOLDOUT)
         st.form_submit_button("Apply and reset", key="apply", type="primary", width="stretch",
                               on_click=_apply)
+
+
+def number(name: str, step, **options) -> None:
+    """A number field of the form, without bounds (Apply checks them) but saying them."""
+    low, high = state.PARAM_RANGES[name]
+    st.number_input(LABELS[name], step=number_type(name)(step), key=KEYS[name],
+                    help=f"From {low:,} to {high:,}.", **options)
 
 
 def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
@@ -92,6 +115,10 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         f" · deletion {s['n_deletion']:,} · train {len(session.split.train_idx):,} rows,"
         f" held-out {len(session.split.test_idx):,} rows"
     )
+    if extra := pages.one_condition_rules(snap):
+        st.caption(f"The model predicts with {len(snap.rules):,} rules: "
+                   f"{pages.rule_kinds(s['macro_size'], extra)}. Macro and micro rules count "
+                   "the evolved population; the Rules page lists all of them.")
     # remade with each curve point (about once a second), not at every tick
     point_owed = session.point_owed()
     curves, population = ui.drawn_from(f"train_charts{'-owed' if point_owed else ''}",

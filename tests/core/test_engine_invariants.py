@@ -79,12 +79,13 @@ def test_every_step_keeps_the_invariants(problem):
     run = model.run_
     for _ in range(150):
         counters = run.counters
-        row = run.order[counters[POSITION]] if counters[POSITION] < len(X) else None
+        row = (run.order[counters[POSITION]]
+               if counters[POSITION] < len(X) and not run.order_due else None)
         before = _snapshot(model)
         iteration = int(counters[ITERATION])
         TrainingSession(model).learn(1)
         _check_population(model)
-        if row is None:  # a new epoch reshuffled the order: the instance is unknown here
+        if row is None:  # a new epoch (re)shuffles the order: the instance is unknown here
             continue
         x, y_id = run.X[row], run.y_ids[row]
         after = _snapshot(model)

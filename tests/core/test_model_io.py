@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mlr_core import MLRClassifier, ModelFormatError, TrainingSession
+from mlr_core.data.loaders import load_dataset
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +79,34 @@ def test_loaded_model_continues_training_as_the_original(fitted):
                                                                         warm_start=True)
 
 
+SHARED_DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase", "mediamill_small",
+                   "slashdot", "ohsumed")
+
+
+@pytest.mark.parametrize("name", SHARED_DATASETS)
+def test_a_model_of_each_shared_dataset_is_saved_loaded_and_saved_to_the_same_bytes(
+        shared_datasets_dir, name):
+    """Saved, loaded, bound to its training rows (its weights refitted) and saved again: the
+    same bytes; trained on and saved, it loads again. A loaded ohsumed model took the fit's
+    one-condition rules (``word = 1``) into its evolving population, held them twice once
+    refitted (2,984 rules) and could not be saved again (issue 34)."""
+    data = load_dataset(shared_datasets_dir / f"{name}.arff")
+    X, Y = data.X[:1000], data.Y[:1000]  # the kind of data, in seconds
+    model = MLRClassifier(n_rules=200, n_iter=200, random_state=0).fit(X, Y)
+    text = model.to_json()
+    loaded = MLRClassifier.from_json(text)
+    assert loaded.to_json() == text
+    TrainingSession(loaded).start(X, Y, warm_start=True)
+    assert loaded.run_.summary() == model.run_.summary()
+    assert loaded.to_json() == text
+    TrainingSession(loaded).learn(100).tune_bipartition()
+    rules = loaded.current_rule_set()
+    assert rules.n_evolved == loaded.run_.summary()["macro_size"]
+    assert loaded.run_.summary()["micro_size"] <= 200
+    again = loaded.to_json()
+    assert MLRClassifier.from_json(again).to_json() == again
+
+
 def _corrupt(text, edit):
     data = json.loads(text)
     edit(data)
@@ -133,6 +162,10 @@ CORRUPTIONS = {
     "threshold NaN": lambda t: re.sub(r'"bipartition": \["(\w+)", [^\]]+\]',
                                       '"bipartition": ["threshold", NaN]', t),
     "rules from another iteration": lambda t: _corrupt(t, _set("rule_set", iteration=1)),
+    "more one-condition rules than rules": lambda t: _corrupt(t, lambda d: d["rule_set"].update(
+        n_feature_rules=len(d["rule_set"]["rules"]) + 1)),
+    "one-condition rules not a count": lambda t: _corrupt(t, _set("rule_set",
+                                                                  n_feature_rules=True)),
     "counters": lambda t: _corrupt(t, _set("training", counters=[-1])),
     "huge counter": lambda t: _corrupt(t, _set("training", counters=[10**30] * 8)),
     "rng": lambda t: _corrupt(t, _set("training", rng_state=["zz"])),

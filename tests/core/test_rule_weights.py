@@ -180,13 +180,32 @@ def test_one_condition_rules_are_the_words_linear_terms():
     X = np.column_stack([words, r.random(n), np.zeros(n), np.eye(n)[0]])
     binary = np.array([True, True, False, True, True])
     y_ids = (words[:, 0] == 1).astype(np.int64) * 2  # rows with word 0 have labelset 2
-    pop = rw.feature_rules(X, binary, y_ids, width=3, iteration=7)
+    labelsets = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
+    pop = rw.feature_rules(X, binary, y_ids, labelsets, width=3, iteration=7)
     assert int(pop.size[0]) == 2 and pop.feat[:, 0].tolist() == [0, 1]
     A = match_matrix(pop, X)
     assert np.array_equal(A, words)
     assert np.array_equal(rw.feature_matches(pop, X).toarray(), words)
     assert pop.ls[0] == 2 and list(pop.exp) == list(words.sum(axis=0).astype(int))
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
+
+
+def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_numbering():
+    """A tie between two labelsets goes to the one first by its bits, however they are
+    numbered: a loaded model numbers its labelsets otherwise than the run that saved it, and
+    its refitted rules must be the same (a loaded ohsumed model's words' rules changed
+    labelsets)."""
+    import mlr_core.rule_weights as rw
+
+    X = np.array([[1.0], [1.0], [0.0], [0.0]])  # the word's rule matches one row of each set
+    chosen = []
+    for labelsets, y_ids in (([[0, 1], [1, 0], [0, 0]], [0, 1, 2, 2]),
+                             ([[1, 0], [0, 1], [0, 0]], [1, 0, 2, 2])):  # the same rows
+        labelsets = np.array(labelsets, dtype=np.uint8)
+        pop = rw.feature_rules(X, np.array([True]), np.array(y_ids), labelsets, width=1,
+                               iteration=0)
+        chosen.append(labelsets[pop.ls[0]].tolist())
+    assert chosen == [[0, 1], [0, 1]]
 
 
 def test_two_stages_fit_the_linear_part_first():

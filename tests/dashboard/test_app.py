@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from stepping import step
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from dashboard import frames, pages, rules_audit, vote_text
+from dashboard import frames, pages, rules_audit, tables, vote_text
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
@@ -128,6 +129,33 @@ def test_reset_and_parameter_form(app):
     _no_exception(app)
     assert _session(app).params["n_rules"] == 300
     assert _session(app).snapshot().summary["micro_size"] == 0
+
+
+def test_out_of_range_parameters_are_named_and_none_is_applied(app):
+    """N = 10^9, ν = 1e9, θ_GA = -5, seed = -1, then Apply: each named with its range, nothing
+    applied, and the form shows the values in use (the fields were bounded: the browser kept
+    the entries red and unsent, and Apply reset the model with the old values; here the
+    widgets clamped N to 10 and the seed to 0 and applied that, in silence)."""
+    session = _session(app)
+    in_use, trained = dict(session.params), session.snapshot()
+    entries = {"param_n_rules": 10**9, "param_nu": 1e9, "param_theta_ga": -5.0,
+               "param_random_state": -1}
+    for key, value in entries.items():
+        app.number_input(key=key).set_value(value)
+    app.button(key="apply").click().run()
+    _no_exception(app)
+    assert session.params == in_use and session.snapshot() is trained
+    message = app.error[0].value
+    for words in ("**N: max population (micro)** = 1,000,000,000 is outside 10 to 20,000",
+                  "**ν: fitness pressure (F = acc^ν)** = 1,000,000,000.0 is outside 0.5 to 50",
+                  "**θ_GA: GA threshold** = -5.0 is outside 0.0 to 1,000",
+                  "**Seed** = -1 is outside 0 to 2,147,483,647"):
+        assert words in message
+    assert {key: app.number_input(key=key).value for key in entries} == {
+        f"param_{name}": in_use[name] for name in ("n_rules", "nu", "theta_ga", "random_state")}
+    app.number_input(key="param_n_rules").set_value(500)
+    app.button(key="apply").click().run()
+    assert not app.error and session.params["n_rules"] == 500
 
 
 def test_learning_curves_chart_spec(app):
@@ -348,6 +376,7 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
     heatmap = _specs(at)[0]
     assert heatmap["data"][0]["type"] == "heatmap"
     assert list(heatmap["data"][0]["x"]) == _session(at).split.dataset.feature_names
+    assert heatmap["layout"]["xaxis"]["type"] == "category"  # names never read as numbers
     at.multiselect(key="rules_columns").set_value(["numerosity"]).run()
     assert list(at.dataframe[0].value.columns) == [*rules_audit.SHOWN[:-1], "numerosity",
                                                    "rule"]  # in the table's own order
@@ -391,6 +420,14 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
                                              f"{summary['n_rules']:,}")
     assert _downloads(at)[2:] == ["Compact model (JSON)", "Scorecard (CSV)",
                                   "Audit report (HTML)", "Python function", "SQL query"]
+    # the audit's measures, held-out rows included, fit a 1,300 px window unscrolled (a
+    # 1,400 px one hid the held-out columns: "held-out · this mo")
+    table = next(d for d in at.dataframe if "deciding only" in d.value.columns)
+    widths = {name: column["width"] for name, column in json.loads(table.proto.columns).items()
+              if name != "_index"}
+    assert set(widths) == {"measure", "rows", "this model", "pruned", "deciding only"}
+    assert sum(widths.values()) <= tables.PAGE_PX
+    assert set(table.value["rows"]) == {"train", "held-out"}
     at.select_slider(key="rule_budget").set_value(budget.sizes[0]).run()
     _no_exception(at)
     card = next(d.value for d in at.dataframe if "condition" in d.value.columns)
@@ -401,7 +438,9 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert not at.metric and at.button(key="run_audit").label == "Compact and audit"
 
 
-def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
+def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
+    """A good file replaces a model that has trained only once the person agrees, as new data
+    does (it replaced it without asking)."""
     at = _page(app, "rules")
     session = _session(at)
     before = session.snapshot()
@@ -411,16 +450,95 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it(app):
     assert at.error and session.snapshot() is before
     saved = session.model_json().encode()
     step(at)  # the saved model is 200 iterations behind now
+    trained = session.snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
     _no_exception(at)
-    assert not at.error
+    assert session.snapshot() is trained and not at.success
+    assert any("Loading model.json discards the model trained for 400 iterations" in w.value
+               for w in at.warning)
+    at.button(key="cancel_load").click().run()
+    assert session.snapshot() is trained and not [b for b in at.button if b.key == "confirm_load"]
+    at.button(key="load_model").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert not at.error and at.success[0].value.startswith("Loaded model.json")
     loaded = session.snapshot()
     assert loaded.iteration == before.iteration == 200
     assert loaded.rules["rule"].tolist() == before.rules["rule"].tolist()
     step(at)  # continue training the loaded rule set
     _no_exception(at)
     assert session.snapshot().iteration == 400
+
+
+def _genbase(at: AppTest, datasets) -> AppTest:
+    """The app on genbase (0/1 features: the weights' fit adds a ``word = 1`` rule per word),
+    after one Step."""
+    at = _page(at, "data")
+    at.file_uploader(key="data_files").set_value([
+        ("genbase.arff", (datasets / "genbase.arff").read_bytes(), "text/plain"),
+        ("genbase.xml", (datasets / "genbase.xml").read_bytes(), "text/xml"),
+    ])
+    _load(at, "load_upload")
+    return step(at)
+
+
+def test_rule_counts_agree_between_pages_or_say_why_on_words(shared_datasets_dir):
+    """ohsumed: Train showed 980 macro rules, Rules 1,982, and the compact model's
+    "19 evolved rules" were one-word rules such as ``pregnancy = 1``."""
+    at = _genbase(_app(), shared_datasets_dir)
+    snap = _session(at).snapshot()
+    evolved, shown = snap.summary["macro_size"], len(snap.rules)
+    extra = shown - evolved
+    assert extra > 0
+    kinds = f"{evolved:,} evolved rules and {extra:,} one-condition rules (`x = 1`"
+    at = _page(at, "train")
+    assert _metric(at, "Macro rules") == f"{evolved:,}"
+    assert any(f"The model predicts with {shown:,} rules: {kinds}" in c.value
+               for c in at.caption)
+    at = _page(at, "rules")
+    assert any(f"The model predicts with {shown:,} rules: {kinds}" in c.value
+               for c in at.caption)
+    at.button(key="run_audit").click().run()
+    _no_exception(at)
+    budget = at.session_state["rules_audit"]
+    k = int(at.select_slider(key="rule_budget").value)
+    rules = budget.models[k].rule_set_
+    one_word = rules.rules_frame()["rule"].str.fullmatch(r"IF \S+ = 1 THEN .*")
+    assert rules.n_feature_rules > 0 and one_word.sum() >= rules.n_feature_rules
+    info = next(i.value for i in at.info if i.value.startswith("**Shown: a compact model"))
+    assert f"{rules.n_feature_rules:,} one-condition rule" in info
+    assert (f"{rules.n_evolved:,} evolved rule" in info) == (rules.n_evolved > 0)
+
+
+def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
+        shared_datasets_dir, monkeypatch):
+    """genbase (0/1 features: the fit adds a ``word = 1`` rule per word): the Rules page's
+    "as a model (JSON)" download, loaded back with "Load a rule set", keeps its rule count and
+    downloads to the same bytes (an ohsumed model grew from 1,982 to 2,984 rules and could not
+    be saved again)."""
+    made = {}  # the page's deferred downloads, by file name
+
+    def keep(self, make, mimetype, coordinates, file_name=None, element_id=""):
+        made[file_name] = make
+        return keep_deferred(self, make, mimetype, coordinates, file_name=file_name,
+                             element_id=element_id)
+
+    keep_deferred = MediaFileManager.add_deferred
+    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    at = _page(_genbase(_app(), shared_datasets_dir), "rules")
+    session = _session(at)
+    saved = made["genbase-model.json"]()
+    rules = len(session.snapshot().rules)
+    assert 0 < json.loads(saved)["rule_set"]["n_feature_rules"] < rules
+    at.file_uploader(key="model_file").set_value(("genbase-model.json", saved.encode(),
+                                                  "application/json"))
+    at.button(key="load_model").click().run()
+    at.button(key="confirm_load").click().run()
+    _no_exception(at)
+    assert not at.error and len(session.snapshot().rules) == rules
+    assert f"Download all {rules:,} rules as a model (JSON)" in _downloads(at)
+    assert made["genbase-model.json"]() == saved
 
 
 def test_rules_json_of_another_dataset_is_refused(app):

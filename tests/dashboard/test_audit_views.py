@@ -98,11 +98,15 @@ def test_audit_headline_and_tables(audited):
     assert values["Pruned"] == f"{s['n_compact']:,} rules"
     assert s["n_rows"] == 240  # the training rows
     measures = rules_audit.measures_table(audited)
-    assert list(measures.columns) == [
-        f"{data} · {which}" for data in ("train", "held-out")
-        for which in ("this model", "pruned", "deciding only")]
+    assert list(measures.columns) == ["this model", "pruned", "deciding only"]
+    assert measures.index.names == ["measure", "rows"]
+    assert measures.index.get_level_values("rows").tolist() == ["train", "held-out"] * 8
     # the pruned set predicts as the audited model on the rows it was pruned on
-    assert (measures["train · pruned"] == measures["train · this model"]).all()
+    train = measures.xs("train", level="rows")
+    assert (train["pruned"] == train["this model"]).all()
+    held_out = measures.xs("held-out", level="rows")
+    assert held_out.loc["Accuracy", "this model"] == audited.measures.loc[
+        "accuracy", ("held-out", "full")]
 
 
 def test_voters_table_shares_and_labelsets(model, data):

@@ -264,3 +264,27 @@ def test_rules_covering_most_of_the_plot_are_filled_faintly():
                    for t in fig["data"] if t.get("fill") == "toself")
     low = figures.NUMEROSITY_OPACITY[0]
     assert fills == [pytest.approx(low * figures.LARGE_FILL), pytest.approx(low)]
+
+
+def test_names_that_read_as_numbers_stay_categories():
+    """ohsumed's words "001" and "10": plotly read the Rules page heatmap's axis as numbers
+    and drew 14 of its 40 columns. Every axis of names is a category axis."""
+    from dashboard import scorecard_figures
+
+    words = ["001", "10", "2", "1e3"]
+    heat = figures.rule_feature_heatmap(np.ones((2, 4), dtype=bool), np.array([1, 2]), words,
+                                        [0, 1]).to_dict()["layout"]
+    assert heat["xaxis"]["type"] == heat["yaxis"]["type"] == "category"
+    for names, axis in ((words, "xaxis"),
+                        ([f"{i:03d}" for i in range(figures.MANY_BARS + 1)], "yaxis")):
+        n = len(names)
+        scores = figures.label_scores(names, np.linspace(0, 1, n), 0.5, np.ones(n), np.ones(n))
+        frequencies = figures.label_frequencies(names, np.arange(n), n)
+        for fig in (scores, frequencies):
+            assert fig.to_dict()["layout"][axis]["type"] == "category"
+    table = pd.DataFrame({"condition": ["001 = 1", "10 = 1"], "support": [3, 4],
+                          "coverage": [0.1, 0.2], "001": [0.1, -0.2], "10": [0.3, 0.0]},
+                         index=[5, 9])
+    card = scorecard_figures.scorecard_heatmap(table, pd.Series([0.2, 0.1], index=["001", "10"]))
+    layout = card.to_dict()["layout"]
+    assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"

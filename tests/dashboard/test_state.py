@@ -201,11 +201,28 @@ def test_load_model_continues_training_the_loaded_rules(session):
     session.step(300)
     text = session.model_json()
     session.reset()
-    session.load_model(text)
+    session.read_model_file(text)()
     assert len(session.snapshot().rules) > 0
     before = session.snapshot().iteration
     session.step(10)
     assert session.snapshot().iteration == before + 10
+
+
+def test_reading_a_model_file_changes_nothing_until_the_switch(session):
+    """The Rules page asks before a loaded rule set replaces a model that has trained: reading
+    the file changes nothing, and a switch made after the data changed is refused."""
+    session.step(100)
+    text = session.model_json()
+    session.step(50)
+    before = session.snapshot()
+    switch = session.read_model_file(text)
+    assert session.snapshot() is before
+    session.reset(holdout=0.3)
+    with pytest.raises(InputError, match="data changed since the rule set was read"):
+        switch()
+    assert session.iteration == 0
+    session.read_model_file(text)()
+    assert session.iteration == 100
 
 
 @pytest.mark.parametrize(("key", "value"), [("n_rules", 1_000_000), ("nu", 0.1), ("r0", 3.0)])
@@ -218,7 +235,7 @@ def test_load_model_refuses_parameters_the_train_page_cannot_show(session, key, 
     before = session.snapshot()
     with pytest.raises(InputError, match=f"model's {key} = .* is outside what this dashboard "
                                          "offers"):
-        session.load_model(json.dumps(saved))
+        session.read_model_file(json.dumps(saved))
     assert session.snapshot() is before
 
 
@@ -226,7 +243,7 @@ def test_a_model_saved_with_the_library_defaults_loads(session):
     """n_rules="auto", random_state=None and fitted weights (max_specified 3, where the vote's
     "auto" would resolve to more): the session adopts what the file holds."""
     model = MLRClassifier(n_iter=300).fit(*session.split.training())
-    session.load_model(model.to_json())
+    session.read_model_file(model.to_json())()
     params = session.params
     assert params["n_rules"] == model.n_rules_ and params["random_state"] == 0
     assert all(low <= params[key] <= high for key, (low, high) in state.PARAM_RANGES.items())
