@@ -22,7 +22,7 @@ import pandas as pd
 from field import FIELD, load
 
 from mlr_core import MLRClassifier
-from mlr_core.evaluation.experiments import read_fold_file
+from mlr_core.evaluation.experiments import markdown, read_fold_file
 from mlr_core.evaluation.measures import accuracy, ranking_loss
 
 MAPS = {
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     start, load_before = time.perf_counter(), os.getloadavg()[0]
     frame = run(args.datasets, args.axes, args.folds, args.seed)
-    print(frame.to_markdown(index=False, floatfmt=".4f"))
+    print(markdown(frame.set_index("dataset").round(4)))
     print(f"\n{time.perf_counter() - start:.0f} s; load average {load_before:.1f} -> "
           f"{os.getloadavg()[0]:.1f}")
     return 0

@@ -150,7 +150,7 @@ PARAMETERS = (
         the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
         loss, whose price of a wrong bit falls as labels get sparse. Figures:
         ``docs/field.md``."""),
-    Param("axis", "minmax", options=("rank", "minmax"), doc="""
+    Param("axis", "rank", options=("rank", "minmax"), doc="""
         How each feature's values reach the rules' [0, 1] axis, where covering, mutation,
         crossover and subsumption work. ``"rank"``: by their order, each training value at its
         mid-rank position in the training column (the share of rows below it, plus half of

@@ -52,7 +52,7 @@ AXES = ("rank", "minmax")
 """How a feature's values reach the rules' [0, 1] axis (the ``axis`` parameter,
 ``mlr_core/params.py``): by their order (``rank``) or by their range (``minmax``, the paper's)."""
 
-MAX_KNOTS = 1000
+MAX_KNOTS = 4096
 """The most knots a feature's rank axis keeps (its quantiles beyond that many distinct values):
 what bounds a model's memory and file whatever the training rows."""
 
