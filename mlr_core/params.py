@@ -154,7 +154,7 @@ PARAMETERS = (
         How each feature's values reach the rules' [0, 1] axis, where covering, mutation,
         crossover and subsumption work. ``"rank"``: by their order, each training value at its
         mid-rank position in the training column (the share of rows below it, plus half of
-        those equal; at most 1,000 quantiles kept), linearly between them, so that a strictly
+        those equal; at most 4,096 quantiles kept), linearly between them, so that a strictly
         increasing map of a feature (a logarithm, a change of units) leaves the learning as it
         is and a heavy-tailed feature (counts, amounts) is spread by its rows, not crowded near
         0 by its extremes. ``"minmax"``: by the training range, the paper's. Either way
