@@ -30,6 +30,11 @@ EXPECTED_FAILURES = {
         "feeds a 1-D multiclass vector and expects scikit-learn's words 'Only binary "
         "classification is supported'; MLR refuses it as not being a 0/1 label matrix"
     ),
+    "check_classifier_multioutput": (
+        "expects predict_proba rounded at 0.5 to be predict; MLR cuts its scores by a tuned "
+        "bipartition, not at 0.5 (12 of 126 cells apart here; on the min-max axis the tuned "
+        "cut agreed with 0.5 on this data)"
+    ),
     "check_classifiers_train": (
         "expects predict to return a 1-D vector for its binary target; MLR returns the n x m "
         "label matrix (here n x 1)"
