@@ -236,7 +236,13 @@ def run_heavy(configs, names, n_jobs, seed=0):
     data = {name: heavy(name) for name in names}
     folds = {name: read_fold_file(FIELD / "folds" / f"{HEAVY[name][0]}.json", d.Y)
              for name, d in data.items()}
-    found = {name: make_learner(name, seed) for name in HEAVY_PEERS
+    return run_stand_ins(data, folds, HEAVY_PEERS, configs, n_jobs, seed)
+
+
+def run_stand_ins(data, folds, peer_names, configs, n_jobs, seed):
+    """The peers of ``peer_names`` that run here and ``configs`` on stand-in ``data`` (a dataset
+    by name) on ``folds`` (a list of (train, test) by name), with each test fold's density."""
+    found = {name: make_learner(name, seed) for name in peer_names
              if name in available_learners()}
     found.update(learners(configs, seed))
     results = run_experiment(found, data, folds, n_jobs=n_jobs)
@@ -245,7 +251,7 @@ def run_heavy(configs, names, n_jobs, seed=0):
 
 def heavy_report(results: pd.DataFrame) -> list[str]:
     """The heavy-tailed stand-ins: each learner's measures, the empty prediction's Hamming loss
-    beside them, with the source dataset's MLR defaults for comparison where they ran."""
+    beside them."""
     means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
     datasets = list(dict.fromkeys(results.dataset))
     parts = ["## Heavy-tailed stand-ins", "On the fixed folds of the dataset each comes from "
@@ -275,11 +281,7 @@ def run_sparse(configs, datasets, n_jobs, seed=0):
     """The peers that run here and ``configs`` on the sparse stand-ins (5 stratified folds)."""
     data = {name: make_sparse_label_dataset(name=name, **SPARSE[name]) for name in datasets}
     folds = {name: stratified_folds(d.Y, 5, random_state=0) for name, d in data.items()}
-    found = {name: make_learner(name, seed) for name in SPARSE_PEERS
-             if name in available_learners()}
-    found.update(learners(configs, seed))
-    results = run_experiment(found, data, folds, n_jobs=n_jobs)
-    return with_density(results, data, {name: dict(enumerate(f)) for name, f in folds.items()})
+    return run_stand_ins(data, folds, SPARSE_PEERS, configs, n_jobs, seed)
 
 
 def sparse_report(results: pd.DataFrame) -> list[str]:
