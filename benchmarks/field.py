@@ -34,6 +34,7 @@ import os
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -100,7 +101,10 @@ PER_LABEL = {"what-if: per-label cut for hamming_loss": "hamming_loss",
 they should be: one threshold per label, each the best of `bipartition.THRESHOLDS` and "never"
 for that label's errors (the Hamming loss is their sum) or its F1 (macro-F1 is their mean), on
 the leave-one-out scores the targets' cuts are tuned on (`per_label_thresholds`)."""
-CONFIGS = (*ABLATION, *CUTS, *PER_LABEL)
+VARIANTS = {"axis: rank": dict(axis="rank")}
+"""Other settings of the defaults, each its own fit, on every dataset: ``axis: rank`` learns on
+each feature's order (issue 31), against the defaults' min-max axis (the training range)."""
+CONFIGS = (*ABLATION, *CUTS, *VARIANTS, *PER_LABEL)
 
 
 def per_label_thresholds(scores, truth, measure) -> np.ndarray:
@@ -151,8 +155,9 @@ class EachCut(BaseEstimator):
 def learners(configs, seed):
     """The runner's learners for ``configs``: one estimator per ablation step, one shared fit
     for all of `CUTS`."""
-    found = {name: MLRClassifier(random_state=seed, **ABLATION[name])
-             for name in configs if name in ABLATION}
+    settings = {**ABLATION, **VARIANTS}
+    found = {name: MLRClassifier(random_state=seed, **settings[name])
+             for name in configs if name in settings}
     cuts = {name: {"cut": CUTS[name]} for name in configs if name in CUTS}
     cuts.update({name: {"cut": f"per-label {PER_LABEL[name]}"} for name in configs
                  if name in PER_LABEL})
@@ -196,8 +201,71 @@ SPARSE = {
 """Stand-ins for protein-function and text collections: 1,500 rows, 300 features of which each
 label shifts 10 by 0.2-0.8 noise standard deviations (the generator's defaults); label density
 0.09, 0.06 and 0.03. Never used to choose a default."""
-SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "cut: hamming_loss")
+SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "cut: hamming_loss", "axis: rank")
 SPARSE_PEERS = ("BR-LR", "MLkNN", "ECC-LR", "ECC-DT", "RAkELo-DT", "BOOMER")
+
+
+HEAVY = {"emotions-exp": ("emotions", "exp"), "slashdot-counts": ("slashdot", "counts")}
+"""Heavy-tailed stand-ins (issue 31), on the fixed folds of the dataset each comes from:
+``emotions-exp``, every feature mapped by x -> exp(8u), u its min-max position in the column (a
+strictly increasing map: a learner that reads only the values' order learns the same as on
+emotions); ``slashdot-counts``, each word present replaced by a count drawn from a Zipf law
+(exponent 1.5, at most 2,500, seed 0), the absent words 0, as word counts are. Never used to
+choose a default."""
+HEAVY_PEERS = ("BR-LR", "MLkNN")
+HEAVY_CONFIGS = ("MLR defaults", "cut: hamming_loss", "axis: rank")
+
+
+def heavy(name):
+    """The heavy-tailed stand-in ``name`` of `HEAVY`."""
+    source, how = HEAVY[name]
+    data = load(source)
+    X = data.X
+    if how == "exp":
+        low, high = X.min(axis=0), X.max(axis=0)
+        X = np.exp(8.0 * (X - low) / np.where(high > low, high - low, 1.0))
+    else:
+        counts = np.minimum(np.random.default_rng(0).zipf(1.5, X.shape), 2500)
+        X = np.where(X > 0, counts, 0).astype(np.float64)
+    return replace(data, X=X, name=name)
+
+
+def run_heavy(configs, names, n_jobs, seed=0):
+    """`HEAVY_PEERS` and ``configs`` on the heavy-tailed stand-ins ``names`` (their fixed
+    folds)."""
+    data = {name: heavy(name) for name in names}
+    folds = {name: read_fold_file(FIELD / "folds" / f"{HEAVY[name][0]}.json", d.Y)
+             for name, d in data.items()}
+    return run_stand_ins(data, folds, HEAVY_PEERS, configs, n_jobs, seed)
+
+
+def run_stand_ins(data, folds, peer_names, configs, n_jobs, seed):
+    """The peers of ``peer_names`` that run here and ``configs`` on stand-in ``data`` (a dataset
+    by name) on ``folds`` (a list of (train, test) by name), with each test fold's density."""
+    found = {name: make_learner(name, seed) for name in peer_names
+             if name in available_learners()}
+    found.update(learners(configs, seed))
+    results = run_experiment(found, data, folds, n_jobs=n_jobs)
+    return with_density(results, data, {name: dict(enumerate(f)) for name, f in folds.items()})
+
+
+def heavy_report(results: pd.DataFrame) -> list[str]:
+    """The heavy-tailed stand-ins: each learner's measures, the empty prediction's Hamming loss
+    beside them."""
+    means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
+    datasets = list(dict.fromkeys(results.dataset))
+    parts = ["## Heavy-tailed stand-ins", "On the fixed folds of the dataset each comes from "
+             "(`HEAVY` in `benchmarks/field.py`): "
+             + "; ".join(f"`{d}` from {HEAVY[d][0]} ({HEAVY[d][1]})" for d in datasets)
+             + f". Peers run here: {', '.join(HEAVY_PEERS)}."]
+    for measure in ("hamming_loss", "accuracy", "f1", "one_error", "ranking_loss"):
+        cells = means[measure].unstack()[datasets].map(lambda v: f"{v:.4f}")
+        if measure == "hamming_loss":
+            density = means.density.groupby("dataset", sort=False).first()
+            cells.loc["empty prediction (= density)"] = [f"{density[d]:.4f}" for d in datasets]
+        direction = "lower" if measure in LOWER_IS_BETTER else "higher"
+        parts += [f"### {measure} ({direction} is better)", markdown(cells)]
+    return parts
 
 
 def with_density(results, data, folds):
@@ -213,11 +281,7 @@ def run_sparse(configs, datasets, n_jobs, seed=0):
     """The peers that run here and ``configs`` on the sparse stand-ins (5 stratified folds)."""
     data = {name: make_sparse_label_dataset(name=name, **SPARSE[name]) for name in datasets}
     folds = {name: stratified_folds(d.Y, 5, random_state=0) for name, d in data.items()}
-    found = {name: make_learner(name, seed) for name in SPARSE_PEERS
-             if name in available_learners()}
-    found.update(learners(configs, seed))
-    results = run_experiment(found, data, folds, n_jobs=n_jobs)
-    return with_density(results, data, {name: dict(enumerate(f)) for name, f in folds.items()})
+    return run_stand_ins(data, folds, SPARSE_PEERS, configs, n_jobs, seed)
 
 
 def sparse_report(results: pd.DataFrame) -> list[str]:
@@ -371,8 +435,9 @@ def cuts_report(mine: pd.DataFrame, panels) -> list[str]:
     return parts
 
 
-def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | None,
-           command: str, loads) -> str:
+def report(results: pd.DataFrame, sparse: pd.DataFrame | None,
+           heavy_tailed: pd.DataFrame | None, seconds: float | None, command: str,
+           loads) -> str:
     field = peers()
     configs = list(dict.fromkeys(results.learner))
     datasets = [d for d in DATASETS if d in set(results.dataset)]
@@ -383,11 +448,12 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | 
     five = [d for d in FIVE if d in datasets]
     scale = [d for d in SCALE if d in datasets]
     shown = next((c for c in CUTS if c in configs), configs[-1])
-    fits = len(results) + (0 if sparse is None else len(sparse))
+    fits = len(results) + sum(0 if part is None else len(part) for part in (sparse, heavy_tailed))
     numbers = sorted(results.fold.unique())
     ran = ("results read back from an earlier run" if seconds is None else
            f"{fits} result rows in {seconds:.0f} s"
-           + (", the sparse stand-ins included" if sparse is not None else "")
+           + (", the stand-ins included" if sparse is not None or heavy_tailed is not None
+              else "")
            + f"; load average {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} CPUs "
            "while it ran, a machine shared with other work")
     parts = [
@@ -445,7 +511,7 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | 
         best.append(row)
     parts += [f"## {shown} against the best peer per measure",
               markdown(pd.DataFrame(best).set_index("dataset"))]
-    fitted = [c for c in configs if c in ABLATION or c == shown]
+    fitted = [c for c in configs if c in ABLATION or c in VARIANTS or c == shown]
     fit = results[results.learner.isin(fitted)].groupby(
         ["learner", "dataset"], sort=False).fit_seconds.agg(["mean", "max"])
     fit = fit.apply(lambda r: f"{r['mean']:.1f} (max {r['max']:.1f})", axis=1).unstack()
@@ -456,6 +522,8 @@ def report(results: pd.DataFrame, sparse: pd.DataFrame | None, seconds: float | 
               markdown(fit.reindex(index=fitted, columns=datasets).fillna("-"))]
     if sparse is not None:
         parts += sparse_report(sparse)
+    if heavy_tailed is not None:
+        parts += heavy_report(heavy_tailed)
     return "\n\n".join(parts) + "\n"
 
 
@@ -468,6 +536,8 @@ def main(argv=None) -> int:
                         metavar="K", help="fold numbers to run (0-4; all by default)")
     parser.add_argument("--sparse", nargs="*", default=list(SPARSE), choices=list(SPARSE),
                         help="sparse stand-ins to run (none with a bare --sparse)")
+    parser.add_argument("--heavy", nargs="*", default=list(HEAVY), choices=list(HEAVY),
+                        help="heavy-tailed stand-ins to run (none with a bare --heavy)")
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers (-1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="MLR's random_state")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
@@ -480,19 +550,26 @@ def main(argv=None) -> int:
     start, loads = time.perf_counter(), [os.getloadavg()[0]]
     if args.from_csv:
         every = pd.read_csv(args.from_csv)
-        stand_in = every.dataset.isin(list(SPARSE))
-        results, sparse = every[~stand_in], (every[stand_in] if stand_in.any() else None)
+        stand_in, heavy_tail = every.dataset.isin(list(SPARSE)), every.dataset.isin(list(HEAVY))
+        results = every[~stand_in & ~heavy_tail]
+        sparse = every[stand_in] if stand_in.any() else None
+        heavy_tailed = every[heavy_tail] if heavy_tail.any() else None
     else:
         results = run(args.configs, args.datasets, args.n_jobs, args.seed, args.folds)
         sparse = None
         if args.sparse:
             configs = [name for name in SPARSE_CONFIGS if name in args.configs]
             sparse = run_sparse(configs, args.sparse, args.n_jobs, args.seed)
+        heavy_tailed = None
+        if args.heavy:
+            configs = [name for name in HEAVY_CONFIGS if name in args.configs]
+            heavy_tailed = run_heavy(configs, args.heavy, args.n_jobs, args.seed)
     loads.append(os.getloadavg()[0])
     if args.csv:
-        pd.concat([results, sparse], ignore_index=True).to_csv(args.csv, index=False)
+        pd.concat([results, sparse, heavy_tailed], ignore_index=True).to_csv(args.csv,
+                                                                             index=False)
     seconds = None if args.from_csv else time.perf_counter() - start
-    text = report(results, sparse, seconds, command, loads)
+    text = report(results, sparse, heavy_tailed, seconds, command, loads)
     print(text)
     if args.out:  # keep the hand-written notes below NOTES in an existing report
         old = args.out.read_text() if args.out.is_file() else ""

@@ -1,9 +1,10 @@
 """A scorecard as plain code an auditor can run and diff without this package: a Python module
 and an SQL script (the model's numbers in temporary tables, then one query).
 
-Both do the library's arithmetic: a feature is put on the rules' axis as
-``min(max((x - data_min) / span, 0), 1)``, a rule matches when ``abs(axis - centre) <= spread``
-on each feature it tests, a label's score is the baseline plus the weights of the matching
+Both test the rules' conditions in the data's units: a rule matches when each feature it tests
+lies between the bounds the condition accepts (``lower <= x <= upper``, found exactly from the
+rules' [0, 1] axes by `RuleSet.tests`, so the comparisons agree with matching to the bit whatever
+the axis); a label's score is the baseline plus the weights of the matching
 rules, clipped to [0, 1] or put through the logistic function (the weights' link,
 ``mlr_core/links.py``), and the bipartition cuts the scores (``mlr_core/bipartition.py``).
 The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
@@ -21,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from mlr_core.errors import InputError
-from mlr_core.links import Clip
 from mlr_core.rule_set import RuleSet, WeightScorer
 
 
@@ -34,22 +34,14 @@ def _rule_ids(rule_set: RuleSet) -> list[int]:
     return rule_set.rule_ids.tolist()
 
 
-def _conditions(rule_set: RuleSet, i: int):
-    """(feature index, centre, spread) of rule i's specified features, narrowest first: a row
-    fails most rules, and most often on their narrowest test, so both exports try it first."""
-    pop = rule_set.rules
-    return sorted(((int(pop.feat[i, k]), float(pop.center[i, k]), float(pop.spread[i, k]))
-                   for k in range(pop.nspec[i])), key=lambda test: test[2])
-
-
 def _header(rule_set: RuleSet, added: str) -> list[str]:
     """The exports' common description (numbers and fixed words only); ``added`` says how the
     weights are added up."""
     return [
         f"A scorecard of {rule_set.n_rules} rules on {len(rule_set.feature_names)} features "
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
-        "Each feature is put on the rules' [0, 1] axis as min(max((x - data_min) / span, 0), 1);",
-        "a rule matches when abs(axis - centre) <= spread on each feature it tests; a label's",
+        "A rule matches when each feature it tests lies within its bounds, lower <= x <= upper",
+        "(in the data's units; an unbounded end is infinite); a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         f"then {rule_set.scorer.squash.words}.",
         f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
@@ -66,19 +58,17 @@ def to_python(rule_set: RuleSet) -> str:
     CPython, no imports but ``math`` for the logistic link.
 
     Its cost grows with what the rules test, not with the data's width: only the features a
-    rule tests (``TESTED``) are read and put on their axes, once per row; each rule is tested
-    once, its narrowest test first and outside the loop over its others (most rules fail
-    there); each label's total is one float the matching rules' weights are added to, in rule
-    order, after the rules are tested (no list rebuilt per matching rule); the cut is made
-    once."""
+    rule tests (``TESTED``) are read, once per row; each rule is tested once, its narrowest
+    test first and outside the loop over its others (most rules fail there); each label's
+    total is one float the matching rules' weights are added to, in rule order, after the
+    rules are tested (no list rebuilt per matching rule); the cut is made once."""
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
-    conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
-    always = _always(conditions)
-    walked = [tests or [always] for tests in conditions]
+    conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
+    walked = [tests or [_passed_by_all(conditions)] for tests in conditions]
     rules = [
         f"    ({rid}, {_py(texts[i])}, "
-        f"({''.join(f'({j}, {c!r}, {s!r}), ' for j, c, s in walked[i])}), "
+        f"({''.join(f'({j}, {_py_bound(lo)}, {_py_bound(hi)}), ' for j, lo, hi in walked[i])}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
     tested = sorted({j for tests in walked for j, _, _ in tests})
@@ -94,18 +84,17 @@ def to_python(rule_set: RuleSet) -> str:
         *([""] if scorer.squash.python_imports else []),
         f"FEATURES = ({''.join(f'{_py(n)}, ' for n in rule_set.feature_names)})",
         f"LABELS = ({''.join(f'{_py(n)}, ' for n in rule_set.label_names)})",
-        f"DATA_MIN = {_py_floats(rule_set.scaling.data_min)}",
-        f"SPAN = {_py_floats(rule_set.scaling.span)}",
+        'INF = float("inf")',
         f"BASELINE = {_py_floats(scorer.intercept)}",
         "# The features a rule tests (indices into FEATURES): the only ones read.",
         f"TESTED = ({''.join(f'{j}, ' for j in tested)})",
-        "# One entry per rule: (rule id, its text, its tests as (feature index, centre, spread) on",
-        "# the [0, 1] axes, narrowest first, its weight for each label in LABELS order). A rule",
-        "# that tests no feature is given abs(axis - 0.5) <= 0.5, true on every axis.",
+        "# One entry per rule: (rule id, its text, its tests as (feature index, lower, upper) in",
+        "# the data's units, narrowest first, its weight for each label in LABELS order). A rule",
+        "# that tests no feature is given a test every value passes.",
         "RULES = (",
         *rules,
         ")",
-        "# The rules as scores() walks them: (the first test's feature index, centre and spread,",
+        "# The rules as scores() walks them: (the first test's feature index, lower and upper,",
         "# the other tests, the weights).",
         "WALK = [(*tests[0], tests[1:], weights) for _, _, tests, weights in RULES]",
         "",
@@ -114,15 +103,12 @@ def to_python(rule_set: RuleSet) -> str:
         '    """Each label\'s score (LABELS order) for the feature values by index in FEATURES (a',
         "    list in FEATURES order, or a dict from each index in TESTED): the baseline plus the",
         f'    weights of every matching rule, added in rule order, then {scorer.squash.words}."""',
-        "    axes = [None] * len(FEATURES)  # None for the features no rule tests",
-        "    for j in TESTED:",
-        "        axis = (float(values[j]) - DATA_MIN[j]) / SPAN[j]",
-        "        axes[j] = 0.0 if axis < 0.0 else 1.0 if axis > 1.0 else axis  # clipped to [0, 1]",
+        "    x = {j: float(values[j]) for j in TESTED}",
         "    matching = []",
-        "    for j, centre, spread, others, weights in WALK:",
-        "        if abs(axes[j] - centre) <= spread:",
-        "            for j, centre, spread in others:",
-        "                if abs(axes[j] - centre) > spread:",
+        "    for j, lower, upper, others, weights in WALK:",
+        "        if lower <= x[j] <= upper:",
+        "            for j, lower, upper in others:",
+        "                if not lower <= x[j] <= upper:",
         "                    break",
         "            else:  # every test passed: the rule matches",
         "                matching.append(weights)",
@@ -153,16 +139,28 @@ def to_python(rule_set: RuleSet) -> str:
     return "\n".join(lines)
 
 
-def _always(conditions) -> tuple[int, float, float]:
-    """A test true on every axis, abs(axis - 0.5) <= 0.5, on a feature some rule tests (the
-    first feature if none does): what a rule that tests fewer features is padded with."""
-    return min((j for tests in conditions for j, _, _ in tests), default=0), 0.5, 0.5
+def _passed_by_all(conditions) -> tuple[int, float, float]:
+    """A test every value passes, on a feature some rule tests (the first feature if none
+    does): what a rule that tests fewer features is padded with."""
+    return min((j for tests in conditions for j, _, _ in tests), default=0), -np.inf, np.inf
+
+
+def _narrowest_first(tests) -> list[tuple[int, float, float]]:
+    """A rule's tests (`RuleSet.tests`) as (feature, lower, upper), narrowest on its axis first:
+    a row fails most rules, and most often on their narrowest test, so the exports try it
+    first."""
+    return [(j, lower, upper) for j, lower, upper, _ in sorted(tests, key=lambda t: t[3])]
 
 
 def _py(name) -> str:
     """A name as a Python string literal: quotes, backslashes, line breaks, NUL and every other
     unprintable character escaped."""
     return repr(str(name))
+
+
+def _py_bound(value: float) -> str:
+    """A bound as Python text: the float's round-trip ``repr``, ``INF`` or ``-INF``."""
+    return ("INF" if value > 0 else "-INF") if np.isinf(value) else repr(float(value))
 
 
 def _py_floats(values) -> str:
@@ -234,48 +232,45 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
         raise InputError(f"The export keeps the model in temporary tables named {MODEL_TABLES}"
                          f": rename the table {table!r}.")
     ids = _rule_ids(rule_set)
-    conditions = [_conditions(rule_set, i) for i in range(rule_set.n_rules)]
+    conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
     used = sorted({j for tests in conditions for j, _, _ in tests})
-    low, span = rule_set.scaling.data_min, rule_set.scaling.span
     m = len(labels)
     w = [f"w{j}" for j in range(m)]
     model, ctes = [], []
-    model += _table("mlr_feature", ["j INTEGER", "low", "span"],
-                    [[str(j), _num(low[j]), _num(span[j])] for j in used],
-                    "each feature a rule tests: its index, data_min and span")
+    model += _table("mlr_feature", ["j INTEGER"], [[str(j)] for j in used],
+                    "each feature a rule tests: its index")
     model += _table("mlr_weight", ["rule INTEGER", *w], [
         [str(rid), *map(_num, row)]
         for rid, row in [(-1, scorer.intercept),
                          *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
         "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline")
     slots = max(map(len, conditions), default=0)
-    always = _always(conditions)
-    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "j INTEGER", "centre",
-                                 "spread"], [
-        [str(ids[i]), str(slot), str(j), _num(c), _num(s)]
+    always = _passed_by_all(conditions)
+    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "j INTEGER", "lower",
+                                 "upper"], [
+        [str(ids[i]), str(slot), str(j), _num(_finite(lo)), _num(_finite(hi))]
         for i, tests in enumerate(conditions)
-        for slot, (j, c, s) in enumerate(
-            tests + [always] * (slots - len(tests)), 1)],
-        "each rule's tests, one per slot, narrowest first (a rule that tests fewer features "
-        "is padded with abs(axis - 0.5) <= 0.5, true on every axis)")
+        for slot, (j, lo, hi) in enumerate(tests + [always] * (slots - len(tests)), 1)],
+        "each rule's tests in the data's units, one per slot, narrowest first (+-1.8e308 "
+        "where unbounded; a rule that tests fewer features is padded with a test every value "
+        "passes)")
     feature, test, weight = (f"temp.{name} AS {name[4:]}" for name in MODEL_TABLES)
     if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
         ctes.append(_cte("axis", ["k", "j", "x"], [
-            f"{_ident(table)}.{_ident(key)}", "feature.j",
-            Clip.sql(f"({_pick(used, features, table)} - feature.low) / feature.span")],
+            f"{_ident(table)}.{_ident(key)}", "feature.j", _pick(used, features, table)],
             f"{_ident(table)} CROSS JOIN {feature}",
-            "each row's features on the rules' [0, 1] axes, one row per row and feature (the "
-            "CASE finds feature j's column by halving the list of features)"))
+            "each row's values of the features the rules test, one row per row and feature "
+            "(the CASE finds feature j's column by halving the list of features)"))
         ctes.append("-- the rows and rules that pass the test of slot 1\n"
                     f"pass1 (k, rule) AS (\n  SELECT axis.k, test.rule\n"
                     f"  FROM {test} CROSS JOIN axis\n  WHERE test.slot = 1 AND axis.j = test.j"
-                    "\n    AND ABS(axis.x - test.centre) <= test.spread\n)")
+                    "\n    AND axis.x BETWEEN test.lower AND test.upper\n)")
         for slot in range(2, slots + 1):
             ctes.append(  # materialized: else a planner may join every row's axes to the
                 # slot's tests first, a table as large as rows x rules
                 f"-- the test of slot {slot} of each rule that passed slots 1 to {slot - 1}\n"
-                f"due{slot} (k, rule, j, centre, spread) AS MATERIALIZED (\n"
-                f"  SELECT pass{slot - 1}.k, test.rule, test.j, test.centre, test.spread\n"
+                f"due{slot} (k, rule, j, lower, upper) AS MATERIALIZED (\n"
+                f"  SELECT pass{slot - 1}.k, test.rule, test.j, test.lower, test.upper\n"
                 f"  FROM pass{slot - 1} CROSS JOIN {test}\n"
                 f"  WHERE test.rule = pass{slot - 1}.rule AND test.slot = {slot}\n)")
             ctes.append(
@@ -283,7 +278,7 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
                 f"pass{slot} (k, rule) AS (\n  SELECT due{slot}.k, due{slot}.rule\n"
                 f"  FROM due{slot} CROSS JOIN axis\n"
                 f"  WHERE axis.k = due{slot}.k AND axis.j = due{slot}.j\n"
-                f"    AND ABS(axis.x - due{slot}.centre) <= due{slot}.spread\n)")
+                f"    AND axis.x BETWEEN due{slot}.lower AND due{slot}.upper\n)")
         every = (f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n"
                  f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
     else:  # no rule tests anything: each matches every row
@@ -325,6 +320,12 @@ def _sql_cut(rule_set: RuleSet) -> str:
     place = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY score DESC, j)"
     picked, what = rule_set.bipartition.sql_picked(_num, place)
     return _cte("cut", ["k", "j", "picked"], ["k", "j", picked], "long", what)
+
+
+def _finite(bound: float) -> float:
+    """A bound as SQL holds it: an unbounded end as the largest finite double (no input value
+    lies beyond it; SQL has no portable infinity)."""
+    return float(np.clip(bound, -np.finfo(np.float64).max, np.finfo(np.float64).max))
 
 
 def _cte(name, columns, values, source, what) -> str:

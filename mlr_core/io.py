@@ -75,7 +75,8 @@ def _read(data, checked_params):
             f"version {VERSION}.")
     require(isinstance(data["params"], dict), "\"params\" must be an object.")
     try:
-        params = checked_params(data["params"])
+        # files written before the axis was a parameter learned on the paper's min-max axis
+        params = checked_params({"axis": "minmax", **data["params"]})
     except MLRError:
         raise
     except (TypeError, ValueError) as err:

@@ -74,17 +74,11 @@ def notes(rule_set) -> list[str]:
 
 def bounds_json(rule_set) -> list[str]:
     """Per rule, ``{feature: [lower, upper]}`` in the data's units (null where unbounded) as
-    JSON text: the values its condition accepts (`Scaling.accepted`)."""
-    pop = rule_set.rules
-    rows, slots = np.nonzero(np.arange(pop.feat.shape[1]) < pop.nspec[:, None])
-    features = pop.feat[rows, slots]
-    lower, upper = rule_set.scaling.accepted(features, pop.center[rows, slots],
-                                             pop.spread[rows, slots])
-    per_rule = [{} for _ in range(rule_set.n_rules)]
-    for i, j, lo, hi in zip(rows, features, lower.tolist(), upper.tolist(), strict=True):
-        per_rule[i][rule_set.feature_names[j]] = [None if lo == -np.inf else lo,
-                                                  None if hi == np.inf else hi]
-    return [json.dumps(bounds) for bounds in per_rule]
+    JSON text: the values its condition accepts (`RuleSet.tests`)."""
+    return [json.dumps({rule_set.feature_names[j]: [None if lo == -np.inf else lo,
+                                                    None if hi == np.inf else hi]
+                        for j, lo, hi, _ in tests})
+            for tests in rule_set.tests()]
 
 
 def to_csv(rule_set, X, order=None) -> str:

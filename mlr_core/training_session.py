@@ -88,7 +88,7 @@ class TrainingSession:
             model.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
             model.label_dtype_ = label_dtype
             seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
-            scaling = Scaling.of(X)
+            scaling = Scaling.of(X, model.axis)
             model.run_ = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
                                      Y.shape[1], seed, model.history_every)
         model.run_.bind(X, Y)

@@ -42,7 +42,10 @@ CASES = {
     "emotions-agg": ("emotions", dict(n_iter=20_000)),
     "emotions-fittest": ("emotions", dict(n_iter=20_000, prediction="max", max_rule="fittest")),
     "emotions-experienced": ("emotions", dict(n_iter=20_000, min_vote_experience=10)),
-    "emotions-uncovered": ("emotions", dict(n_iter=300, p_hash=0.0, max_specified=20, r0=0.3)),
+    # on the min-max axis, where some of these 300 narrow rules never decide (on the rank axis
+    # each training row's own rule is its nearest, and every rule decides)
+    "emotions-uncovered": ("emotions", dict(n_iter=300, p_hash=0.0, max_specified=20, r0=0.3,
+                                            axis="minmax")),
 }
 
 
@@ -146,7 +149,7 @@ def test_put_back_rules_are_needed_somewhere(datasets, fitted):
     data = datasets["emotions"]
     model = fitted("emotions", n_iter=20_000, weighting="vote")
     alone = compact(model, data.X, keep_predictions=False)
-    assert (alone.model.predict(data.X) != model.predict(data.X)).any(axis=1).mean() > 0.05
+    assert (alone.model.predict(data.X) != model.predict(data.X)).any(axis=1).sum() >= 10
     assert len(compact(model, data.X).restored) > 0
 
 

@@ -11,11 +11,13 @@ from mlr_core.data.loaders import load_dataset
 
 @pytest.fixture(scope="module")
 def model():
-    """A fitted model whose rules are replaced by three hand-written ones."""
+    """A fitted model whose rules are replaced by three hand-written ones (on the min-max axis,
+    where a rule's bounds are its centre and spread in the data's units)."""
     r = np.random.default_rng(0)
     X = np.column_stack([r.uniform(0, 10, 50), r.uniform(-1, 1, 50), r.uniform(100, 200, 50)])
     Y = (r.random((50, 3)) < 0.5).astype(int)
-    data = json.loads(MLRClassifier(n_rules=40, n_iter=200, random_state=0, weighting="vote").fit(
+    data = json.loads(MLRClassifier(n_rules=40, n_iter=200, random_state=0, weighting="vote",
+                                    axis="minmax").fit(
         X, Y, feature_names=["sepal_len", "x1", "temp"], label_names=["happy", "calm", "sad"]
     ).to_json())
     rule_set = data["rule_set"]
@@ -128,6 +130,7 @@ def test_hand_written_rules_on_0_1_features_read_word_equals_value(words):
     rule_set = data["rule_set"]
     assert rule_set["binary"] == [True] * 5 + [False]
     rule_set["data_min"][5], rule_set["data_max"][5] = 0.0, 10.0
+    rule_set.pop("knots", None)  # num's range set by hand: the min-max axis
     template = rule_set["rules"][0]
     rule_set["rules"] = [{**template, "condition": {
         "type": "hyperrectangle_csr",
