@@ -31,6 +31,7 @@ QUICK = {
     "export_speed.py": (["--quick"], "## SQL: a full model of"),
     "fit_time.py": (["--quick"], "| flags | 0 |"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
+    "many_labels.py": (["--rows", "20", "--labels", "300"], "calibrate"),
     "monotone_maps.py": (["--datasets", "flags", "--axes", "rank"], "| flags | 0 | rank | exp |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),
     "profile_fit.py": (["--quick"], "cycle: matching"),
