@@ -174,6 +174,50 @@ def test_a_snapshot_is_read_while_a_refit_holds_the_lock(session):
     assert finished and read == [taken]
 
 
+def test_a_click_draws_the_last_snapshot_while_a_tick_holds_the_model(session):
+    """A click's live page draws first: while another thread holds the model (a tick training
+    a chunk), ``snapshot(wait=False)`` gives at once the last snapshot taken; once the model is
+    free, a snapshot of the model as it is. Never one of a model since replaced."""
+    session.step(20)
+    taken = session.snapshot()
+    holding, release, read = threading.Event(), threading.Event(), []
+
+    def tick():
+        with session._lock:
+            session.learn(10)  # the model moves on while a page opens
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=tick)
+    holder.start()
+    holding.wait(30)
+    reader = threading.Thread(target=lambda: read.append(session.snapshot(wait=False)))
+    reader.start()
+    reader.join(10)
+    finished = not reader.is_alive()
+    release.set()
+    holder.join()
+    reader.join()
+    assert finished and read == [taken]
+    now = session.snapshot(wait=False)  # the model free: as it is
+    assert now.iteration == 30 and now is session.snapshot()
+    session.reset()
+    holding.clear()
+    release.clear()
+    holder = threading.Thread(target=tick)
+    holder.start()
+    holding.wait(30)
+    fresh = []
+    reader = threading.Thread(target=lambda: fresh.append(session.snapshot(wait=False)))
+    reader.start()
+    reader.join(0.2)
+    waited = reader.is_alive()  # nothing taken of the new model yet: waits for its first
+    release.set()
+    holder.join()
+    reader.join()
+    assert waited and fresh[0].iteration == 10
+
+
 def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
     """Live training refits the weights only for curve points; exports and explanations of the
     model in between get it refitted, never the engine's 'weights are stale' refusal."""
