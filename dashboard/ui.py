@@ -228,10 +228,14 @@ def drawn_from(key: str, source: object, make: Callable[[], T]) -> T:
 
 
 def run_every() -> float | None:
-    """Timer of the live fragments: ticking while running or while a Step's curve point is
-    being made (it is drawn when made), ``None`` (stopped) when paused."""
+    """Timer of the live fragments: ticking while running, every ``pacing.TICK_EVERY_S`` times
+    the tabs training on the server (set when the page is drawn: a class's browsers then redraw
+    about as often as one tab's, ``sharing.tabs_training``), or while a Step's curve point is
+    being made (it is drawn when made); ``None`` (stopped) when paused."""
     current = session()
-    return pacing.TICK_EVERY_S if current.pacing.running or current.point_owed() else None
+    if current.pacing.running:
+        return pacing.TICK_EVERY_S * sharing.tabs_training()
+    return pacing.TICK_EVERY_S if current.point_owed() else None
 
 
 def wait_for_kernels() -> None:
@@ -258,9 +262,9 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     curve point is being made: the tick that finds it made reruns the page without the timer);
     each tick trains for about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the
     model. A tick waits to start while a click is answered, in another tab or this one
-    (``sharing``). A click's own run draws first, from the snapshot at hand (the last one taken
-    if another thread holds the model: ``Session.snapshot(wait=False)``), then trains its time
-    slice without a curve point; the next tick draws the model as it is.
+    (``sharing``). A click's own run draws first, while training from the snapshot at hand (the
+    last one taken if another thread holds the model: ``Session.snapshot(wait=False)``), then
+    trains its time slice without a curve point; the next tick draws the model as it is.
     """
 
     every = run_every()
@@ -271,9 +275,9 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
         if every and not current.pacing.running and not current.point_owed():
             st.rerun()  # the Step's point is made: the whole page, without the timer
         first = sharing.answering_click()
-        if first:
+        if first:  # paused, no tick follows: the model as it is (a Pause's tick stopped)
             with shielded("drawing this page"):
-                draw(current, current.snapshot(wait=False))
+                draw(current, current.snapshot(wait=not current.pacing.running))
         if current.pacing.running and not current.busy():
             # a click, in another tab or this one, is answered first; a click in this tab
             # ends the tick
@@ -356,7 +360,8 @@ def sidebar(current: state.Session) -> None:
         right.button("Step", key="step", on_click=_step, width="stretch")
         st.select_slider("Iterations per tick", SPEEDS, current.pacing.tick_cap or FULL_SPEED,
                          key="speed", on_change=_speed,
-                         help=f"A tick every {pacing.TICK_EVERY_S:g} s. '{FULL_SPEED}': train "
+                         help=f"A tick every {pacing.TICK_EVERY_S:g} s (times the tabs "
+                              f"training on this server). '{FULL_SPEED}': train "
                               f"for {pacing.TICK_BUDGET_S * 1000:.0f} ms per tick. Fewer "
                               "iterations let you watch each change.")
         st.number_input("Pause at iteration (0: never)", 0, 100_000_000,

@@ -8,7 +8,7 @@ from dashboard import frames, pages, state, ui
 def options(session: state.Session) -> pages.PopulationOptions:
     """Projection, colouring and filter choices (full reruns: they change what is drawn)."""
     names = session.split.dataset.feature_names
-    snap = session.snapshot(wait=False)  # a click draws first, from the snapshot at hand
+    snap = session.snapshot()
     usage = snap.bounds.usage(snap.rules["numerosity"])
     ranked = frames.features_by_usage(usage)
     default, shared = frames.shared_pair(snap.bounds, snap.rules["numerosity"])
