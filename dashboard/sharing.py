@@ -23,10 +23,6 @@ And a class of tabs costs the server about what one tab does: each curve point (
 refit, the measures, the Train page's charts made again and drawn again by the browser: most of
 a tick's cost) comes at most every ``curves.CURVE_EVERY_S`` per tab alone, and that times the
 tabs training together (:func:`share`, used by ``Session.record`` through ``Pacing.share``).
-So do the live ticks themselves (:func:`tabs_training`, used by ``ui.run_every``): following
-the teacher on the server's cores, six tabs' browsers redrawing their charts every
-``pacing.TICK_EVERY_S`` took all the CPU they got, and a clicked page waited 5-20 s behind them
-to be drawn; the training a tick does is spread over the server's cores anyway.
 """
 
 from __future__ import annotations
@@ -112,13 +108,6 @@ def share(tab: object, now: float | None = None) -> float:
     now = time.monotonic() if now is None else now
     with _lock:
         _ticks[id(tab)] = now
-    return 1 / tabs_training(now)
-
-
-def tabs_training(now: float | None = None) -> int:
-    """How many tabs ticked within ``TRAINING_WINDOW_S`` (at least one: the tab that asks)."""
-    now = time.monotonic() if now is None else now
-    with _lock:
         for key in [key for key, last in _ticks.items() if now - last > TRAINING_WINDOW_S]:
             del _ticks[key]
-        return max(1, len(_ticks))
+        return 1 / len(_ticks)

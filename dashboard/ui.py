@@ -228,14 +228,10 @@ def drawn_from(key: str, source: object, make: Callable[[], T]) -> T:
 
 
 def run_every() -> float | None:
-    """Timer of the live fragments: ticking while running, every ``pacing.TICK_EVERY_S`` times
-    the tabs training on the server (set when the page is drawn: a class's browsers then redraw
-    about as often as one tab's, ``sharing.tabs_training``), or while a Step's curve point is
-    being made (it is drawn when made); ``None`` (stopped) when paused."""
+    """Timer of the live fragments: ticking while running or while a Step's curve point is
+    being made (it is drawn when made), ``None`` (stopped) when paused."""
     current = session()
-    if current.pacing.running:
-        return pacing.TICK_EVERY_S * sharing.tabs_training()
-    return pacing.TICK_EVERY_S if current.point_owed() else None
+    return pacing.TICK_EVERY_S if current.pacing.running or current.point_owed() else None
 
 
 def wait_for_kernels() -> None:
@@ -360,8 +356,7 @@ def sidebar(current: state.Session) -> None:
         right.button("Step", key="step", on_click=_step, width="stretch")
         st.select_slider("Iterations per tick", SPEEDS, current.pacing.tick_cap or FULL_SPEED,
                          key="speed", on_change=_speed,
-                         help=f"A tick every {pacing.TICK_EVERY_S:g} s (times the tabs "
-                              f"training on this server). '{FULL_SPEED}': train "
+                         help=f"A tick every {pacing.TICK_EVERY_S:g} s. '{FULL_SPEED}': train "
                               f"for {pacing.TICK_BUDGET_S * 1000:.0f} ms per tick. Fewer "
                               "iterations let you watch each change.")
         st.number_input("Pause at iteration (0: never)", 0, 100_000_000,
