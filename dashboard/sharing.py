@@ -10,8 +10,9 @@ than ``PRIORITY_S`` is being answered. A tick already running finishes its time 
 computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. A click
 keeps that priority for ``DRAWING_S`` after its run ends, while the tab's browser draws the
 answer: on the server's cores (the classroom benchmark, following the teacher) the browsers
-took 1-4 s to draw a page the server had answered in 0.1-0.9 s, behind the charts of other tabs'
-ticks; the tab's own next tick waits too, rather than send a chart before the first is drawn.
+took 1-4 s to draw a page the server had answered in 0.1-0.9 s, sharing the CPU with the other
+tabs' browsers, which redraw at every tick; the tab's own next tick waits too, rather than send
+a chart before the first is drawn (what this gains is not yet measured apart: docs/classroom.md).
 
 A click in a tab also ends that tab's own tick: Streamlit starts the click's run in a new thread
 at once and stops the old run only at its next Streamlit call, so a tick training chunk after
