@@ -7,7 +7,12 @@ that lock busy, so a click in one tab (a page link, a button: a full run of its 
 behind a queue of other tabs' ticks (``benchmarks/classroom.py``). Here a full run marks itself
 while it lasts, and a tick of another tab that is about to start waits until no click younger
 than ``PRIORITY_S`` is being answered. A tick already running finishes its time slice; a long
-computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most.
+computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. A click
+keeps that priority for ``DRAWING_S`` after its run ends, while the tab's browser draws the
+answer: on the server's cores (the classroom benchmark, following the teacher) the browsers
+took 1-4 s to draw a page the server had answered in 0.1-0.9 s, sharing the CPU with the other
+tabs' browsers, which redraw at every tick; the tab's own next tick waits too, rather than send
+a chart before the first is drawn (what this gains is not yet measured apart: docs/classroom.md).
 
 A click in a tab also ends that tab's own tick: Streamlit starts the click's run in a new thread
 at once and stops the old run only at its next Streamlit call, so a tick training chunk after
@@ -31,11 +36,13 @@ from contextlib import contextmanager
 
 #: A click keeps other tabs' ticks waiting this long at most (a page answers well within it).
 PRIORITY_S = 3.0
+#: ... and this long after its run ends, within ``PRIORITY_S``: time for the browser to draw.
+DRAWING_S = 1.0
 #: How often a waiting tick looks again.
 POLL_S = 0.02
 
 _lock = threading.Lock()
-_clicks: dict[int, float] = {}  # full runs in progress: number -> start (time.monotonic)
+_clicks: dict[int, float] = {}  # clicks with priority: number -> its end (time.monotonic)
 _numbers = itertools.count()
 _local = threading.local()
 #: Where a tab keeps the number of its latest full run (``st.session_state``).
@@ -52,15 +59,19 @@ def click(tab_state: MutableMapping) -> Iterator[None]:
     does not; the tab's older runs are no longer its latest."""
     number = next(_numbers)
     tab_state[RUN_KEY] = number
+    began = time.monotonic()
     with _lock:
-        _clicks[number] = time.monotonic()
+        _clicks[number] = began + PRIORITY_S
     _local.in_click = True
     try:
         yield
     finally:
         _local.in_click = False
+        now = time.monotonic()
         with _lock:
-            _clicks.pop(number, None)
+            _clicks[number] = min(began + PRIORITY_S, now + DRAWING_S)
+            for old in [key for key, end in _clicks.items() if end <= now]:
+                del _clicks[old]
 
 
 def answering_click() -> bool:
@@ -69,10 +80,11 @@ def answering_click() -> bool:
 
 
 def clicks_waiting(now: float | None = None) -> bool:
-    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago."""
+    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago, or
+    answered one less than ``DRAWING_S`` ago (its browser is drawing it)."""
     now = time.monotonic() if now is None else now
     with _lock:
-        return any(now - began < PRIORITY_S for began in _clicks.values())
+        return any(now < end for end in _clicks.values())
 
 
 def take_turn(tab_state: Mapping, running: Callable[[], bool]) -> Callable[[], bool]:

@@ -211,6 +211,8 @@ class Session:
     #: The model's `TrainingSession` (``_training.model`` is the model), once started.
     _training: object | None = field(init=False, default=None, repr=False)
     _snapshot: Snapshot | None = field(init=False, default=None, repr=False)
+    #: The snapshot last taken of this model, kept when it moves on (see :meth:`snapshot`).
+    _last: Snapshot | None = field(init=False, default=None, repr=False)
     #: What is computed from the model as it is (see :meth:`model_cache`).
     _cache: ModelCache | None = field(init=False, default=None, repr=False)
     _lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
@@ -269,6 +271,7 @@ class Session:
             self.snapshots = SnapshotStore(max_points=self.keep_snapshots)
             self.pacing.restart()
             self.traced = None
+            self._last = None  # a snapshot of the model replaced is never drawn for this one
             self._changed()
 
     def reset(self, params: dict | None = None, holdout: float | None = None) -> None:
@@ -627,18 +630,28 @@ class Session:
                 self._cache = ModelCache(self._ready, self.split, self._lock, self._started)
             return self._cache
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, wait: bool = True) -> Snapshot:
         """The model as of now, the same object for every read until it changes.
 
         A snapshot already taken is returned without waiting for the lock: it is frozen, and a
-        page redrawn after a click (Pause) must not wait for a rule-weight refit to end."""
+        page redrawn after a click (Pause) must not wait for a rule-weight refit to end. Without
+        ``wait``, while another thread holds the model (a tick training a chunk, a refit in
+        place), the snapshot last taken of this model is returned at once: a click's live page
+        draws it first, and its next tick the model as it is."""
         kept = self._snapshot
         if kept is not None:
             return kept
-        with self._lock:
+        if not self._lock.acquire(blocking=wait):
+            last = self._last
+            if last is not None:
+                return last
+            self._lock.acquire()  # nothing taken of this model yet: wait for its first
+        try:
             if self._snapshot is None:
-                self._snapshot = self._take_snapshot()
+                self._snapshot = self._last = self._take_snapshot()
             return self._snapshot
+        finally:
+            self._lock.release()
 
     def _take_snapshot(self) -> Snapshot:
         if self._training is None:  # not started: what a fresh model shows, without the engine

@@ -257,7 +257,10 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     ``run_every`` is ``None`` when paused, so a paused page costs nothing (but while a Step's
     curve point is being made: the tick that finds it made reruns the page without the timer);
     each tick trains for about ``pacing.TICK_BUDGET_S``, then draws from one snapshot of the
-    model. A tick waits to start while another tab answers a click (``sharing``).
+    model. A tick waits to start while a click is answered, in another tab or this one
+    (``sharing``). A click's own run draws first, while training from the snapshot at hand (the
+    last one taken if another thread holds the model: ``Session.snapshot(wait=False)``), then
+    trains its time slice without a curve point; the next tick draws the model as it is.
     """
 
     every = run_every()
@@ -267,19 +270,24 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
         current = session()
         if every and not current.pacing.running and not current.point_owed():
             st.rerun()  # the Step's point is made: the whole page, without the timer
+        first = sharing.answering_click()
+        if first:  # paused, no tick follows: the model as it is (a Pause's tick stopped)
+            with shielded("drawing this page"):
+                draw(current, current.snapshot(wait=not current.pacing.running))
         if current.pacing.running and not current.busy():
-            # another tab's click is answered first; a click in this tab ends the tick
+            # a click, in another tab or this one, is answered first; a click in this tab
+            # ends the tick
             keep_going = sharing.take_turn(st.session_state, lambda: current.pacing.running)
             current.pacing.share = sharing.share(current)
             with shielded("training"):
                 wait_for_kernels()
-                # a click's page draws before any refit for a curve point
-                current.pacing.advance(current, keep_going=keep_going,
-                                       point=not sharing.answering_click())
+                # the click's page is not kept waiting by a refit for a curve point
+                current.pacing.advance(current, keep_going=keep_going, point=not first)
             if current.pacing.running and not keep_going():
                 return  # a click started a newer run of this tab: it draws, not this one
-        with shielded("drawing this page"):
-            draw(current, current.snapshot())
+        if not first:
+            with shielded("drawing this page"):
+                draw(current, current.snapshot())
 
     tick()
 

@@ -187,6 +187,21 @@ def test_population_chart_spec_and_cap(app):
     assert any("fittest" in w.value for w in at.warning) == (n_rules > 10)
 
 
+def test_a_click_on_a_live_page_draws_first_then_trains(app):
+    """While training, a click's run draws the page from the snapshot at hand before training
+    its time slice (``ui.live``); the next run draws the model that slice trained."""
+    at = _page(app, "population")
+    session = _session(at)
+    at.button(key="start").click().run()
+    _no_exception(at)
+    trained = session.iteration
+    assert trained > 200
+    assert "iteration 200" in _specs(at)[0]["layout"]["title"]["text"]  # drawn, then trained
+    at.run()
+    assert f"iteration {trained:,}" in _specs(at)[0]["layout"]["title"]["text"]
+    assert session.iteration > trained
+
+
 def test_population_colour_by_labelset_and_filters(app):
     at = _page(app, "population")
     at.segmented_control(key="pop_color").set_value("labelset").run()

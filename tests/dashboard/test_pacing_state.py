@@ -150,28 +150,60 @@ def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
     assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)
 
 
-def test_a_snapshot_is_read_while_a_refit_holds_the_lock(session):
-    """A page redrawn after a click (Pause) reads the snapshot taken before a refit began."""
-    session.step(20)
-    taken = session.snapshot()
-    holding, release, read = threading.Event(), threading.Event(), []
+def _read_while_held(session, read, moved_on=lambda: None, patience: float = 10.0):
+    """``read()`` in a thread while another thread holds the session's lock, having called
+    ``moved_on()`` under it: whether the read ended within ``patience`` seconds while the lock
+    was held, and what it read."""
+    holding, release, got = threading.Event(), threading.Event(), []
 
-    def refit():
+    def hold():
         with session._lock:
+            moved_on()
             holding.set()
             release.wait(30)
 
-    holder = threading.Thread(target=refit)
+    holder = threading.Thread(target=hold)
     holder.start()
     holding.wait(30)
-    reader = threading.Thread(target=lambda: read.append(session.snapshot()))
+    reader = threading.Thread(target=lambda: got.append(read()))
     reader.start()
-    reader.join(10)
+    reader.join(patience)
     finished = not reader.is_alive()
     release.set()
     holder.join()
     reader.join()
-    assert finished and read == [taken]
+    return finished, got[0]
+
+
+def test_a_snapshot_is_read_while_a_refit_holds_the_lock(session):
+    """A page redrawn after a click (Pause) reads the snapshot taken before a refit began."""
+    session.step(20)
+    taken = session.snapshot()
+    finished, read = _read_while_held(session, session.snapshot)
+    assert finished and read is taken
+
+
+def test_a_click_draws_the_last_snapshot_while_a_tick_holds_the_model(session):
+    """A click's live page draws first: while another thread holds the model (a tick training
+    a chunk), ``snapshot(wait=False)`` gives at once the last snapshot taken; once the model is
+    free, a snapshot of the model as it is. Never one of a model since replaced."""
+    session.step(20)
+    taken = session.snapshot()
+
+    def at_hand():
+        return session.snapshot(wait=False)
+
+    def a_chunk():
+        session.learn(10)  # the model moves on while a page opens
+
+    finished, read = _read_while_held(session, at_hand, a_chunk)
+    assert finished and read is taken
+    now = at_hand()  # the model free: as it is
+    assert now.iteration == 30 and now is session.snapshot()
+    session.reset()
+    finished, fresh = _read_while_held(session, at_hand, a_chunk, patience=0.2)
+    assert not finished  # nothing taken of the new model yet: it waits for its first
+    assert fresh.iteration == 10
 
 
 def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
