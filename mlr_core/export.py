@@ -311,10 +311,10 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
               "A script: the model's numbers go into temporary tables (" + ", ".join(
                   MODEL_TABLES) + ";",
               "replaced if present, gone with the session), then one SELECT gives the labels.",
-              f"Input: table {_ident(table)} with a unique key column {_ident(key)} and one "
-              "numeric column per feature, named as the feature.",
-              f"Output: one row per input row, ordered by {_ident(key)}: the key, then one 0/1 "
-              "column per label, named as the label."]
+              "Input: the table the SELECT reads, with a unique key column and one numeric "
+              "column per feature, named as the feature.",
+              "Output: one row per input row, ordered by the key: the key, then one 0/1 column "
+              "per label, named as the label."]
     query = ("-- the labels of each row\nWITH\n" + ",\n".join(ctes) + "\nSELECT\n  "
              + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k;\n")
     return ["".join(f"-- {line}\n" for line in header) + model[0], *model[1:], query]

@@ -161,6 +161,33 @@ def test_names_from_a_csv_header_are_data_not_code(cube, tmp_path):
     assert_exports_predict(model.current_rule_set("agg"), data.X, marker)
 
 
+def test_sql_table_and_key_are_data_not_code(cube):
+    """The caller's table and key names are quoted identifiers and never reach a comment: a
+    line break in them cannot end a comment and run the rest as SQL."""
+    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    table, key = "data\nCREATE TABLE planted (x); --", "id\nCREATE TABLE planted_too (x); --"
+    sql = to_sql(rule_set, table=table, key=key)
+    X = cube.X[:60]
+    frame = pd.DataFrame(X, columns=rule_set.feature_names)
+    frame.insert(0, key, np.arange(len(X)))
+    with sqlite3.connect(":memory:") as db:
+        frame.to_sql(table, db, index=False)
+        *setup, query = sql_statements(rule_set, table, key)
+        db.executescript("\n".join(setup))
+        got = db.execute(query).fetchall()
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert tables == {table}
+    assert np.array_equal(np.array([row[1:] for row in got], dtype=np.uint8), rule_set.labels(X))
+    db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute(f'CREATE TABLE "{table}" AS SELECT * FROM frame')
+    got = db.execute(sql).fetchall()
+    assert {row[0] for row in db.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+            if not row[0].startswith("mlr_")} == {table}
+    assert np.array_equal(np.array([row[1:] for row in got], dtype=np.uint8), rule_set.labels(X))
+    assert not any("planted" in line for line in sql.split("\n") if line.lstrip().startswith("--"))
+
+
 def test_sql_refuses_names_no_sql_can_hold(cube):
     model = fitted(cube, [f"f{j}" for j in range(9)], ["a", "b", "c"])
     rule_set = model.current_rule_set("agg")
