@@ -7,6 +7,7 @@ import ast
 import csv
 import io
 import json
+import math
 import sqlite3
 import tokenize
 from dataclasses import replace
@@ -244,16 +245,32 @@ def test_an_empty_scorecard_exports_its_baseline(cube):
 
 
 def test_sql_numbers_read_back_to_the_same_bits(cube):
+    """Each rule's weights read back exactly, negated for a rule counted where it fails, whose
+    weights the baseline row then holds (the intercept plus them, rounded once). Two rules
+    are made to test nothing, so that they match every row and are counted where they fail."""
     rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = rule_set.subset(np.arange(rule_set.n_rules))
+    rule_set.rules.nspec[[0, 5]] = 0
+    rule_set.rules.spread[[0, 5]] = np.inf
+    frame = pd.DataFrame(cube.X[:5], columns=rule_set.feature_names).assign(row_id=range(5))
     setup = "\n".join(sql_statements(rule_set)[:-1])
     query = "SELECT * FROM mlr_weight ORDER BY rule"
-    expected = np.vstack([rule_set.scorer.intercept, rule_set.scorer.coef])
+    coef, intercept = rule_set.scorer.coef, rule_set.scorer.intercept
     with sqlite3.connect(":memory:") as db:
+        frame.to_sql("data", db, index=False)
         db.executescript(setup)
-        assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+        got = np.array(db.execute(query).fetchall())
     db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
     db.execute(setup)
-    assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+    assert np.array_equal(np.array(db.execute(query).fetchall()), got)
+    assert np.array_equal(got[:, 0], [-1, *rule_set.rule_ids])
+    negated = (got[1:, 1:] == -coef).all(axis=1) & (coef != 0).any(axis=1)
+    assert np.array_equal(got[1:, 1:][~negated], coef[~negated])
+    assert 0 < negated.sum() < rule_set.n_rules  # both sides are exercised
+    assert np.array_equal(got[0, 1:], [math.fsum([intercept[c], *coef[negated, c]])
+                                       for c in range(len(intercept))])
 
 
 def test_sql_keeps_the_model_in_temporary_tables_only(cube):
