@@ -6,9 +6,12 @@ Both do the library's arithmetic: a feature is put on the rules' axis as
 on each feature it tests, a label's score is the baseline plus the weights of the matching
 rules, clipped to [0, 1] or put through the logistic function (the weights' link,
 ``mlr_core/links.py``), and the bipartition cuts the scores (``mlr_core/bipartition.py``).
+The SQL writes each test as the interval of values it accepts in the data's units
+(``Scaling.accepted``, found exactly), so it computes no axis.
 The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
-``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order, so its scores may
-differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
+``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order (and subtracts the
+weights of a rule counted where it fails), so its scores may differ in the last bits (its
+labels matched ``predict`` on every row tested). Only fitted
 weights export (the vote's nearest-rule fallback is no scorecard).
 
 Names (features, labels, the rule texts that quote them) are data: Python string literals
