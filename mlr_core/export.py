@@ -236,7 +236,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     each, and a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables).
     Why ``due`` materialized: without it DuckDB joined every row's values to the next slot's
     tests before the rules still passing. Why the index is made after the rows are in: SQLite
-    took 2.5 times as long to fill an indexed table. Why not one expression per label (the
+    took twice as long to fill an indexed table (DuckDB, which reads no index here, pays about
+    150 MB for it on genbase's 2.4 million values). Why not one expression per label (the
     first export): SQLite caps expression depth at 1000 and inlines a label's whole sum
     wherever the cut reads it; DuckDB plans such expressions at a fraction of a millisecond per
     term, minutes for a full model."""
