@@ -2,9 +2,9 @@
 labels, and of genbase's full model (1,185 features), in SQLite and DuckDB on 2,500 rows; the
 Python export at 50 rules and for a full model on yeast (103 features) and genbase (1,185
 features: the width the Python export must not pay for); each checked against ``predict`` on
-every row. The SQL is a script (the model's numbers into temporary tables, then one query):
-DuckDB runs it in one call, SQLite statement by statement. Genbase has 662 rows: its SQL runs
-on them repeated to 2,500 (row i is genbase's row i mod 662).
+every row. The SQL is a script (the model's numbers and the rows' values into temporary
+tables, then one query): DuckDB runs it in one call, SQLite statement by statement. Genbase
+has 662 rows: its SQL runs on them repeated to 2,500 (row i is genbase's row i mod 662).
 
 Each SQL engine runs in a fresh Python process that loads only the engine and the rows: its wall
 and CPU time for the script (CPU summed over DuckDB's threads), the process's resident memory

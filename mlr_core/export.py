@@ -8,8 +8,8 @@ the axis); a label's score is the baseline plus the weights of the matching
 rules, clipped to [0, 1] or put through the logistic function (the weights' link,
 ``mlr_core/links.py``), and the bipartition cuts the scores (``mlr_core/bipartition.py``).
 The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
-``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order, so its scores may
-differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
+``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order (and subtracts the
+weights of a rule counted where it fails), so its scores may differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
 weights export (the vote's nearest-rule fallback is no scorecard).
 
 Names (features, labels, the rule texts that quote them) are data: Python string literals
@@ -18,6 +18,8 @@ so no name can end a comment or run as code.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -184,7 +186,9 @@ def python_labels(source: str, rows, feature_names=None) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------- SQL
 
-MODEL_TABLES = ("mlr_feature", "mlr_test", "mlr_weight")
+MODEL_TABLES = ("mlr_feature", "mlr_test", "mlr_weight", "mlr_row", "mlr_axis")
+
+_LARGEST = float(np.finfo(np.float64).max)
 
 
 def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
@@ -195,34 +199,44 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
 
 
 def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> list[str]:
-    """The statements of the SQL export, each ending in ``;``: the model's numbers put in
-    temporary tables (``MODEL_TABLES``: replaced if present, gone with the session), then one
-    ``SELECT`` over ``table``, which has a column ``key`` identifying each row (unique, not
-    NULL) and one numeric column per feature, named as the feature (no NULLs). It returns one
-    row per input row, ordered by ``key``: the key, then one 0/1 column per label, named as
-    the label. (Python's ``sqlite3`` runs one statement per ``execute``: run the others with
-    ``executescript``, then ``execute`` the last.)
+    """The statements of the SQL export, each ending in ``;``: the model's numbers and the
+    rows' values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the
+    session), then one ``SELECT`` over them, after ``table`` has been read: it has a column
+    ``key`` identifying each row (unique, not NULL) and one numeric column per feature, named
+    as the feature (no NULLs). It returns one row per input row, ordered by ``key``: the key,
+    then one 0/1 column per label, named as the label. (Python's ``sqlite3`` runs one
+    statement per ``execute``: run the others with ``executescript``, then ``execute`` the
+    last.)
 
     Relational, so that its size grows with the rules' tests and weights, never with rows x
-    rules or rules x labels, and no expression is deeper than log(features): each row
-    unpivoted to one row per feature a rule tests (``axis``); the rows that pass each rule's
-    tests, one test (slot) at a time, narrowest first (``pass1``, ``pass2``, ...: a join per
-    slot, no grouping of every passed test; ``due2``, ``due3``, ...: the next slot's test of
-    the rules still passing, ``MATERIALIZED``: SQLite 3.35 or newer); joined to the weights
-    (the baseline as a rule that every row matches), summed per row with ``GROUP BY``,
-    clipped, and cut with window functions. ``CROSS JOIN`` where SQLite must scan the left
-    table first. Standard SQL, run in the tests by SQLite and DuckDB. ``SUM`` adds in an
-    order of the database's own (SQLite 3.43+ also compensates the rounding), so a score may
-    differ from ``predict_proba`` in its last bits.
+    rules or rules x labels, and no expression is deeper than log(features). A test is the
+    interval of values it accepts in the data's units (``Scaling.accepted``: exact, so no axis
+    is computed; a test accepting every value is left out). Each row is unpivoted once to one
+    row per tested feature (``mlr_axis``, keyed by the row's rank times the number of tested
+    features plus the feature's position: INTEGER PRIMARY KEY, so SQLite finds a row's value by
+    that key, and indexed by feature and value, so that a test's passing or failing values are
+    a range of that index, not a scan of every row). A rule is counted on the side it is true
+    on less often in training (its experience over its age): where it matches (its narrowest
+    test's passing values, then its next tests looked up by key, slot by slot, ``due``
+    ``MATERIALIZED``: SQLite 3.35 or newer) or, for a rule that matches most rows, where it
+    fails (any test's failing values, each pair once): its weights are then in the baseline
+    row (-1) and subtracted where it fails. On genbase, whose rules mostly match, that is
+    250,000 pairs of row and rule against 1.8 million matches. The pairs are joined to the
+    weights, summed per row with ``GROUP BY``, clipped, and cut with window functions.
+    ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL, run in the tests
+    by SQLite and DuckDB. ``SUM`` adds in an order of the database's own, and a rule counted
+    by its failures adds and subtracts its weights, so a score may differ from
+    ``predict_proba`` in its last bits.
 
     Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB
     each, and a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables).
-    Why ``due`` materialized: without it DuckDB joined every row's axes to the third slot's
-    tests before the rules still passing (3 million rows for 2,500 rows of a 2,733-rule
-    model), and peaked at 500 MB, against 270 MB.
-    Why not one expression per label (the first export): SQLite caps expression depth at 1000
-    and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions at
-    a fraction of a millisecond per term, minutes for a full model."""
+    Why ``due`` materialized: without it DuckDB joined every row's values to the next slot's
+    tests before the rules still passing. Why the index is made after the rows are in: SQLite
+    took twice as long to fill an indexed table (DuckDB, which reads no index here, pays about
+    150 MB for it on genbase's 2.4 million values). Why not one expression per label (the
+    first export): SQLite caps expression depth at 1000 and inlines a label's whole sum
+    wherever the cut reads it; DuckDB plans such expressions at a fraction of a millisecond per
+    term, minutes for a full model."""
     scorer = _checked(rule_set)
     features, labels = rule_set.feature_names, rule_set.label_names
     _sql_names(features, "feature", distinct=True)
@@ -232,65 +246,90 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
         raise InputError(f"The export keeps the model in temporary tables named {MODEL_TABLES}"
                          f": rename the table {table!r}.")
     ids = _rule_ids(rule_set)
-    conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
-    used = sorted({j for tests in conditions for j, _, _ in tests})
+    tests = _intervals(rule_set)
+    by_failure = _counted_by_failure(rule_set, tests)
+    used = sorted({j for rule in tests for j, _, _ in rule})
+    place = {j: p for p, j in enumerate(used)}
+    width = max(len(used), 1)  # a row's keys in mlr_axis run from rank * width
     m = len(labels)
     w = [f"w{j}" for j in range(m)]
-    model, ctes = [], []
-    model += _table("mlr_feature", ["j INTEGER"], [[str(j)] for j in used],
-                    "each feature a rule tests: its index")
-    model += _table("mlr_weight", ["rule INTEGER", *w], [
+    baseline = [math.fsum([scorer.intercept[c], *scorer.coef[by_failure, c]]) for c in range(m)]
+    sign = np.where(by_failure, -1.0, 1.0)[:, None]
+    model = []
+    model += _table("mlr_feature", ["j INTEGER", "p INTEGER"],
+                    [[str(j), str(p)] for p, j in enumerate(used)],
+                    "each feature a rule tests: its index and its position among them")
+    model += _table("mlr_weight", ["rule INTEGER PRIMARY KEY", *w], [
         [str(rid), *map(_num, row)]
-        for rid, row in [(-1, scorer.intercept),
-                         *((ids[i], scorer.coef[i]) for i in range(rule_set.n_rules))]],
-        "what each rule adds to each label's score (w<j>: label j); rule -1 is the baseline")
-    slots = max(map(len, conditions), default=0)
-    always = _passed_by_all(conditions)
-    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "j INTEGER", "lower",
-                                 "upper"], [
-        [str(ids[i]), str(slot), str(j), _num(_finite(lo)), _num(_finite(hi))]
-        for i, tests in enumerate(conditions)
-        for slot, (j, lo, hi) in enumerate(tests + [always] * (slots - len(tests)), 1)],
-        "each rule's tests in the data's units, one per slot, narrowest first (+-1.8e308 "
-        "where unbounded; a rule that tests fewer features is padded with a test every value "
-        "passes)")
-    feature, test, weight = (f"temp.{name} AS {name[4:]}" for name in MODEL_TABLES)
-    if slots:  # narrowest test first, so that fewer rows reach the next; padded to `slots`
-        ctes.append(_cte("axis", ["k", "j", "x"], [
-            f"{_ident(table)}.{_ident(key)}", "feature.j", _pick(used, features, table)],
-            f"{_ident(table)} CROSS JOIN {feature}",
-            "each row's values of the features the rules test, one row per row and feature "
-            "(the CASE finds feature j's column by halving the list of features)"))
-        ctes.append("-- the rows and rules that pass the test of slot 1\n"
-                    f"pass1 (k, rule) AS (\n  SELECT axis.k, test.rule\n"
-                    f"  FROM {test} CROSS JOIN axis\n  WHERE test.slot = 1 AND axis.j = test.j"
-                    "\n    AND axis.x BETWEEN test.lower AND test.upper\n)")
-        for slot in range(2, slots + 1):
-            ctes.append(  # materialized: else a planner may join every row's axes to the
-                # slot's tests first, a table as large as rows x rules
-                f"-- the test of slot {slot} of each rule that passed slots 1 to {slot - 1}\n"
-                f"due{slot} (k, rule, j, lower, upper) AS MATERIALIZED (\n"
-                f"  SELECT pass{slot - 1}.k, test.rule, test.j, test.lower, test.upper\n"
-                f"  FROM pass{slot - 1} CROSS JOIN {test}\n"
-                f"  WHERE test.rule = pass{slot - 1}.rule AND test.slot = {slot}\n)")
-            ctes.append(
-                f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
-                f"pass{slot} (k, rule) AS (\n  SELECT due{slot}.k, due{slot}.rule\n"
-                f"  FROM due{slot} CROSS JOIN axis\n"
-                f"  WHERE axis.k = due{slot}.k AND axis.j = due{slot}.j\n"
-                f"    AND axis.x BETWEEN due{slot}.lower AND due{slot}.upper\n)")
-        every = (f"SELECT k, rule FROM pass{slots}\n  UNION ALL\n"
-                 f"  SELECT {_ident(key)}, -1 FROM {_ident(table)}")
-    else:  # no rule tests anything: each matches every row
-        every = (f"SELECT {_ident(table)}.{_ident(key)}, weight.rule\n"
-                 f"  FROM {_ident(table)} CROSS JOIN {weight}")
-    ctes.append(f"-- each row's matching rules, and the baseline (-1) that every row "
-                f"matches\nmatched (k, rule) AS (\n  {every}\n)")
+        for rid, row in [(-1, baseline),
+                         *((ids[i], sign[i] * scorer.coef[i]) for i in range(rule_set.n_rules))]],
+        "what counting a rule adds to each label's score (w<j>: label j): its weights where it "
+        "matches; a rule counted where it fails has its weights in the baseline row (-1, the "
+        "intercept plus those weights) and here negated")
+    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "last INTEGER", "j INTEGER",
+                                 "p INTEGER", "lo", "hi"], [
+        [str(ids[i]), str(0 if by_failure[i] else slot), str(int(slot == len(rule))), str(j),
+         str(place[j]), _num(lo), _num(hi)]
+        for i, rule in enumerate(tests) for slot, (j, lo, hi) in enumerate(rule, 1)],
+        "each rule's tests: a value passes when lo <= value <= hi; slots 1, 2, ... narrowest "
+        "first for a rule counted where it matches (last: its last test), slot 0 for one "
+        "counted where it fails")
+    rows = [f"-- each row's rank times {width}, and its key\n"
+            "DROP TABLE IF EXISTS temp.mlr_row;",
+            f"CREATE TEMP TABLE mlr_row AS SELECT (ROW_NUMBER() OVER (ORDER BY {_ident(key)})"
+            f" - 1) * {width} AS r, {_ident(key)} AS k FROM {_ident(table)};"]
+    query_rows = "temp.mlr_row AS row"
+    test, weight, axis = (f"temp.{name} AS {name[4:]}" for name in
+                          ("mlr_test", "mlr_weight", "mlr_axis"))
+    ctes, counted = [], ["SELECT r, -1 FROM temp.mlr_row"]
+    if used:
+        rows += ["-- each row's value of each tested feature: cell r + p\n"
+                 "DROP TABLE IF EXISTS temp.mlr_axis;",
+                 "CREATE TEMP TABLE mlr_axis (cell INTEGER PRIMARY KEY, j INTEGER, "
+                 "x DOUBLE PRECISION);",
+                 f"INSERT INTO temp.mlr_axis\n  SELECT row.r + feature.p, feature.j, "
+                 f"{_pick(used, features, table)}\n  FROM {query_rows} CROSS JOIN "
+                 f"{_ident(table)} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
+                 f"{_ident(table)}.{_ident(key)} = row.k\n  ORDER BY row.r, feature.p;",
+                 "CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);"]
+        failing = (f"SELECT axis.cell - test.p, test.rule\n  FROM {test} CROSS JOIN {axis}\n"
+                   "  WHERE test.slot = 0 AND axis.j = test.j AND axis.x {} test.{}")
+        ctes.append("-- the rows and rules counted where they fail that fail a test (each "
+                    "pair once)\nfailed (r, rule) AS (\n  " + failing.format("<", "lo")
+                    + "\n  UNION\n  " + failing.format(">", "hi") + "\n)")
+        counted.append("SELECT r, rule FROM failed")
+        slots = max((len(rule) for rule, fail in zip(tests, by_failure, strict=True) if not fail),
+                    default=0)
+        if slots:
+            ctes.append("-- the rows and rules that pass the test of slot 1\n"
+                        f"pass1 (r, rule, last) AS (\n  SELECT axis.cell - test.p, test.rule, "
+                        f"test.last\n  FROM {test} CROSS JOIN {axis}\n  WHERE test.slot = 1 "
+                        "AND axis.j = test.j AND axis.x >= test.lo AND axis.x <= test.hi\n)")
+        for slot in range(1, slots + 1):
+            if slot > 1:
+                ctes.append(  # materialized: else a planner may join every row's values to
+                    # the slot's tests first, a table as large as rows x rules
+                    f"-- the test of slot {slot} of each rule that passed slots 1 to "
+                    f"{slot - 1} and has more\ndue{slot} (cell, r, rule, last, lo, hi) AS "
+                    f"MATERIALIZED (\n  SELECT pass{slot - 1}.r + test.p, pass{slot - 1}.r, "
+                    f"test.rule, test.last, test.lo, test.hi\n  FROM pass{slot - 1} CROSS "
+                    f"JOIN {test}\n  WHERE pass{slot - 1}.last = 0 AND test.rule = "
+                    f"pass{slot - 1}.rule AND test.slot = {slot}\n)")
+                ctes.append(
+                    f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
+                    f"pass{slot} (r, rule, last) AS (\n  SELECT due{slot}.r, due{slot}.rule, "
+                    f"due{slot}.last\n  FROM due{slot} CROSS JOIN {axis}\n  WHERE axis.cell = "
+                    f"due{slot}.cell AND axis.x >= due{slot}.lo AND axis.x <= due{slot}.hi\n)")
+            counted.append(f"SELECT r, rule FROM pass{slot} WHERE last = 1")
+    ctes.append("-- each row's counted rules (matched or failed), and the baseline (-1) that "
+                "every row counts\ncounted (r, rule) AS (\n  "
+                + "\n  UNION ALL\n  ".join(counted) + "\n)")
     ctes.append(_cte("score", ["k", *(f"s{j}" for j in range(m))],
-                     ["matched.k", *(scorer.squash.sql(f"SUM(weight.{c})") for c in w)],
-                     f"matched CROSS JOIN {weight}\n  WHERE weight.rule = matched.rule\n"
-                     "  GROUP BY matched.k",
-                     "each label's score: the sum of its matching rules' weights, then "
+                     ["row.k", *(scorer.squash.sql(f"SUM(weight.{c})") for c in w)],
+                     f"counted CROSS JOIN {weight} CROSS JOIN {query_rows}\n"
+                     "  WHERE weight.rule = counted.rule AND row.r = counted.r\n"
+                     "  GROUP BY counted.r, row.k",
+                     "each label's score: the sum of its counted rules' weights, then "
                      + scorer.squash.words))
     ctes.append("-- the label indices\nlabel (j) AS (\n  VALUES "
                 + ", ".join(f"({j})" for j in range(m)) + "\n)")
@@ -303,16 +342,36 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
                  for j, name in enumerate(labels))]
     header = [*_header(rule_set, "summed by SQL in the database's order, so a score may "
                                "differ from the library's in its last bits"),
-              "A script: the model's numbers go into temporary tables (" + ", ".join(
-                  MODEL_TABLES) + ";",
-              "replaced if present, gone with the session), then one SELECT gives the labels.",
-              f"Input: table {_ident(table)} with a unique key column {_ident(key)} and one "
-              "numeric column per feature, named as the feature.",
-              f"Output: one row per input row, ordered by {_ident(key)}: the key, then one 0/1 "
-              "column per label, named as the label."]
+              "Each test is written as the interval of values it accepts, in the data's units.",
+              "A script: the model's numbers and the rows' values go into temporary tables (",
+              ", ".join(MODEL_TABLES) + "; replaced if present, gone with the session),",
+              "then one SELECT gives the labels.",
+              "Input: the table the script reads, with a unique key column and one numeric "
+              "column per feature, named as the feature.",
+              "Output: one row per input row, ordered by the key: the key, then one 0/1 column "
+              "per label, named as the label."]
     query = ("-- the labels of each row\nWITH\n" + ",\n".join(ctes) + "\nSELECT\n  "
              + ",\n  ".join(columns) + "\nFROM cut\nGROUP BY k\nORDER BY k;\n")
-    return ["".join(f"-- {line}\n" for line in header) + model[0], *model[1:], query]
+    return ["".join(f"-- {line}\n" for line in header) + model[0], *model[1:], *rows, query]
+
+
+def _intervals(rule_set: RuleSet) -> list[list[tuple[int, float, float]]]:
+    """Each rule's tests as (feature index, lo, hi), narrowest first: a value in the data's
+    units passes when lo <= value <= hi (`RuleSet.tests`, exact; an end it does not bound is
+    the largest float, which every finite value passes, and a test that accepts nothing has
+    lo > hi). A test accepting every value is left out."""
+    return [[(j, float(np.clip(lo, -_LARGEST, _LARGEST)), float(np.clip(hi, -_LARGEST, _LARGEST)))
+             for j, lo, hi in _narrowest_first(tests) if not (lo == -np.inf and hi == np.inf)]
+            for tests in rule_set.tests()]
+
+
+def _counted_by_failure(rule_set: RuleSet, tests) -> np.ndarray:
+    """Per rule, whether the SQL counts it where it fails: a rule that tests nothing, or one
+    that matched more than half the training rows it saw (its experience over its age; a guess
+    that decides only the speed, never the scores)."""
+    pop, n = rule_set.rules, rule_set.n_rules
+    age = np.maximum(rule_set.iteration - pop.birth[:n], 1)
+    return (pop.exp[:n] > age / 2) | np.array([not rule for rule in tests], dtype=bool)
 
 
 def _sql_cut(rule_set: RuleSet) -> str:
@@ -320,12 +379,6 @@ def _sql_cut(rule_set: RuleSet) -> str:
     place = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY score DESC, j)"
     picked, what = rule_set.bipartition.sql_picked(_num, place)
     return _cte("cut", ["k", "j", "picked"], ["k", "j", picked], "long", what)
-
-
-def _finite(bound: float) -> float:
-    """A bound as SQL holds it: an unbounded end as the largest finite double (no input value
-    lies beyond it; SQL has no portable infinity)."""
-    return float(np.clip(bound, -np.finfo(np.float64).max, np.finfo(np.float64).max))
 
 
 def _cte(name, columns, values, source, what) -> str:

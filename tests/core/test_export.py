@@ -7,6 +7,7 @@ import ast
 import csv
 import io
 import json
+import math
 import sqlite3
 import tokenize
 from dataclasses import replace
@@ -161,6 +162,33 @@ def test_names_from_a_csv_header_are_data_not_code(cube, tmp_path):
     assert_exports_predict(model.current_rule_set("agg"), data.X, marker)
 
 
+def test_sql_table_and_key_are_data_not_code(cube):
+    """The caller's table and key names are quoted identifiers and never reach a comment: a
+    line break in them cannot end a comment and run the rest as SQL."""
+    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    table, key = "data\nCREATE TABLE planted (x); --", "id\nCREATE TABLE planted_too (x); --"
+    sql = to_sql(rule_set, table=table, key=key)
+    X = cube.X[:60]
+    frame = pd.DataFrame(X, columns=rule_set.feature_names)
+    frame.insert(0, key, np.arange(len(X)))
+    with sqlite3.connect(":memory:") as db:
+        frame.to_sql(table, db, index=False)
+        *setup, query = sql_statements(rule_set, table, key)
+        db.executescript("\n".join(setup))
+        got = db.execute(query).fetchall()
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert tables == {table}
+    assert np.array_equal(np.array([row[1:] for row in got], dtype=np.uint8), rule_set.labels(X))
+    db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute(f'CREATE TABLE "{table}" AS SELECT * FROM frame')
+    got = db.execute(sql).fetchall()
+    assert {row[0] for row in db.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+            if not row[0].startswith("mlr_")} == {table}
+    assert np.array_equal(np.array([row[1:] for row in got], dtype=np.uint8), rule_set.labels(X))
+    assert not any("planted" in line for line in sql.split("\n") if line.lstrip().startswith("--"))
+
+
 def test_sql_refuses_names_no_sql_can_hold(cube):
     model = fitted(cube, [f"f{j}" for j in range(9)], ["a", "b", "c"])
     rule_set = model.current_rule_set("agg")
@@ -217,16 +245,32 @@ def test_an_empty_scorecard_exports_its_baseline(cube):
 
 
 def test_sql_numbers_read_back_to_the_same_bits(cube):
+    """Each rule's weights read back exactly, negated for a rule counted where it fails, whose
+    weights the baseline row then holds (the intercept plus them, rounded once). Two rules
+    are made to test nothing, so that they match every row and are counted where they fail."""
     rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = rule_set.subset(np.arange(rule_set.n_rules))
+    rule_set.rules.nspec[[0, 5]] = 0
+    rule_set.rules.spread[[0, 5]] = np.inf
+    frame = pd.DataFrame(cube.X[:5], columns=rule_set.feature_names).assign(row_id=range(5))
     setup = "\n".join(sql_statements(rule_set)[:-1])
     query = "SELECT * FROM mlr_weight ORDER BY rule"
-    expected = np.vstack([rule_set.scorer.intercept, rule_set.scorer.coef])
+    coef, intercept = rule_set.scorer.coef, rule_set.scorer.intercept
     with sqlite3.connect(":memory:") as db:
+        frame.to_sql("data", db, index=False)
         db.executescript(setup)
-        assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+        got = np.array(db.execute(query).fetchall())
     db = duckdb.connect()
+    db.register("frame", frame)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
     db.execute(setup)
-    assert np.array_equal(np.array(db.execute(query).fetchall())[:, 1:], expected)
+    assert np.array_equal(np.array(db.execute(query).fetchall()), got)
+    assert np.array_equal(got[:, 0], [-1, *rule_set.rule_ids])
+    negated = (got[1:, 1:] == -coef).all(axis=1) & (coef != 0).any(axis=1)
+    assert np.array_equal(got[1:, 1:][~negated], coef[~negated])
+    assert 0 < negated.sum() < rule_set.n_rules  # both sides are exercised
+    assert np.array_equal(got[0, 1:], [math.fsum([intercept[c], *coef[negated, c]])
+                                       for c in range(len(intercept))])
 
 
 def test_sql_keeps_the_model_in_temporary_tables_only(cube):
