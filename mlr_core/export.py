@@ -9,8 +9,9 @@ rules, clipped to [0, 1] or put through the logistic function (the weights' link
 ``mlr_core/links.py``), and the bipartition cuts the scores (``mlr_core/bipartition.py``).
 The Python adds the weights one at a time in rule order, as ``predict`` does, so its scores are
 ``predict_proba``'s to the bit; SQL's ``SUM`` adds in the database's order (and subtracts the
-weights of a rule counted where it fails), so its scores may differ in the last bits (its labels matched ``predict`` on every row tested). Only fitted
-weights export (the vote's nearest-rule fallback is no scorecard).
+weights of a rule counted where it fails), so its scores may differ in the last bits (its
+labels matched ``predict`` on every row tested). Only fitted weights export (the vote's
+nearest-rule fallback is no scorecard).
 
 Names (features, labels, the rule texts that quote them) are data: Python string literals
 (``repr``), SQL quoted identifiers; comments and docstrings hold numbers and fixed words only,
