@@ -27,7 +27,9 @@ log = logging.getLogger("dashboard")
 
 class CurvePoints:
     """The curve points of one `Session`'s run, the snapshots kept at them for time travel, and
-    the refits that make them, beside the session's training.
+    the refits that make them, beside the session's training. The session owns the model: this
+    reads it (``Session._training``) and makes a refitted copy the model through
+    ``Session._weights_fitted``.
 
     Locking: the session's lock (``Session._lock``, re-entrant) guards the model and all that is
     here: ``curves``, ``snapshots``, ``_refitting``, ``_owed`` and ``_last_rules`` are read and

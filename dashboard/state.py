@@ -80,12 +80,13 @@ class Session:
     Building a new split or model creates the replacements first and switches to them only
     when they are valid, so an engine or loader error leaves the previous session intact.
 
-    Locking: ``_lock`` (re-entrant) guards the model (``_training``, read and trained only
-    under it), its replacement together with ``split``, ``params``, ``selection``, ``runs``
-    and ``traced``, and the snapshot and cache taken of it (``_snapshot``, ``_cache``). A
-    snapshot already taken is read without it (`snapshot`), as is ``_last``. The parts share
-    this one lock: the curve points (``points``, whose refits run outside it) and the model
-    cache.
+    Locking: ``_lock`` (re-entrant) guards the model (``_training``, trained and replaced
+    only under it), its replacement together with ``split``, ``params``, ``selection``,
+    ``runs`` and ``traced``, and the snapshot and cache taken of it (``_snapshot``,
+    ``_cache``). Read without it: a snapshot already taken (`snapshot`: ``_snapshot``, or
+    ``_last`` while another thread holds the lock), and the model's specificity limit, fixed
+    for its life (`max_specified`, `model_words`). The parts share this one lock: the curve
+    points (``points``: their refits run outside it) and the model cache.
     """
 
     split: DataSplit
