@@ -8,7 +8,7 @@ from mlr_core import io, params
 from mlr_core._engine import population as popmod
 from mlr_core.compaction import compaction_path
 from mlr_core.errors import InputError
-from mlr_core.rule_set import SCORERS, VoteScorer, WeightScorer
+from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
 from mlr_core.training_run import TrainingRun
 from mlr_core.training_session import TrainingSession, rules_now
 from mlr_core.validation import check_features

@@ -25,7 +25,8 @@ import math
 import numpy as np
 
 from mlr_core.errors import InputError
-from mlr_core.rule_set import RuleSet, WeightScorer
+from mlr_core.rule_set import RuleSet
+from mlr_core.scorers import WeightScorer
 
 
 def _checked(rule_set: RuleSet) -> WeightScorer:

@@ -1,20 +1,13 @@
 """What predicts: a fitted rule set, the one owner of everything a prediction reads.
 
 A `RuleSet` holds the rules that predict (their conditions on the [0, 1]-scaled axes, their
-labelsets and training statistics, as a compact population), the scaling from the data's units,
-the scorer that turns the matching rules into per-label scores, and the bipartition that turns
+labelsets and training statistics, as a compact population), the scaling from the data's units
+(`Scaling`, ``mlr_core/scaling.py``), the scorer that turns the matching rules into per-label
+scores (fitted weights or the vote, ``mlr_core/scorers.py``), and the bipartition that turns
 scores into labels. The estimator predicts, explains and saves through it; the audit compacts
 and re-predicts with `RuleSet.subset`; compact models are rule sets of k rules with refitted
-weights (``mlr_core/compaction.py``).
-
-Two scorers:
-
-- `WeightScorer` (``weighting="fitted"``): a weight per rule and label plus a baseline; a
-  label's score is the baseline plus the weights of the rules matching the row, clipped to
-  [0, 1] or put through the logistic function (its ``link``, ``mlr_core/links.py``;
-  ``mlr_core/rule_weights.py`` and ``mlr_core/calibration.py`` fit them).
-- `VoteScorer` (``weighting="vote"``): the paper's share of the F * num vote of the matching
-  rules (the nearest rules when none matches).
+weights (``mlr_core/compaction.py``). A saved rule set is read back field by field through the
+checks of ``mlr_core/model_file.py``.
 
 MLR_max (one whole labelset, the vote's winner) reads the same rules whatever the scorer.
 """
@@ -27,25 +20,20 @@ import numpy as np
 import pandas as pd
 
 from mlr_core import bipartition as bp
+from mlr_core import model_file
 from mlr_core._engine import population as popmod
 from mlr_core._engine.matching import match_matrix, match_set
 from mlr_core._engine.voting import vote
-from mlr_core.errors import InputError, ModelFormatError, require, saved_real, saved_whole
+from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contribution_columns
-from mlr_core.model_file import (
-    FEATURE_RULES_PER_FEATURE,
-    RULE_STATS,
-    _fill_condition,
-    _list,
-    _rule_ids,
-)
+from mlr_core.model_file import RULE_STATS
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
-from mlr_core.scorers import SCORERS, Influence, VoteScorer, Voting, WeightScorer
-from mlr_core.validation import check_unique_names
+from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
 
-__all__ = ["FEATURE_RULES_PER_FEATURE", "MAX_KNOTS", "RuleSet", "Scaling", "Influence",
-           "VoteScorer", "Voting", "WeightScorer", "rank_knots", "texts"]
+__all__ = ["MAX_KNOTS", "Influence", "RuleSet", "Scaling", "VoteScorer", "Voting",
+           "WeightScorer", "rank_knots", "texts"]
+"""`RuleSet` and, from the modules they moved to, the names a user's code imports from here."""
 
 
 @dataclass(frozen=True)
@@ -143,8 +131,9 @@ class RuleSet:
     # -------------------------------------------------------------- predicting
 
     def prediction_text(self, prediction: str = "agg") -> str:
-        """How a prediction is made, in words: MLR_agg's scores (fitted weights clipped to
-        [0, 1], or the vote) and their cut (`bipartition.words`), or MLR_max's labelset."""
+        """How a prediction is made, in words: MLR_agg's scores (fitted weights through their
+        link, or the vote; the scorer's ``words``) and their cut (`bipartition.words`), or
+        MLR_max's labelset."""
         if prediction == "max":
             whose = ("the one its voters (the rules matching it, its nearest rules when none "
                      "does) back with the most fitness x numerosity"
@@ -350,64 +339,19 @@ class RuleSet:
         checked before allocating. A file without ``rule_ids`` (written before rules kept
         their ids) numbers its rules 0, 1, ...; one without ``n_feature_rules`` (written before
         the one-condition rules were told apart) counts them all as evolved."""
-        require(isinstance(data, dict), "\"rule_set\" must be an object.")
-        features = [str(n) for n in _list(data, "feature_names")]
-        labels = [str(n) for n in _list(data, "label_names")]
+        features, labels = model_file.names(data)
         d, m = len(features), len(labels)
-        require(d >= 1 and m >= 1, "A model needs at least one feature and one label.")
-        check_unique_names(features, "feature", ModelFormatError)
-        check_unique_names(labels, "label", ModelFormatError)
         max_specified = min(max_specified, d)
         scaling = Scaling.from_dict(data, features)
-        rules = _list(data, "rules")
-        limit = max_rules + FEATURE_RULES_PER_FEATURE * d
-        require(len(rules) <= limit,
-                f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,} "
-                f"and one one-condition rule per feature.")
-        pop = popmod.new_population(len(rules), max_specified)
-        labelsets, index = [], {}
-        for i, rule in enumerate(rules):
-            where = f"rule {i}"
-            require(isinstance(rule, dict), f"{where} must be an object.")
-            bits = rule["labelset"]
-            require(isinstance(bits, list) and len(bits) == m and all(b in (0, 1) for b in bits),
-                    f"{where}: labelset must be {m} values of 0 or 1.")
-            key = tuple(int(b) for b in bits)
-            pop.ls[i] = index.setdefault(key, len(index))
-            if pop.ls[i] == len(labelsets):
-                labelsets.append(key)
-            _fill_condition(pop, i, rule["condition"], d, max_specified, where)
-            for name, field in RULE_STATS.items():  # counts are whole, every stat >= 0
-                stat = getattr(pop, field)
-                read = saved_whole if stat.dtype.kind == "i" else saved_real
-                stat[i] = read(rule[name], f"{where}: {name}", 0)
-            require(pop.num[i] >= 1, f"{where}: numerosity must be at least 1.")
-            require(pop.fit[i] <= 1.0 and pop.acc[i] <= 1.0,
-                    f"{where}: fitness and accuracy must lie in [0, 1].")
-            # each match adds a score in [0, 1] to correct and 1 to experience
-            require(pop.correct[i] <= pop.exp[i],
-                    f"{where}: correct ({pop.correct[i]:g}) cannot exceed experience "
-                    f"({pop.exp[i]:,}).")
-        pop.size[0] = len(rules)
-        pop.micro[0] = int(pop.num.sum())
-        scorer_data = data["scorer"]
-        require(isinstance(scorer_data, dict) and isinstance(scorer_data.get("kind"), str)
-                and scorer_data["kind"] in SCORERS,
-                f"scorer kind must be one of {', '.join(SCORERS)}.")
-        scorer = SCORERS[scorer_data["kind"]].from_dict(scorer_data, len(rules), m)
-        iteration = data["iteration"]
-        require(isinstance(iteration, int) and 0 <= iteration < 2**63,
-                "iteration must be a non-negative integer.")
-        n_feature_rules = data.get("n_feature_rules", 0)
-        require(isinstance(n_feature_rules, int) and not isinstance(n_feature_rules, bool)
-                and 0 <= n_feature_rules <= min(len(rules), FEATURE_RULES_PER_FEATURE * d),
-                f"n_feature_rules must be an integer from 0 to {len(rules)} (the rules) and at "
-                f"most {FEATURE_RULES_PER_FEATURE * d} (one per feature).")
-        return cls(pop, np.array(labelsets, dtype=np.uint8).reshape(-1, m),
-                   scaling, scorer,
-                   bp.checked(data["bipartition"], m),
+        rules = model_file.listed(data, "rules")
+        pop, labelsets = model_file.population(rules, d, m, max_rules, max_specified)
+        n = len(rules)
+        scorer = scorer_from_dict(data["scorer"], n, m)
+        iteration = model_file.iteration(data["iteration"])
+        n_feature_rules = model_file.n_feature_rules(data.get("n_feature_rules", 0), n, d)
+        return cls(pop, labelsets, scaling, scorer, bp.checked(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
-                   _rule_ids(data.get("rule_ids"), len(rules)), n_feature_rules)
+                   model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):

@@ -9,12 +9,8 @@ from functools import cached_property
 import numpy as np
 
 from mlr_core.errors import require
-from mlr_core.model_file import _booleans, _floats
+from mlr_core.model_file import booleans, floats
 from mlr_core.rules import binary_features
-
-AXES = ("rank", "minmax")
-"""How a feature's values reach the rules' [0, 1] axis (the ``axis`` parameter,
-``mlr_core/params.py``): by their order (``rank``) or by their range (``minmax``, the paper's)."""
 
 MAX_KNOTS = 4096
 """The most knots a feature's rank axis keeps (its quantiles beyond that many distinct values):
@@ -109,10 +105,10 @@ class Scaling:
     def from_dict(cls, data: dict, features) -> Scaling:
         """The scaling saved by `to_dict` (a file without ``knots``: min-max), checked."""
         d = len(features)
-        data_min = _floats(data["data_min"], d, "data_min")
-        data_max = _floats(data["data_max"], d, "data_max")
+        data_min = floats(data["data_min"], d, "data_min")
+        data_max = floats(data["data_max"], d, "data_max")
         require((data_min <= data_max).all(), "data_min must not exceed data_max.")
-        binary = _booleans(data["binary"], d, "binary")
+        binary = booleans(data["binary"], d, "binary")
         zero_one = np.isin(data_min, (0.0, 1.0)) & np.isin(data_max, (0.0, 1.0))
         j = int(np.argmax(binary & ~zero_one))  # the first feature marked 0/1 wrongly, if any
         require(not binary[j] or zero_one[j],
@@ -153,8 +149,8 @@ def _knots(knot, low, high, feature):
             and isinstance(knot[1], list) and 3 <= len(knot[0]) <= MAX_KNOTS
             and len(knot[1]) == len(knot[0]),
             f"{where} must be [values, positions]: two lists of 3 to {MAX_KNOTS} numbers.")
-    values = _floats(knot[0], len(knot[0]), f"{where} values")
-    positions = _floats(knot[1], len(knot[1]), f"{where} positions")
+    values = floats(knot[0], len(knot[0]), f"{where} values")
+    positions = floats(knot[1], len(knot[1]), f"{where} positions")
     require((np.diff(values) > 0).all() and values[0] == low and values[-1] == high,
             f"{where}: the values must increase from data_min to data_max.")
     require((np.diff(positions) > 0).all() and positions[0] == 0.0 and positions[-1] == 1.0,

@@ -1,5 +1,16 @@
-"""How the matching rules become per-label scores: fitted weights (`WeightScorer`) or the
-paper's vote (`VoteScorer`), who votes (`Voting`), and what each rule brings (`Influence`)."""
+"""How the matching rules become per-label scores, who votes, and what each rule brings.
+
+Two scorers:
+
+- `WeightScorer` (``weighting="fitted"``): a weight per rule and label plus a baseline; a
+  label's score is the baseline plus the weights of the rules matching the row, clipped to
+  [0, 1] or put through the logistic function (its ``link``, ``mlr_core/links.py``;
+  ``mlr_core/rule_weights.py`` and ``mlr_core/calibration.py`` fit them).
+- `VoteScorer` (``weighting="vote"``): the paper's share of the F * num vote of the matching
+  rules (the nearest rules when none matches), who votes being the rule set's `Voting`.
+
+`Influence` is what each rule brings to a prediction, in the audit's words.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +26,7 @@ from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import voters
 from mlr_core.errors import InputError, require, saved_real, saved_whole
 from mlr_core.explain import contributions
-from mlr_core.model_file import _float_array
+from mlr_core.model_file import float_array
 from mlr_core.params import MAX_NEAREST
 
 if TYPE_CHECKING:
@@ -99,10 +110,10 @@ class WeightScorer:
 
     @classmethod
     def from_dict(cls, data: dict, n_rules: int, m: int) -> WeightScorer:
-        coef = _float_array(data["coef"], "the scorer's coef (the rules' weights)")
+        coef = float_array(data["coef"], "the scorer's coef (the rules' weights)")
         if coef.size == 0:  # no rules: JSON keeps no row length
             coef = coef.reshape(0, m)
-        intercept = _float_array(data["intercept"], "the scorer's intercept")
+        intercept = float_array(data["intercept"], "the scorer's intercept")
         require(coef.shape == (n_rules, m) and intercept.shape == (m,),
                 f"the scorer needs {n_rules} x {m} weights (coef) and {m} intercepts.")
         alpha = saved_real(data["alpha"], "the scorer's alpha", 0.0)
@@ -225,3 +236,10 @@ class Voting:
 
 
 SCORERS = {cls.kind: cls for cls in (WeightScorer, VoteScorer)}
+
+
+def scorer_from_dict(data, n_rules: int, m: int) -> WeightScorer | VoteScorer:
+    """The scorer saved by its ``to_dict``, of the kind it names, checked."""
+    require(isinstance(data, dict) and isinstance(data.get("kind"), str)
+            and data["kind"] in SCORERS, f"scorer kind must be one of {', '.join(SCORERS)}.")
+    return SCORERS[data["kind"]].from_dict(data, n_rules, m)
