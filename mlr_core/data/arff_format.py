@@ -12,13 +12,13 @@ import arff
 import numpy as np
 
 from mlr_core.data.dataset import (
-    _RAISE_BUDGET,
+    RAISE_BUDGET,
     Dataset,
     RowLabel,
-    _as_numbers,
-    _checked_arrays,
-    _pick_columns,
-    _short,
+    as_numbers,
+    checked_arrays,
+    excerpt,
+    pick_columns,
 )
 from mlr_core.errors import DatasetError
 from mlr_core.validation import check_memory, check_unique_names
@@ -78,11 +78,11 @@ def _decode_arff(lines: list[str], source: str) -> tuple[dict, bool]:
         hint = ""
         if not any(line.strip().upper().startswith("@DATA") for line in lines):
             hint = " (no @data section: is the file truncated, or not ARFF?)"
-        raise DatasetError(f"{source}: {_short(_arff_error_text(err))}{hint}") from err
+        raise DatasetError(f"{source}: {excerpt(_arff_error_text(err))}{hint}") from err
     except Exception as err:  # liac-arff lets some malformed input escape as other exceptions
         line = getattr(decoder, "_current_line", "?")
         raise DatasetError(
-            f"{source}, line {line}: cannot parse ({type(err).__name__}: {_short(str(err))})"
+            f"{source}, line {line}: cannot parse ({type(err).__name__}: {excerpt(str(err))})"
         ) from err
     return obj, sparse
 
@@ -176,7 +176,7 @@ def _label_indices(
     if labels is not None:
         if xml is not None:
             notes.append(f"labels given by the caller; {xml_source} was not used")
-        return _pick_columns(names, labels, source), "explicit"
+        return pick_columns(names, labels, source), "explicit"
     if xml is not None:
         wanted = _xml_label_names(xml, xml_source)
         position = {item: i for i, item in enumerate(names)}
@@ -237,7 +237,7 @@ def _decode_label(attr, kind, col, source, row_label: RowLabel) -> np.ndarray:
     if kind == "STRING":
         raise DatasetError(f"{source}: {what} is a string attribute; labels must be 0/1")
     if not isinstance(kind, list):
-        return _as_numbers(col, what, source, row_label)
+        return as_numbers(col, what, source, row_label)
     true = _binary_true_value(kind)
     if true is None:
         raise DatasetError(
@@ -260,7 +260,7 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             notes.append(f"dropped string attribute {attr!r} (an ID or free text is not a feature)")
             continue
         if not isinstance(kind, list):
-            X[:, k] = _as_numbers(column(j), what, source, row_label)
+            X[:, k] = as_numbers(column(j), what, source, row_label)
             names.append(attr)
             types.append("numeric")
             sources.append((attr, "numeric"))
@@ -306,7 +306,7 @@ def _relation_without_comment(line: str) -> str:
     return line
 
 
-def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
+def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines = [_relation_without_comment(line) if line.lstrip().upper().startswith("@RELATION")
              else line for line in lines]
@@ -330,7 +330,7 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -
     width = len(label_idx) + sum(_encoded_width(kind) for j, (_, kind) in enumerate(attributes)
                                  if j not in skip)
     check_memory(8 * n_rows * width, f"{source}: {n_rows:,} rows x {width:,} columns",
-                 DatasetError, max_bytes, _RAISE_BUDGET)
+                 DatasetError, max_bytes, RAISE_BUDGET)
     obj, sparse = _decode_arff(lines, source)
     if sparse:
         _refuse_repeated_indices(lines, obj["data"], source)
@@ -343,7 +343,7 @@ def _parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -
         attributes, column, len(obj["data"]), skip, source, row_label, notes
     )
     label_names = [names[j] for j in label_idx]
-    X, Y = _checked_arrays(X, Y, feature_names, label_names, source, row_label)
+    X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)
     return Dataset(
         X,
         Y,

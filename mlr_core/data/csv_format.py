@@ -8,7 +8,7 @@ import io
 
 import numpy as np
 
-from mlr_core.data.dataset import _RAISE_BUDGET, Dataset, _label_columns, _short, _table_to_dataset
+from mlr_core.data.dataset import RAISE_BUDGET, Dataset, excerpt, label_columns, table_to_dataset
 from mlr_core.errors import DatasetError
 from mlr_core.validation import check_memory
 
@@ -29,11 +29,11 @@ def _csv_number(cell: str, column: str, source: str, line: int) -> float:
         return float(text)
     except ValueError:
         raise DatasetError(
-            f"{source}, line {line}: column {column!r} is {_short(repr(cell))}, not a number"
+            f"{source}, line {line}: column {column!r} is {excerpt(repr(cell))}, not a number"
         ) from None
 
 
-def _parse_csv(text: str, source: str, name: str, labels, notes: list[str],
+def parse_csv(text: str, source: str, name: str, labels, notes: list[str],
                max_bytes: float) -> Dataset:
     """Read a CSV of numbers with the csv module, one row at a time into a float array sized
     before parsing. Why not pandas: its parser takes about 0.3 ms per column (a minute for
@@ -44,13 +44,13 @@ def _parse_csv(text: str, source: str, name: str, labels, notes: list[str],
         header = next((row for row in reader if not _blank(row)), None)
         if header is None:
             raise DatasetError(f"{source}: the file is empty (no header row)")
-        label_idx = _label_columns(header, labels, source)
+        label_idx = label_columns(header, labels, source)
         width = len(header)
         n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")
         n_lines += not text.endswith(("\n", "\r"))  # a last line without its line break
         bound = max(n_lines - reader.line_num, 0)  # rows left, blank ones included
         check_memory(8 * bound * width, f"{source}: {bound:,} rows x {width:,} columns",
-                     DatasetError, max_bytes, _RAISE_BUDGET)
+                     DatasetError, max_bytes, RAISE_BUDGET)
         values = np.empty((bound, width))
         lines = np.empty(bound, dtype=np.int64)  # the physical line of each data row
         n = 0
@@ -77,4 +77,4 @@ def _parse_csv(text: str, source: str, name: str, labels, notes: list[str],
     def row_label(i: int) -> str:
         return f"line {lines[i]}"
 
-    return _table_to_dataset(header, values[:n], label_idx, source, name, row_label, notes)
+    return table_to_dataset(header, values[:n], label_idx, source, name, row_label, notes)

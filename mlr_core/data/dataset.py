@@ -20,7 +20,7 @@ FEATURE_TYPES = ("numeric", "binary", "nominal")
 """Kinds of feature column: a number, a yes/no attribute decoded to 1/0, a one-hot column."""
 
 _MAX_SHOWN = 120  # characters of a file's content quoted in an error message
-_RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
+RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
 
 RowLabel = Callable[[int], str]
 
@@ -68,7 +68,7 @@ class Dataset:
     def __post_init__(self):
         self.feature_names = [str(f) for f in self.feature_names]
         self.label_names = [str(lab) for lab in self.label_names]
-        self.X, self.Y = _checked_arrays(
+        self.X, self.Y = checked_arrays(
             self.X,
             self.Y,
             self.feature_names,
@@ -114,12 +114,12 @@ class Dataset:
         return pd.concat([features, labels], axis=1)
 
 
-def _short(text: str) -> str:
+def excerpt(text: str) -> str:
     """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""
     return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "..."
 
 
-def _checked_arrays(X, Y, feature_names, label_names, source: str, row_label: RowLabel):
+def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: RowLabel):
     """Validate and convert ``X`` (float64, finite) and ``Y`` (uint8 0/1); raise `DatasetError`."""
     try:
         X = np.asarray(X, dtype=np.float64)
@@ -151,7 +151,7 @@ def _checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Ro
     return np.ascontiguousarray(X), Y
 
 
-def _pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
+def pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
     """Indices of the label columns that the caller's ``labels`` argument selects."""
     if isinstance(labels, (int, np.integer)) and not isinstance(labels, bool):
         k, width = int(labels), len(names)
@@ -185,9 +185,9 @@ def _pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
     return [position[lab] for lab in wanted]
 
 
-def _as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
+def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
     """A column as float64; a cell that is not a number raises with its line (missing -> NaN,
-    which `_checked_arrays` then refuses with its line too)."""
+    which `checked_arrays` then refuses with its line too)."""
     if isinstance(values, np.ndarray):  # ARFF cells: already floats, unless liac-arff gave up
         try:
             return values.astype(np.float64)
@@ -201,17 +201,17 @@ def _as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarr
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise DatasetError(
-            f"{source}, {row_label(i)}: {what} is {_short(repr(values.iloc[i]))}, not a number"
+            f"{source}, {row_label(i)}: {what} is {excerpt(repr(values.iloc[i]))}, not a number"
         )
     return numeric.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _label_columns(columns: list[str], labels, source: str) -> list[int]:
+def label_columns(columns: list[str], labels, source: str) -> list[int]:
     """The label columns of a table: those ``labels`` selects, or those named ``label:<name>``.
     Columns are picked by name, so two of one name are refused first."""
     check_unique_names(columns, "column", DatasetError, source)
     if labels is not None:
-        return _pick_columns(columns, labels, source)
+        return pick_columns(columns, labels, source)
     label_idx = [j for j, c in enumerate(columns) if c.startswith(LABEL_PREFIX)]
     if not label_idx:
         raise DatasetError(
@@ -221,7 +221,7 @@ def _label_columns(columns: list[str], labels, source: str) -> list[int]:
     return label_idx
 
 
-def _table_to_dataset(columns, values, label_idx, source, name, row_label: RowLabel,
+def table_to_dataset(columns, values, label_idx, source, name, row_label: RowLabel,
                       notes) -> Dataset:
     """A table of numbers (CSV or DataFrame) split into features and labels, then checked."""
     is_label = set(label_idx)
@@ -229,5 +229,5 @@ def _table_to_dataset(columns, values, label_idx, source, name, row_label: RowLa
     X, Y = values[:, feature_idx], values[:, label_idx]
     feature_names = [columns[j] for j in feature_idx]
     label_names = [columns[j].removeprefix(LABEL_PREFIX) for j in label_idx]
-    X, Y = _checked_arrays(X, Y, feature_names, label_names, source, row_label)
+    X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)
     return Dataset(X, Y, feature_names, label_names, name=name, notes=notes, meta={"format": "CSV"})

@@ -38,16 +38,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mlr_core.data.arff_format import _parse_arff
-from mlr_core.data.csv_format import _parse_csv
+from mlr_core.data.arff_format import parse_arff
+from mlr_core.data.csv_format import parse_csv
 from mlr_core.data.dataset import (
-    _RAISE_BUDGET,
     FEATURE_TYPES,
     LABEL_PREFIX,
+    RAISE_BUDGET,
     Dataset,
-    _as_numbers,
-    _label_columns,
-    _table_to_dataset,
+    as_numbers,
+    label_columns,
+    table_to_dataset,
 )
 from mlr_core.errors import DatasetError
 from mlr_core.validation import MEMORY_BUDGET, check_memory
@@ -132,16 +132,16 @@ def load_dataset_bytes(
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DatasetError(f"{filename}: expected the file's bytes, got {type(data).__name__}")
-    check_memory(len(data), filename, DatasetError, max_bytes, _RAISE_BUDGET)
+    check_memory(len(data), filename, DatasetError, max_bytes, RAISE_BUDGET)
     notes: list[str] = []
     text = _decode_text(bytes(data), filename, notes)
     suffix = Path(filename).suffix.lower()
     name = Path(filename).stem
     if suffix == ".arff":
         xml_source = str(Path(filename).with_suffix(".xml"))
-        return _parse_arff(text, filename, name, xml, xml_source, labels, notes, max_bytes)
+        return parse_arff(text, filename, name, xml, xml_source, labels, notes, max_bytes)
     if suffix == ".csv":
-        return _parse_csv(text, filename, name, labels, notes, max_bytes)
+        return parse_csv(text, filename, name, labels, notes, max_bytes)
     raise DatasetError(
         f"{filename}: unsupported file type {suffix or '(none)'!r}; use .arff (MULAN with its "
         ".xml, or MEKA with -C in @relation) or .csv"
@@ -167,15 +167,15 @@ def dataset_from_frame(df: pd.DataFrame, labels=None, name: str = "dataframe") -
     if not isinstance(df, pd.DataFrame):
         raise DatasetError(f"{name}: expected a pandas DataFrame, got {type(df).__name__}")
     columns = [str(c) for c in df.columns]
-    label_idx = _label_columns(columns, labels, name)
+    label_idx = label_columns(columns, labels, name)
 
     def row_label(i: int) -> str:
         return f"row {df.index[i]!r}"
 
-    values = [_as_numbers(df.iloc[:, j], f"column {column!r}", name, row_label)
+    values = [as_numbers(df.iloc[:, j], f"column {column!r}", name, row_label)
               for j, column in enumerate(columns)]
     table = np.column_stack(values) if values else np.empty((len(df), 0))
-    return _table_to_dataset(columns, table, label_idx, name, name, row_label, [])
+    return table_to_dataset(columns, table, label_idx, name, name, row_label, [])
 
 
 def _decode_text(data: bytes, source: str, notes: list[str]) -> str:
@@ -198,7 +198,7 @@ def _decode_text(data: bytes, source: str, notes: list[str]) -> str:
 
 def _read_bytes(path: Path, max_bytes: float) -> bytes:
     try:
-        check_memory(path.stat().st_size, str(path), DatasetError, max_bytes, _RAISE_BUDGET)
+        check_memory(path.stat().st_size, str(path), DatasetError, max_bytes, RAISE_BUDGET)
         return path.read_bytes()
     except FileNotFoundError as err:
         raise DatasetError(f"{path}: no such file") from err
