@@ -25,7 +25,9 @@ from sklearn.base import BaseEstimator
 
 from mlr_core import MLRClassifier, load_dataset
 from mlr_core.compaction import SIZES, compact, compaction_path
-from mlr_core.evaluation.experiments import SharedFit, markdown, read_fold_file, run_experiment
+from mlr_core.evaluation.experiments import SharedFit, run_experiment
+from mlr_core.evaluation.folds import read_fold_file
+from mlr_core.evaluation.tables import markdown
 
 REPO = Path(__file__).resolve().parents[1]
 FIELD = REPO.parent / "shared" / "field"
