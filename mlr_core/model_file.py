@@ -97,13 +97,13 @@ def names(data) -> tuple[list[str], list[str]]:
     return features, labels
 
 
-def population(rules, d: int, m: int, max_rules: int, max_specified: int):
+def population(rules, d: int, m: int, max_population: int, max_specified: int):
     """(population, labelsets) of the saved ``rules`` on ``d`` features and ``m`` labels: at
-    most ``max_rules`` evolved rules and one one-condition rule per feature, each of at most
+    most ``max_population`` evolved rules and one one-condition rule per feature, each of at most
     ``max_specified`` features, the count checked before the population is allocated."""
-    limit = max_rules + FEATURE_RULES_PER_FEATURE * d
+    limit = max_population + FEATURE_RULES_PER_FEATURE * d
     require(len(rules) <= limit,
-            f"The file holds {len(rules):,} rules, more than its n_rules = {max_rules:,} "
+            f"The file holds {len(rules):,} rules, more than its n_rules = {max_population:,} "
             f"and one one-condition rule per feature.")
     pop = popmod.new_population(len(rules), max_specified)
     labelsets, index = [], {}

@@ -14,6 +14,7 @@ MLR_max (one whole labelset, the vote's winner) reads the same rules whatever th
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -98,13 +99,22 @@ class RuleSet:
                    int(n_feature_rules))
 
     @property
-    def n_rules(self) -> int:
+    def rule_count(self) -> int:
+        """How many rules it holds, each once whatever its numerosity (the parameter
+        ``n_rules`` is another thing: N, the most the population's numerosities add up to)."""
         return int(self.rules.size[0])
+
+    @property
+    def n_rules(self) -> int:
+        """Former name of `rule_count`, which it returns with a FutureWarning."""
+        warnings.warn("RuleSet.n_rules is now RuleSet.rule_count (the parameter n_rules is N, "
+                      "the micro-population); the old name will go.", FutureWarning, stacklevel=2)
+        return self.rule_count
 
     @property
     def n_evolved(self) -> int:
         """How many of the rules, the first ones, evolved (the rest are `n_feature_rules`)."""
-        return self.n_rules - self.n_feature_rules
+        return self.rule_count - self.n_feature_rules
 
     def evolved(self) -> tuple[popmod.Population, np.ndarray]:
         """(the evolved rules, copied, their ids): the population a training run resumes."""
@@ -116,10 +126,10 @@ class RuleSet:
         and weights (in ascending id order, so that ties between them break as here); the
         scorer and bipartition stay as they are."""
         ids = np.unique(np.asarray(rule_ids, dtype=np.int64))
-        at = np.minimum(np.searchsorted(self.rule_ids, ids), max(self.n_rules - 1, 0))
-        unknown = ids[self.rule_ids[at] != ids] if self.n_rules else ids
+        at = np.minimum(np.searchsorted(self.rule_ids, ids), max(self.rule_count - 1, 0))
+        unknown = ids[self.rule_ids[at] != ids] if self.rule_count else ids
         if len(unknown):
-            raise InputError(f"rule {unknown[0]} is not one of the {self.n_rules} rules of this "
+            raise InputError(f"rule {unknown[0]} is not one of the {self.rule_count} rules of this "
                              "model (the rule_id of its rules_frame()).")
         return replace(self, rules=popmod.take(self.rules, at), scorer=self.scorer.subset(at),
                        rule_ids=ids, n_feature_rules=int(np.count_nonzero(at >= self.n_evolved)))
@@ -137,7 +147,7 @@ class RuleSet:
         if prediction == "max":
             whose = ("the one its voters (the rules matching it, its nearest rules when none "
                      "does) back with the most fitness x numerosity"
-                     if self.voting.max_rule == "vote" else "that of its fittest voter")
+                     if self.voting.max_by == "vote" else "that of its fittest voter")
             return f"Each row gets one whole labelset: {whose}."
         words = self.scorer.words
         return f"{words[0].upper()}{words[1:]}; the labels are cut from them by " \
@@ -175,7 +185,7 @@ class RuleSet:
         MLR_max (the winning labelset)."""
         if prediction == "max":
             votes = self.votes(Xs)
-            chosen = votes.voted_set if self.voting.max_rule == "vote" else votes.fittest_set
+            chosen = votes.voted_set if self.voting.max_by == "vote" else votes.fittest_set
             return bp.max_labels(chosen, self.labelsets)
         return self.bipartition.apply(self.scores_scaled(Xs))
 
@@ -187,7 +197,7 @@ class RuleSet:
 
     def matching(self, x_scaled: np.ndarray) -> np.ndarray:
         """Positions of the rules matching one scaled row, ascending."""
-        out = np.empty(self.n_rules, dtype=np.int64)
+        out = np.empty(self.rule_count, dtype=np.int64)
         return out[:match_set(self.rules, x_scaled, out)]
 
     def contributions(self, x) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -238,7 +248,7 @@ class RuleSet:
         rows, slots = np.nonzero(np.arange(pop.feat.shape[1]) < pop.nspec[:, None])
         features, spread = pop.feat[rows, slots], pop.spread[rows, slots]
         lower, upper = self.scaling.accepted(features, pop.center[rows, slots], spread)
-        out = [[] for _ in range(self.n_rules)]
+        out = [[] for _ in range(self.rule_count)]
         for i, *test in zip(rows.tolist(), features.tolist(), lower.tolist(), upper.tolist(),
                             spread.tolist(), strict=True):
             out[i].append(tuple(test))
@@ -309,7 +319,7 @@ class RuleSet:
         (``rule_ids``). Floats round-trip exactly."""
         pop, d = self.rules, len(self.feature_names)
         rules = []
-        for i in range(self.n_rules):
+        for i in range(self.rule_count):
             center, spread = [None] * d, [None] * d
             for k in range(pop.nspec[i]):
                 center[pop.feat[i, k]] = float(pop.center[i, k])
@@ -333,9 +343,9 @@ class RuleSet:
         }
 
     @classmethod
-    def from_dict(cls, data: dict, max_rules: int, max_specified: int) -> RuleSet:
+    def from_dict(cls, data: dict, max_population: int, max_specified: int) -> RuleSet:
         """Rebuild from `to_dict` output, every field checked (ModelFormatError): at most
-        ``max_rules`` rules of at most ``max_specified`` features (clipped to the features),
+        ``max_population`` rules of at most ``max_specified`` features (clipped to the features),
         checked before allocating. A file without ``rule_ids`` (written before rules kept
         their ids) numbers its rules 0, 1, ...; one without ``n_feature_rules`` (written before
         the one-condition rules were told apart) counts them all as evolved."""
@@ -344,7 +354,7 @@ class RuleSet:
         max_specified = min(max_specified, d)
         scaling = Scaling.from_dict(data, features)
         rules = model_file.listed(data, "rules")
-        pop, labelsets = model_file.population(rules, d, m, max_rules, max_specified)
+        pop, labelsets = model_file.population(rules, d, m, max_population, max_specified)
         n = len(rules)
         scorer = scorer_from_dict(data["scorer"], n, m)
         iteration = model_file.iteration(data["iteration"])

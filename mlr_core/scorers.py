@@ -14,20 +14,19 @@ Two scorers:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mlr_core import bipartition as bp
-from mlr_core import links
+from mlr_core import links, params
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.scoring import weighted_scores
 from mlr_core._engine.voting import voters
-from mlr_core.errors import InputError, require, saved_real, saved_whole
+from mlr_core.errors import InputError, require, saved_real
 from mlr_core.explain import contributions
 from mlr_core.model_file import float_array
-from mlr_core.params import MAX_NEAREST
 
 if TYPE_CHECKING:
     from mlr_core.rule_set import RuleSet
@@ -109,13 +108,13 @@ class WeightScorer:
                 "intercept": self.intercept.tolist(), "alpha": self.alpha, "link": self.link}
 
     @classmethod
-    def from_dict(cls, data: dict, n_rules: int, m: int) -> WeightScorer:
+    def from_dict(cls, data: dict, rule_count: int, m: int) -> WeightScorer:
         coef = float_array(data["coef"], "the scorer's coef (the rules' weights)")
         if coef.size == 0:  # no rules: JSON keeps no row length
             coef = coef.reshape(0, m)
         intercept = float_array(data["intercept"], "the scorer's intercept")
-        require(coef.shape == (n_rules, m) and intercept.shape == (m,),
-                f"the scorer needs {n_rules} x {m} weights (coef) and {m} intercepts.")
+        require(coef.shape == (rule_count, m) and intercept.shape == (m,),
+                f"the scorer needs {rule_count} x {m} weights (coef) and {m} intercepts.")
         alpha = saved_real(data["alpha"], "the scorer's alpha", 0.0)
         link = data.get("link", links.Clip.name)  # files written before the link was saved
         require(isinstance(link, str) and link in links.LINKS,
@@ -128,7 +127,7 @@ class VoteScorer:
     """The paper's MLR_agg scores: each label's share of the voters' F * num (``score_norm``
     ``"total"``) or of the top label's (``"max"``); who votes is the rule set's `Voting`."""
 
-    score_norm: str = "total"
+    score_norm: str = params.DEFAULTS["score_norm"]
 
     kind = "vote"
     by_vote = True
@@ -157,7 +156,7 @@ class VoteScorer:
         """(voters, their shares of the total vote, a zero baseline, covered) for one scaled
         row (see `RuleSet.contributions`)."""
         m = len(rule_set.label_names)
-        out = np.empty(rule_set.n_rules, dtype=np.int64)
+        out = np.empty(rule_set.rule_count, dtype=np.int64)
         ids, covered = self.voters(rule_set, xs, None, out)
         fit, num = rule_set.rules.fit[ids], rule_set.rules.num[ids]
         total = float(fit @ num) if len(ids) else 0.0
@@ -177,17 +176,16 @@ class VoteScorer:
         return Influence(pop.fit * pop.num, labelsets=rule_set.labelsets[pop.ls])
 
     def prune(self, rule_set, Xs, full, weight, keep) -> None:
-        """Nothing: a vote's rules are put back voter by voter instead (``audit.compact``)."""
+        """Nothing: a vote's rules are put back voter by voter instead (``audit.trim``)."""
 
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "score_norm": self.score_norm}
 
     @classmethod
-    def from_dict(cls, data: dict, n_rules: int, m: int) -> VoteScorer:
-        require(data.get("score_norm") in ("total", "max"),
-                "a vote scorer's score_norm must be 'total' or 'max'.")
-        return cls(data["score_norm"])
+    def from_dict(cls, data: dict, rule_count: int, m: int) -> VoteScorer:
+        return cls(params.saved_param("score_norm", data.get("score_norm"),
+                                      "a vote scorer's score_norm"))
 
 
 @dataclass(frozen=True)
@@ -213,33 +211,31 @@ class Influence:
 class Voting:
     """Who votes for a row and what MLR_max takes from the vote: the matching rules (only those
     with at least ``min_vote_experience`` when some such rule matches), the ``n_nearest``
-    nearest rules when none matches; MLR_max's labelset is the vote's winner (``max_rule``
+    nearest rules when none matches; MLR_max's labelset is the vote's winner (``max_by``
     ``"vote"``) or the fittest voter's (``"fittest"``)."""
 
-    min_vote_experience: int = 0
-    n_nearest: int = 5
-    max_rule: str = "vote"
+    min_vote_experience: int = params.DEFAULTS["min_vote_experience"]
+    n_nearest: int = params.DEFAULTS["n_nearest"]
+    max_by: str = params.DEFAULTS["max_by"]
 
     def to_dict(self) -> dict:
-        return {"min_vote_experience": self.min_vote_experience, "n_nearest": self.n_nearest,
-                "max_rule": self.max_rule}
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict) -> Voting:
+        """The voting saved by `to_dict`, each field checked by its parameter's declaration."""
         require(isinstance(data, dict), "\"voting\" must be an object.")
-        voting = cls(saved_whole(data["min_vote_experience"], "voting min_vote_experience"),
-                     saved_whole(data["n_nearest"], "voting n_nearest", 1), data["max_rule"])
-        require(voting.n_nearest <= MAX_NEAREST and voting.max_rule in ("vote", "fittest"),
-                f"voting needs n_nearest of at most {MAX_NEAREST:,} and max_rule 'vote' or "
-                "'fittest'.")
-        return voting
+        data = params.renamed(data, warn=False)  # files written before max_rule was max_by
+        return cls(**{field.name: params.saved_param(field.name, data[field.name],
+                                               f"voting {field.name}")
+                      for field in fields(cls)})
 
 
 SCORERS = {cls.kind: cls for cls in (WeightScorer, VoteScorer)}
 
 
-def scorer_from_dict(data, n_rules: int, m: int) -> WeightScorer | VoteScorer:
+def scorer_from_dict(data, rule_count: int, m: int) -> WeightScorer | VoteScorer:
     """The scorer saved by its ``to_dict``, of the kind it names, checked."""
     require(isinstance(data, dict) and isinstance(data.get("kind"), str)
             and data["kind"] in SCORERS, f"scorer kind must be one of {', '.join(SCORERS)}.")
-    return SCORERS[data["kind"]].from_dict(data, n_rules, m)
+    return SCORERS[data["kind"]].from_dict(data, rule_count, m)

@@ -235,7 +235,7 @@ def rules_now(model, scorer, feature_rules=None):
     last = getattr(model, "rule_set_", None)
     return model.run_.rule_set(
         scorer, last and last.bipartition,
-        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_rule),
+        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_by),
         model.feature_names_, model.label_names_, feature_rules)
 
 
