@@ -1,17 +1,16 @@
 """The estimator's parameters, each declared once: name, default, constraint, engine conversion
 and documentation.
 
-`MLRClassifier`'s signature, ``_parameter_constraints`` and docstring, the kernels' `Config`
-(its fields, `ENGINE_FIELDS`, and its values, `engine_config`), the checks of the parameters a
-model file holds a second time (`saved_param`: the vote's, the resolved ``n_rules`` and
-``max_specified``), the vote's defaults (``mlr_core/scorers.py``) and the dashboard's defaults
-derive from `PARAMETERS`; rules between parameters are declared in `TOGETHER` and checked with each
-parameter's own before training starts. A parameter the kernels read is added by its
-declaration here and the kernel code that reads it (``cfg.<name>``); one the engine does not
-read needs the code that uses it. The dashboard's form lists its parameters by hand
-(``dashboard/state.py``). The module imports neither scikit-learn nor numba (the dashboard's
-first page reads it): `constraints` builds scikit-learn's constraint objects when the estimator
-asks.
+`MLRClassifier`'s signature, ``_parameter_constraints`` and docstring, the kernels' `Config` (its
+fields, `ENGINE_FIELDS`, and its values, `engine_config`), the checks of the parameters a model file
+holds a second time (`saved_param`: the vote's, the resolved ``n_rules`` and ``max_specified``), the
+vote's defaults (``mlr_core/scorers.py``) and the dashboard's defaults derive from `PARAMETERS`;
+rules between parameters are declared in `TOGETHER` and checked with each parameter's own before
+training starts. A parameter the kernels read is added by its declaration here and the kernel code
+that reads it (``cfg.<name>``); one the engine does not read needs the code that uses it. The
+dashboard's form offers the parameters it names (``dashboard/state.py``); the others keep the
+library's defaults there. The module imports neither scikit-learn nor numba (the dashboard's first
+page reads it): `constraints` builds scikit-learn's constraint objects when the estimator asks.
 """
 
 from __future__ import annotations
