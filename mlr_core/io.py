@@ -86,7 +86,7 @@ def _read(data, checked_params):
     require(isinstance(training, dict), "\"training\" must be an object.")
     n_rules = saved_param("n_rules", training["n_rules"], "training n_rules")
     max_specified = saved_param("max_specified", training["max_specified"],
-                                        "training max_specified")
+                                "training max_specified")
     require(isinstance(data["rule_set"], dict), "\"rule_set\" must be an object.")
     features = data["rule_set"]["feature_names"]
     require(isinstance(features, list), "\"feature_names\" must be a list.")

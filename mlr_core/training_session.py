@@ -20,8 +20,9 @@ from mlr_core._engine.trace import ROW
 from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
 from mlr_core.iteration_trace import describe
-from mlr_core.rule_set import Scaling, texts
+from mlr_core.rule_set import texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
+from mlr_core.scaling import Scaling
 from mlr_core.scorers import SCORERS, VoteScorer, Voting, WeightScorer
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun
