@@ -25,7 +25,9 @@ from sklearn.base import BaseEstimator
 
 from mlr_core import MLRClassifier, load_dataset
 from mlr_core.compaction import SIZES, compact, compaction_path
-from mlr_core.evaluation.experiments import SharedFit, markdown, read_fold_file, run_experiment
+from mlr_core.evaluation.experiments import SharedFit, run_experiment
+from mlr_core.evaluation.folds import read_fold_file
+from mlr_core.evaluation.tables import markdown
 
 REPO = Path(__file__).resolve().parents[1]
 FIELD = REPO.parent / "shared" / "field"
@@ -91,7 +93,7 @@ def timings(data, folds):
         rows.append({"dataset": d, "fit s": f"{fit:.2f}", "compact(50) s": f"{one:.2f}",
                      "share of the fit": f"{one / fit:.0%}",
                      "all five sizes s": f"{every:.2f}",
-                     "rules: full model": model.rule_set_.n_rules,
+                     "rules: full model": model.rule_set_.rule_count,
                      "rules matching a test row, median: full / 50":
                          f"{np.median(model.rule_set_.match_counts(X_test)):.0f} / "
                          f"{np.median(small.rule_set_.match_counts(X_test)):.0f}"})

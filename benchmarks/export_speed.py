@@ -116,7 +116,7 @@ def python_figures(model, X, what: str) -> str:
     same = np.array_equal(python_labels(source, X, model.feature_names_),
                           model.predict(X).astype(np.uint8))
     return (f"| {what} | {len(model.feature_names_):,} | {len(namespace['TESTED']):,} | "
-            f"{model.rule_set_.n_rules:,} | {len(X):,} | {len(X) / cpu:,.0f} | "
+            f"{model.rule_set_.rule_count:,} | {len(X):,} | {len(X) / cpu:,.0f} | "
             f"{len(X) / wall:,.0f} | {same} |")
 
 
@@ -142,7 +142,7 @@ def main() -> None:
     cube = make_hypercube_dataset(n_samples=n, n_relevant=8, n_labels=labels, n_irrelevant=40,
                                   random_state=0)
     full = MLRClassifier(random_state=0).fit(cube.X[:n // 2], cube.Y[:n // 2])
-    print(f"## SQL: a full model of {full.rule_set_.n_rules:,} rules and "
+    print(f"## SQL: a full model of {full.rule_set_.rule_count:,} rules and "
           f"{len(full.label_names_)} labels\n")
     print(f"`make_hypercube_dataset(n_samples={n}, n_relevant=8, n_labels={labels}, "
           "n_irrelevant=40, random_state=0)`, `MLRClassifier(random_state=0)` fitted on the "
@@ -152,7 +152,7 @@ def main() -> None:
     yeast, yeast_full = fitted("yeast", 0.5)
     genbase, genbase_full = fitted("genbase", 0.7)
     wide_rows = genbase.X[np.arange(n // 2) % len(genbase.X)]
-    print(f"\n## SQL: genbase's full model, {genbase_full.rule_set_.n_rules:,} rules on "
+    print(f"\n## SQL: genbase's full model, {genbase_full.rule_set_.rule_count:,} rules on "
           f"{len(genbase.feature_names):,} features and {len(genbase.label_names)} labels\n")
     print("`MLRClassifier(random_state=0)` fitted on genbase's first 70% of rows, its SQL run on "
           f"genbase's {len(genbase.X)} rows repeated to {len(wide_rows):,}.\n")

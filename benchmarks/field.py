@@ -44,16 +44,12 @@ from sklearn.base import BaseEstimator
 from mlr_core import MLRClassifier, load_dataset
 from mlr_core import bipartition as bp
 from mlr_core.data.synthetic import make_sparse_label_dataset
-from mlr_core.evaluation.experiments import (
-    SharedFit,
-    markdown,
-    read_fold_file,
-    run_experiment,
-    stratified_folds,
-)
+from mlr_core.evaluation.experiments import SharedFit, run_experiment
+from mlr_core.evaluation.folds import read_fold_file, stratified_folds
 from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
+from mlr_core.evaluation.tables import markdown
 from mlr_core.training_session import TrainingSession
 
 REPO = Path(__file__).resolve().parents[1]

@@ -72,7 +72,7 @@ its worker reports (MLR: the iterations its stopping rule ran)."""
 def fold_files(names, folds, folder):
     """One ``.npz`` per (dataset, fold): the training part, min-max scaled on itself, without
     the features constant on it."""
-    from mlr_core.evaluation.experiments import read_fold_file
+    from mlr_core.evaluation.folds import read_fold_file
 
     paths = {}
     for name in names:

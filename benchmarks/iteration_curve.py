@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from mlr_core import MLRClassifier, TrainingSession, load_dataset, stopping
-from mlr_core.evaluation.experiments import read_fold_file
+from mlr_core.evaluation.folds import read_fold_file
 from mlr_core.evaluation.measures import accuracy, f1, hamming_loss
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -22,8 +22,9 @@ import pandas as pd
 from field import FIELD, load
 
 from mlr_core import MLRClassifier
-from mlr_core.evaluation.experiments import markdown, read_fold_file
+from mlr_core.evaluation.folds import read_fold_file
 from mlr_core.evaluation.measures import accuracy, ranking_loss
+from mlr_core.evaluation.tables import markdown
 
 MAPS = {
     "exp": lambda u: np.exp(8.0 * u),

@@ -31,10 +31,11 @@ import pandas as pd
 
 from mlr_core import MLRClassifier
 from mlr_core.data.loaders import Dataset
-from mlr_core.evaluation.experiments import markdown, run_experiment
+from mlr_core.evaluation.experiments import run_experiment
 from mlr_core.evaluation.learners import available_learners, make_learner
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.statistics import rank_table
+from mlr_core.evaluation.tables import markdown
 
 
 def text_like(n=1500, d=1200, m=45, seed=1):

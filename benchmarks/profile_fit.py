@@ -29,7 +29,7 @@ from mlr_core import MLRClassifier, TrainingSession, load_dataset
 from mlr_core import bipartition as bp
 from mlr_core._engine.clock import STEPS, new_clock
 from mlr_core._engine.matching import match_matrix
-from mlr_core.evaluation.experiments import read_fold_file
+from mlr_core.evaluation.folds import read_fold_file
 from mlr_core.rule_weights import fit_rule_weights, fitting_rows
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -46,16 +46,8 @@ sys.path.insert(0, str(REPO))
 from mlr_core import MLRClassifier, load_dataset, make_hypercube_dataset  # noqa: E402
 from mlr_core.data.stats import dataset_stats  # noqa: E402
 from mlr_core.evaluation import theory  # noqa: E402
-from mlr_core.evaluation.experiments import (  # noqa: E402
-    REPORTED,
-    markdown,
-    mean_table,
-    paper_layout,
-    read_fold_file,
-    run_experiment,
-    statistics_text,
-    write_results,
-)
+from mlr_core.evaluation.experiments import run_experiment  # noqa: E402
+from mlr_core.evaluation.folds import read_fold_file  # noqa: E402
 from mlr_core.evaluation.learners import available_learners  # noqa: E402
 from mlr_core.evaluation.measures import LOWER_IS_BETTER  # noqa: E402
 from mlr_core.evaluation.paper import DATASETS, PAPER_MEASURES, paper_table  # noqa: E402
@@ -65,6 +57,14 @@ from mlr_core.evaluation.report import (  # noqa: E402
     PAPER_EMHL_SYNTHETIC,
     emhl_figure,
     emhl_per_dataset,
+)
+from mlr_core.evaluation.tables import (  # noqa: E402
+    REPORTED,
+    markdown,
+    mean_table,
+    paper_layout,
+    statistics_text,
+    write_results,
 )
 
 SHARED = REPO.parent / "shared"

@@ -82,7 +82,7 @@ class RuleBudget:
 
     def n_rules(self, k: int) -> int:
         """Rules of the compact model of budget k, the baseline counted (at most k)."""
-        return self.models[k].rule_set_.n_rules + 1
+        return self.models[k].rule_set_.rule_count + 1
 
     def card(self, k: int) -> pd.DataFrame:
         """The compact model's scorecard (``RuleSet.scorecard``) on the training rows, made once:
@@ -104,7 +104,7 @@ def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
     ``vote``, the same rules scored by the paper's vote."""
     n = len(snap.rules)
     models = compaction_path(fitted, budgets(n))
-    rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.n_rules + 1,
+    rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.rule_count + 1,
              **held_out_measures(model, X_test, Y_test)} for k, model in models.items()]
     rows.append({"model": FULL, "budget": None, "rules": n + 1,
                  **held_out_measures(fitted, X_test, Y_test)})

@@ -27,6 +27,7 @@ what the model predicts.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,7 +100,7 @@ class RowRules:
 
 
 @dataclass(frozen=True)
-class Compaction:
+class Trimmed:
     """A smaller rule set: the rules deciding some row of the data it was compacted on, plus
     (unless compacted with ``keep_predictions=False``) the rules that keep every prediction on
     that data as the full model's.
@@ -138,10 +139,10 @@ class Audit:
         ``kept`` (in the compacted set), most decisive first (:func:`rule_decisions`).
     curve : DataFrame
         :func:`coverage_curve`.
-    compaction : Compaction
-        Same predictions on the audited data (``compact(keep_predictions=True)``).
-    deciding : Compaction
-        The deciding rules alone (``compact(keep_predictions=False)``).
+    compaction : Trimmed
+        Same predictions on the audited data (``trim(keep_predictions=True)``).
+    deciding : Trimmed
+        The deciding rules alone (``trim(keep_predictions=False)``).
     measures : DataFrame
         One row per measure; columns ``(data, model)`` with data ``audited`` or ``held-out``
         and model ``full``, ``compact`` or ``deciding``; empty when no labels were given.
@@ -150,8 +151,8 @@ class Audit:
     summary: dict
     rules: pd.DataFrame
     curve: pd.DataFrame
-    compaction: Compaction
-    deciding: Compaction
+    compaction: Trimmed
+    deciding: Trimmed
     measures: pd.DataFrame
 
 
@@ -311,9 +312,11 @@ def _predict_with(model, keep, X_scaled, mode):
     return rule_set.subset(rule_set.rule_ids[keep]).labels_scaled(X_scaled, mode)
 
 
-def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
-            decided: np.ndarray | None = None) -> Compaction:
-    """Drop the rules that decide no row of X.
+def trim(model, X, prediction=None, keep_predictions=True, rows: RowRules | None = None,
+         decided: np.ndarray | None = None) -> Trimmed:
+    """Drop the rules that decide no row of X, by default putting back those that keep every
+    prediction on X as it was (a compact model of k rules with refitted weights is
+    ``mlr_core.compaction.compact``'s, a different thing).
 
     With ``keep_predictions=False`` that is all: the deciding rules alone, whose predictions may
     differ (with MLR_agg a label's share of the vote moves when its other voters go). Otherwise
@@ -347,12 +350,12 @@ def compact(model, X, prediction=None, keep_predictions=True, rows: RowRules | N
     if keep_predictions and len(kept) and not np.array_equal(X.labels(compacted, mode), full):
         raise RuntimeError("The compacted model predicts differently from the full one on the "
                            "data it was compacted on; please report this as a bug.")
-    return Compaction(model=compacted, kept=kept, deciding=deciding)
+    return Trimmed(model=compacted, kept=kept, deciding=deciding)
 
 
 def _put_back(model, scaled, mode, rows, full, influence, keep):
     """Grow ``keep`` (by position, in place) until the kept rules predict ``full`` on the
-    ``scaled`` rows (see `compact`)."""
+    ``scaled`` rows (see `trim`)."""
     for r in np.flatnonzero(~rows.covered):
         keep[rows.positions(rows.voters(r))] = True
     while keep.any():
@@ -372,8 +375,8 @@ def _put_back(model, scaled, mode, rows, full, influence, keep):
 
 def audit(model, X=None, Y=None, X_test=None, Y_test=None, prediction=None) -> Audit:
     """Audit ``model`` on X (its training data, typically): decisions, coverage, the two
-    compactions of :func:`compact`, and, when labels are given, the measures of the full model,
-    the compacted one (``compact``: same predictions on X) and the deciding rules alone
+    compactions of :func:`trim`, and, when labels are given, the measures of the full model,
+    the compacted one (``trim``: same predictions on X) and the deciding rules alone
     (``deciding``) side by side, on X and on the optional held-out ``X_test``. X None: the
     training rows the model has bound, Y their labels (`AuditedRows.bound`: read where they
     are, with no copy scaled again).
@@ -399,8 +402,8 @@ def audit(model, X=None, Y=None, X_test=None, Y_test=None, prediction=None) -> A
     decided = deciding_rules(model, X, mode, rows)
     rules = rule_decisions(model, X, mode, rows, decided)
     curve = coverage_curve(rules, rows, decided)
-    compaction = compact(model, X, mode, True, rows, decided)
-    deciding = compact(model, X, mode, False, rows, decided)
+    compaction = trim(model, X, mode, True, rows, decided)
+    deciding = trim(model, X, mode, False, rows, decided)
     rules["kept"] = np.isin(rules.index.to_numpy(), compaction.kept)
     coverage = float(rows.covered.mean()) if len(rows.covered) else 0.0
     models = {"full": model, "compact": compaction.model, "deciding": deciding.model}
@@ -478,3 +481,17 @@ def export_rules(model, frame: pd.DataFrame) -> tuple[str, str]:
     ids = _frame_rule_ids(frame)
     table = frame.reset_index() if "rule_id" not in frame.columns else frame
     return table.to_csv(index=False, lineterminator="\n"), model.subset(ids).to_json()
+
+
+_RENAMED = {"compact": "trim", "Compaction": "Trimmed"}
+"""Names this module had before ``mlr_core.compaction.compact`` (k rules, refitted) was told
+apart from `trim` (same predictions): the old names still work, with a FutureWarning."""
+
+
+def __getattr__(name):
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warnings.warn(f"mlr_core.audit.{name} is now mlr_core.audit.{new}; the old name will go.",
+                      FutureWarning, stacklevel=2)
+        return globals()[new]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,8 +40,8 @@ from sklearn.model_selection import KFold
 
 from mlr_core import links
 from mlr_core._engine.jit import njit
-from mlr_core.rule_set import WeightScorer
 from mlr_core.rule_weights import one_blas_thread
+from mlr_core.scorers import WeightScorer
 
 FOLDS = 3
 """Folds of the fitting rows on which the candidates are compared."""

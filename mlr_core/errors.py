@@ -34,11 +34,13 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def saved_whole(value, what: str, low: int = 0) -> int:
-    """``value`` if it is a whole number (not a bool, not 2.0) in [low, `SAVED_LIMIT`), else a
-    ModelFormatError naming ``what``: a saved count, iteration or id."""
-    require(type(value) is int and low <= value < SAVED_LIMIT,
-            f"{what} must be a whole number from {low:,} to 2**62, got {_shown(value)}.")
+def saved_whole(value, what: str, low: int = 0, high: int | None = None) -> int:
+    """``value`` if it is a whole number (not a bool, not 2.0) in [low, `SAVED_LIMIT`) and at
+    most ``high``, else a ModelFormatError naming ``what``: a saved count, iteration or id."""
+    require(type(value) is int and low <= value < SAVED_LIMIT
+            and (high is None or value <= high),
+            f"{what} must be a whole number from {low:,} to "
+            f"{'2**62' if high is None else f'{high:,}'}, got {_shown(value)}.")
     return value
 
 

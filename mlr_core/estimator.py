@@ -8,7 +8,7 @@ from mlr_core import io, params
 from mlr_core._engine import population as popmod
 from mlr_core.compaction import compaction_path
 from mlr_core.errors import InputError
-from mlr_core.rule_set import SCORERS, VoteScorer, WeightScorer
+from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
 from mlr_core.training_run import TrainingRun
 from mlr_core.training_session import TrainingSession, rules_now
 from mlr_core.validation import check_features
@@ -24,7 +24,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     run_ : TrainingRun
-        The state of training (``mlr_core/training_run.py``); ``population_``, ``labelsets_``
+        The state of training (``mlr_core/training_run.py``); ``labelsets_``, ``n_rules_``
         and ``max_specified_`` read from it. A `~mlr_core.training_session.TrainingSession`
         trains it further step by step.
     rule_set_ : RuleSet
@@ -66,6 +66,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, **given):
         """Keyword-only, the parameters of `mlr_core.params.PARAMETERS` (see its signature)."""
+        given = params.renamed(given)
         unknown = sorted(set(given) - set(params.DEFAULTS))
         if unknown:
             raise TypeError(f"MLRClassifier() got an unexpected keyword argument {unknown[0]!r}")
@@ -73,6 +74,17 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             setattr(self, name, given.get(name, default))
 
     __init__.__signature__ = params.signature()
+
+    def set_params(self, **values):
+        """scikit-learn's ``set_params``, taking a former name (`mlr_core.params.RENAMED`) too."""
+        return super().set_params(**params.renamed(values))
+
+    def _validate_params(self):
+        """scikit-learn's check of each parameter, then of the rules between them
+        (`mlr_core.params.TOGETHER`): every caller (``fit``, a session's start, a loaded file's
+        parameters) refuses them before any training."""
+        super()._validate_params()
+        params.check_together(self.get_params())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -295,7 +307,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         run = self._run()
         rule_set = getattr(self, "rule_set_", None)
         if (rule_set is not None and rule_set.iteration == run.iteration
-                and rule_set.n_rules > int(run.population.size[0])):
+                and rule_set.rule_count > int(run.population.size[0])):
             return rule_set
         return None
 

@@ -25,7 +25,8 @@ import math
 import numpy as np
 
 from mlr_core.errors import InputError
-from mlr_core.rule_set import RuleSet, WeightScorer
+from mlr_core.rule_set import RuleSet
+from mlr_core.scorers import WeightScorer
 
 
 def _checked(rule_set: RuleSet) -> WeightScorer:
@@ -41,7 +42,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
     """The exports' common description (numbers and fixed words only); ``added`` says how the
     weights are added up."""
     return [
-        f"A scorecard of {rule_set.n_rules} rules on {len(rule_set.feature_names)} features "
+        f"A scorecard of {rule_set.rule_count} rules on {len(rule_set.feature_names)} features "
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
         "A rule matches when each feature it tests lies within its bounds, lower <= x <= upper",
         "(in the data's units; an unbounded end is infinite); a label's",
@@ -274,8 +275,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                     "each feature a rule tests: its index and its position among them")
     model += _table("mlr_weight", ["rule INTEGER PRIMARY KEY", *w], [
         [str(rid), *map(_num, row)]
-        for rid, row in [(-1, baseline),
-                         *((ids[i], sign[i] * scorer.coef[i]) for i in range(rule_set.n_rules))]],
+        for rid, row in [(-1, baseline), *((ids[i], sign[i] * scorer.coef[i])
+                                           for i in range(rule_set.rule_count))]],
         "what counting a rule adds to each label's score (w<j>: label j): its weights where it "
         "matches; a rule counted where it fails has its weights in the baseline row (-1, the "
         "intercept plus those weights) and here negated")
@@ -384,7 +385,7 @@ def _counted_by_failure(rule_set: RuleSet, tests) -> np.ndarray:
     """Per rule, whether the SQL counts it where it fails: a rule that tests nothing, or one
     that matched more than half the training rows it saw (its experience over its age; a guess
     that decides only the speed, never the scores)."""
-    pop, n = rule_set.rules, rule_set.n_rules
+    pop, n = rule_set.rules, rule_set.rule_count
     age = np.maximum(rule_set.iteration - pop.birth[:n], 1)
     return (pop.exp[:n] > age / 2) | np.array([not rule for rule in tests], dtype=bool)
 

@@ -24,8 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from mlr_core._engine.population import population_bytes
-from mlr_core.errors import MLRError, ModelFormatError, require, saved_whole
-from mlr_core.params import engine_config
+from mlr_core.errors import MLRError, ModelFormatError, require
+from mlr_core.params import engine_config, renamed, saved_param
 from mlr_core.rule_set import RuleSet
 from mlr_core.training_run import EXTRA_SLOTS, TrainingRun
 from mlr_core.validation import MEMORY_BUDGET, check_memory
@@ -76,7 +76,7 @@ def _read(data, checked_params):
     require(isinstance(data["params"], dict), "\"params\" must be an object.")
     try:
         # files written before the axis was a parameter learned on the paper's min-max axis
-        params = checked_params({"axis": "minmax", **data["params"]})
+        params = checked_params({"axis": "minmax", **renamed(data["params"], warn=False)})
     except MLRError:
         raise
     except (TypeError, ValueError) as err:
@@ -84,8 +84,9 @@ def _read(data, checked_params):
     label_dtype = _label_dtype(data["label_dtype"])
     training = data["training"]
     require(isinstance(training, dict), "\"training\" must be an object.")
-    n_rules = saved_whole(training["n_rules"], "training n_rules", 1)
-    max_specified = saved_whole(training["max_specified"], "training max_specified", 1)
+    n_rules = saved_param("n_rules", training["n_rules"], "training n_rules")
+    max_specified = saved_param("max_specified", training["max_specified"],
+                                "training max_specified")
     require(isinstance(data["rule_set"], dict), "\"rule_set\" must be an object.")
     features = data["rule_set"]["feature_names"]
     require(isinstance(features, list), "\"feature_names\" must be a list.")

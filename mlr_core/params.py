@@ -1,10 +1,16 @@
 """The estimator's parameters, each declared once: name, default, constraint, engine conversion
 and documentation.
 
-`MLRClassifier`'s signature, ``_parameter_constraints`` and docstring, the engine's `Config`
-(`engine_config`) and the dashboard's defaults derive from `PARAMETERS`; a parameter added here
-is everywhere. The module imports neither scikit-learn nor numba (the dashboard's first page
-reads it): `constraints` builds scikit-learn's constraint objects when the estimator asks.
+`MLRClassifier`'s signature, ``_parameter_constraints`` and docstring, the kernels' `Config` (its
+fields, `ENGINE_FIELDS`, and its values, `engine_config`), the checks of the parameters a model file
+holds a second time (`saved_param`: the vote's, the resolved ``n_rules`` and ``max_specified``), the
+vote's defaults (``mlr_core/scorers.py``) and the dashboard's defaults derive from `PARAMETERS`;
+rules between parameters are declared in `TOGETHER` and checked with each parameter's own before
+training starts. A parameter the kernels read is added by its declaration here and the kernel code
+that reads it (``cfg.<name>``); one the engine does not read needs the code that uses it. The
+dashboard's form offers the parameters it names (``dashboard/state.py``); the others keep the
+library's defaults there. The module imports neither scikit-learn nor numba (the dashboard's first
+page reads it): `constraints` builds scikit-learn's constraint objects when the estimator asks.
 """
 
 from __future__ import annotations
@@ -12,12 +18,13 @@ from __future__ import annotations
 import inspect
 import math
 import textwrap
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 from mlr_core.bipartition import TARGETS
-from mlr_core.errors import SAVED_LIMIT
+from mlr_core.errors import SAVED_LIMIT, InputError, require, saved_whole
 
 MAX_ITERATIONS = 10**9
 """The most iterations one call trains: days of work at the fastest, and within the counters'
@@ -130,7 +137,7 @@ PARAMETERS = (
         folds, ``docs/field.md``): Hamming loss yeast 0.233 -> 0.213 (0.197 tuned for it),
         text-like synthetic accuracy 0.20 -> 0.79.
         MLR_max always uses the vote."""),
-    Param("max_rule", "vote", options=("vote", "fittest"), doc="""
+    Param("max_by", "vote", options=("vote", "fittest"), doc="""
         MLR_max's choice: the labelset with the largest summed F * num in [M] (the authors'
         code), or the labelset of the single fittest rule (the paper's equation)."""),
     Param("score_norm", "total", options=("total", "max"), retune=True, doc="""
@@ -242,6 +249,69 @@ BY_NAME = {param.name: param for param in PARAMETERS}
 DEFAULTS = {param.name: param.default for param in PARAMETERS}
 RETUNE = tuple(param.name for param in PARAMETERS if param.retune)
 """The parameters the bipartition is tuned under (prediction and its cut)."""
+RENAMED = {"max_rule": "max_by"}
+"""Former names of parameters (``max_rule`` read as the rule budget ``max_rules``'s twin): still
+taken, with a FutureWarning, and read from model files (`renamed`)."""
+ENGINE_FIELDS = tuple(param.engine_field or param.name for param in PARAMETERS
+                      if param.engine is not None)
+"""The kernels' `Config` fields (``mlr_core/_engine/cycle.py``), in the declarations' order."""
+
+
+@dataclass(frozen=True)
+class Together:
+    """A rule between parameters that each are valid alone: ``holds`` (of all the values) or
+    the refusal ``message``."""
+
+    holds: Callable[[dict], bool]
+    message: str
+
+
+TOGETHER = (
+    Together(lambda p: p["max_rules"] is None or p["weighting"] == "fitted",
+             "max_rules compacts the model to a scorecard of fitted rule weights: it needs "
+             "weighting='fitted' (or max_rules=None)."),
+)
+"""The rules between parameters, checked before training starts (`check_together`)."""
+
+
+def renamed(values: dict, warn: bool = True) -> dict:
+    """``values`` (parameters by name) with each former name of `RENAMED` given its name now;
+    with ``warn``, a FutureWarning for each (user code; a model file is read as it is)."""
+    out = dict(values)
+    for old, new in RENAMED.items():
+        if old in out:
+            if new in out:
+                raise TypeError(f"{old} is the former name of {new}: give {new} alone.")
+            if warn:
+                warnings.warn(f"The parameter {old} is now {new}; the old name will go.",
+                              FutureWarning, stacklevel=3)
+            out[new] = out.pop(old)
+    return out
+
+
+def check_together(values: dict) -> None:
+    """Refuse (InputError) parameters that `TOGETHER` does not allow together: before training,
+    rather than after a whole run."""
+    for rule in TOGETHER:
+        if not rule.holds(values):
+            raise InputError(rule.message)
+
+
+def saved_param(name: str, value, what: str):
+    """A resolved value of parameter ``name`` as a model file holds it (``what`` names where),
+    checked against its declaration, else a `ModelFormatError`: one of its options, or a whole
+    number within its bounds (and, as every saved count, below `SAVED_LIMIT`)."""
+    param = BY_NAME[name]
+    if param.kind is None:
+        require(isinstance(value, str) and value in param.options,
+                f"{what} must be {' or '.join(map(repr, param.options))}, got {value!r:.40}.")
+        return value
+    assert param.kind is Integral, f"{name}: only whole numbers are saved resolved"
+    low, high, closed = param.bounds
+    low = low if closed in ("left", "both") else low + 1
+    if high is not None and closed not in ("right", "both"):
+        high -= 1
+    return saved_whole(value, what, low, high)
 
 
 def number_type(name: str) -> type:

@@ -32,7 +32,7 @@ from sklearn.linear_model import Ridge
 from threadpoolctl import ThreadpoolController
 
 from mlr_core._engine import population as popmod
-from mlr_core.rule_set import WeightScorer
+from mlr_core.scorers import WeightScorer
 
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""

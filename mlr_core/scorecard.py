@@ -51,7 +51,7 @@ def notes(rule_set) -> list[str]:
     """The file's opening lines: how many they are, what the file holds, how to score and cut a
     row, how its cells are written."""
     body = [
-        f"# MLR Studio scorecard: {rule_set.n_rules} rules and the baseline. rule_id is the "
+        f"# MLR Studio scorecard: {rule_set.rule_count} rules and the baseline. rule_id is the "
         "rule's id in the rules table of the model it was taken from.",
         f"# {rule_set.prediction_text()}",
         "# A rule matches a row when each feature named in its bounds lies in [lower, upper] "

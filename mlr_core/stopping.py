@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from mlr_core.rule_set import VoteScorer, Voting
+from mlr_core.scorers import VoteScorer, Voting
 
 CHECK_EVERY = 2000
 SIGNAL_ROWS = 1000

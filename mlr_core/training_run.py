@@ -44,7 +44,9 @@ from mlr_core.errors import (
     saved_real,
     saved_whole,
 )
-from mlr_core.rule_set import FEATURE_RULES_PER_FEATURE, RuleSet, Scaling
+from mlr_core.model_file import FEATURE_RULES_PER_FEATURE
+from mlr_core.rule_set import RuleSet
+from mlr_core.scaling import Scaling
 
 MAX_HISTORY = 1000
 """History rows kept; when full, every other row goes and the spacing doubles."""

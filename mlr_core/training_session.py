@@ -20,8 +20,10 @@ from mlr_core._engine.trace import ROW
 from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
 from mlr_core.iteration_trace import describe
-from mlr_core.rule_set import SCORERS, Scaling, VoteScorer, Voting, WeightScorer, texts
+from mlr_core.rule_set import texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
+from mlr_core.scaling import Scaling
+from mlr_core.scorers import SCORERS, VoteScorer, Voting, WeightScorer
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun
 from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
@@ -234,7 +236,7 @@ def rules_now(model, scorer, feature_rules=None):
     last = getattr(model, "rule_set_", None)
     return model.run_.rule_set(
         scorer, last and last.bipartition,
-        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_rule),
+        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_by),
         model.feature_names_, model.label_names_, feature_rules)
 
 

@@ -17,17 +17,12 @@ import streamlit as st
 from dashboard import state, tables, theory_figures, ui
 from mlr_core.errors import DatasetError
 from mlr_core.evaluation.cd_diagram import cd_figure
-from mlr_core.evaluation.experiments import (
-    KEY,
-    REPORTED,
-    mean_table,
-    paper_layout,
-    run_experiment,
-    statistics_text,
-)
+from mlr_core.evaluation.experiments import run_experiment
+from mlr_core.evaluation.journal import KEY
 from mlr_core.evaluation.learners import available_learners
 from mlr_core.evaluation.measures import LOWER_IS_BETTER
 from mlr_core.evaluation.report import emhl_figure, emhl_summary
+from mlr_core.evaluation.tables import REPORTED, mean_table, paper_layout, statistics_text
 
 REPO = Path(__file__).resolve().parents[2]  # the repository (dashboard/views/..)
 DEFAULT_ROOT = REPO / "docs" / "results"

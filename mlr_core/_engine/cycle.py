@@ -20,13 +20,11 @@ from mlr_core._engine.subsumption import correct_set_subsumption
 from mlr_core._engine.trace import COVERED, record_rule, record_sets
 from mlr_core._engine.trace import GA as TRACE_GA
 from mlr_core._engine.update import update_sets
+from mlr_core.params import ENGINE_FIELDS
 
-Config = namedtuple(
-    "Config",
-    "n_rules p_hash r0 max_specified nu beta theta_ga tau roulette chi mu m0 "
-    "ga_subsumption theta_sub acc0 theta_del delta correct_set_subsumption",
-)
-Config.__doc__ = """The kernels' view of the estimator's parameters (``auto`` values resolved)."""
+Config = namedtuple("Config", ENGINE_FIELDS)
+Config.__doc__ = """The kernels' view of the estimator's parameters (``auto`` values resolved): a
+field per parameter declared with an ``engine`` conversion (``mlr_core/params.py``)."""
 
 # Positions in the counters array.
 ITERATION, POSITION, EPOCH, N_COVERING, N_GA, N_SUBSUMPTION, N_DELETION, N_MATCHED = range(8)

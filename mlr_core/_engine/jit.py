@@ -2,9 +2,10 @@
 
 numba keys a cached kernel on its own file only: after an edit to a kernel it inlines from another
 module, the stale machine code would still be loaded. So the cache lives in a folder named after
-a hash of every module of this engine package and of any other module of ``mlr_core`` that
-compiles with this one; any change to one of them starts a fresh folder. The cache keeps the
-dashboard from paying the compile time (about a minute) on every start.
+a hash of every module of this engine package, of any other module of ``mlr_core`` that
+compiles with this one, and of the kernels' `Config` fields (declared in ``mlr_core/params.py``:
+compiled code reads a field by its position); any change to one of them starts a fresh folder.
+The cache keeps the dashboard from paying the compile time (about a minute) on every start.
 """
 
 import hashlib
@@ -12,6 +13,8 @@ import shutil
 from pathlib import Path
 
 import numba
+
+from mlr_core.params import ENGINE_FIELDS
 
 _HERE = Path(__file__).parent
 _PACKAGE = _HERE.parent
@@ -29,7 +32,7 @@ def _compiled_sources() -> list[bytes]:
 
 
 _DIGEST = hashlib.sha1(
-    b"".join(_compiled_sources()) + numba.__version__.encode()
+    b"".join(_compiled_sources()) + " ".join(ENGINE_FIELDS).encode() + numba.__version__.encode()
 ).hexdigest()[:16]
 _CACHE = _HERE / "__pycache__" / f"numba-{_DIGEST}"
 numba.config.CACHE_DIR = str(_CACHE)

@@ -18,7 +18,7 @@ from mlr_core._engine.jit import njit
 class Field(namedtuple("Field", "name dtype per_slot empty stat")):
     """One per-rule array of the population: its dtype, whether it holds one value per condition
     slot (a row of ``max_specified``) or one per rule, the value of an empty slot, and the name
-    a rule statistic goes by outside the engine (saved models, ``mlr_core/rule_set.py``; None:
+    a rule statistic goes by outside the engine (saved models, ``mlr_core/model_file.py``; None:
     part of the condition or labelset, saved otherwise)."""
 
 

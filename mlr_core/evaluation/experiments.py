@@ -43,10 +43,8 @@ then be this run's). Worker processes (loky) exit when the command dies, however
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -60,104 +58,20 @@ from sklearn.base import clone
 from sklearn.preprocessing import MinMaxScaler
 
 from mlr_core.data.loaders import Dataset, load_dataset
-from mlr_core.errors import DatasetError, InputError, MLRError
+from mlr_core.errors import InputError, MLRError
+from mlr_core.evaluation.folds import Fold, folds_sha256, read_fold_file, stratified_folds
+from mlr_core.evaluation.journal import (
+    JOURNAL,
+    KEY,
+    check_same_settings,
+    earlier_rows,
+    read_journal,
+)
 from mlr_core.evaluation.learners import label_scores, make_learner
-from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
+from mlr_core.evaluation.measures import evaluate
+from mlr_core.evaluation.tables import replace_file, write_results
 
-REPORTED = ("hamming_loss", "accuracy", "f1", "precision", "recall", "micro_f1", "macro_f1",
-            "one_error", "ranking_loss", "subset_accuracy")
-"""The measures of the tables: the paper's nine, in its order, then subset accuracy."""
-
-Fold = tuple[np.ndarray, np.ndarray]
 Progress = Callable[[int, int, dict], None]
-KEY = ["learner", "dataset", "fold"]
-"""The columns that name one result row: which learner, on which dataset, on which fold."""
-JOURNAL = "folds.jsonl"
-"""The file in ``--out`` where each finished task's rows are appended as it completes."""
-
-
-# ------------------------------------------------------------------------------------ folds
-
-def label_sha256(Y) -> str:
-    """sha256 of the label matrix as uint8, row-major: what a fold file's ``label_sha256`` holds,
-    so that a fold file can prove it indexes the same rows as our loader's ``Y``."""
-    return hashlib.sha256(np.ascontiguousarray(Y, dtype=np.uint8).tobytes()).hexdigest()
-
-
-def stratified_folds(Y, n_splits: int = 5, random_state: int = 0) -> list[Fold]:
-    """``n_splits`` folds by iterative stratification (order 1, shuffled), each a (train, test)
-    pair of row indices; every row is tested exactly once."""
-    from iterstrat.ml_stratifiers import MultilabelStratifiedKFold
-
-    Y = np.asarray(Y)
-    if not 2 <= n_splits <= len(Y):
-        raise InputError(f"n_splits must lie in [2, {len(Y)}] (the number of rows), "
-                         f"got {n_splits}")
-    splitter = MultilabelStratifiedKFold(n_splits=n_splits, shuffle=True,
-                                         random_state=random_state)
-    return [(np.sort(train), np.sort(test))
-            for train, test in splitter.split(np.zeros((len(Y), 1)), Y)]
-
-
-FOLD_FILE_LAYOUT = '{"label_sha256": "...", "folds": [{"train": [0, 3, ...], "test": [...]}, ...]}'
-
-
-def read_fold_file(path, Y) -> list[Fold]:
-    """The folds of a fold file (`FOLD_FILE_LAYOUT`), after checking that they were made for
-    exactly this label matrix and are cross-validation folds of it: in each fold, train and test
-    are lists of distinct row numbers in range, sharing none; the test parts together hold every
-    row exactly once. Anything else is a `DatasetError` naming the file and the fold."""
-    path = Path(path)
-    try:
-        spec = json.loads(path.read_text())
-    except (OSError, ValueError, RecursionError) as err:
-        raise DatasetError(f"{path}: not a fold file ({err})") from err
-    if not (isinstance(spec, dict) and isinstance(spec.get("label_sha256"), str)
-            and isinstance(spec.get("folds"), list) and spec["folds"]):
-        raise DatasetError(f"{path}: not a fold file: expected {FOLD_FILE_LAYOUT}")
-    Y = np.asarray(Y)
-    if label_sha256(Y) != spec["label_sha256"]:
-        raise DatasetError(
-            f"{path}: its label_sha256 does not match this dataset's labels ({Y.shape[0]} rows, "
-            f"{Y.shape[1]} labels): the rows or label columns are in another order, or it is "
-            "another dataset"
-        )
-    n = len(Y)
-    folds = [(_fold_part(path, k, fold, "train", n), _fold_part(path, k, fold, "test", n))
-             for k, fold in enumerate(spec["folds"])]
-    for k, (train, test) in enumerate(folds):
-        both = np.intersect1d(train, test)
-        if both.size:
-            raise DatasetError(f"{path}: fold {k} has row {both[0]} in both its train and test "
-                               "parts")
-    tested = np.bincount(np.concatenate([test for _, test in folds]), minlength=n)
-    if (tested != 1).any():
-        row = int(np.flatnonzero(tested != 1)[0])
-        raise DatasetError(f"{path}: row {row} is tested {tested[row]} times; the test parts of "
-                           f"cross-validation folds hold each of the {n} rows exactly once")
-    return folds
-
-
-def _fold_part(path: Path, k: int, fold, part: str, n_rows: int) -> np.ndarray:
-    """One fold's train or test rows as an index array (in the file's order), or a
-    `DatasetError` naming them."""
-    where = f"{path}: fold {k}"
-    if not isinstance(fold, dict) or part not in fold:
-        raise DatasetError(f"{where} has no {part!r} list (expected {FOLD_FILE_LAYOUT})")
-    rows = fold[part]
-    if not isinstance(rows, list) or not rows:
-        raise DatasetError(f"{where}: {part!r} must be a non-empty list of row numbers")
-    for row in rows:  # checked in Python: 10**30 or 2.0 must not reach numpy's conversion
-        if type(row) is not int:
-            raise DatasetError(f"{where}: {part!r} holds {row!r}, not an integer row number")
-        if not 0 <= row < n_rows:
-            raise DatasetError(f"{where}: {part!r} holds row {row}, outside 0..{n_rows - 1}")
-    rows = np.asarray(rows, dtype=np.intp)
-    seen = np.sort(rows)
-    twice = seen[1:][seen[1:] == seen[:-1]]
-    if twice.size:
-        raise DatasetError(f"{where}: {part!r} lists row {twice[0]} twice")
-    return rows
 
 
 # ------------------------------------------------------------------------------------ tasks
@@ -354,118 +268,6 @@ def run_experiment(
     return ordered(pd.DataFrame(rows), names, list(datasets))
 
 
-# ---------------------------------------------------------------------------------- results
-
-def mean_table(results: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """Fold means of one measure: learners (rows, in run order) x datasets (columns)."""
-    if measure not in results.columns:
-        raise InputError(f"no measure {measure!r} in the results")
-    learners = list(dict.fromkeys(results.learner))
-    datasets = list(dict.fromkeys(results.dataset))
-    table = results.pivot_table(index="learner", columns="dataset", values=measure,
-                                aggfunc="mean")
-    return table.reindex(index=learners, columns=datasets).rename_axis(index="learner",
-                                                                        columns="dataset")
-
-
-def paper_layout(table: pd.DataFrame, lower_is_better: bool, digits: int = 4,
-                 beside: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cells ``value (rank)`` with the average rank last, as the paper prints its tables;
-    ``beside`` (same layout, e.g. the paper's own numbers) adds ``/ other`` to each cell it has."""
-    from mlr_core.evaluation.statistics import rank_table
-
-    ranks = rank_table(table, lower_is_better)
-    cells = pd.DataFrame(index=table.index, columns=table.columns, dtype=object)
-    for learner in table.index:
-        for dataset in table.columns:
-            text = f"{table.loc[learner, dataset]:.{digits}f} ({ranks.loc[learner, dataset]:g})"
-            if beside is not None and learner in beside.index and dataset in beside.columns:
-                other = beside.loc[learner, dataset]
-                if pd.notna(other):
-                    text += f" / {other:.{digits}f}"
-            cells.loc[learner, dataset] = text
-    cells["avg rank"] = ranks.avg_rank.map(f"{{:.{2}f}}".format)
-    return cells
-
-
-def markdown(frame: pd.DataFrame) -> str:
-    """A DataFrame as a GitHub Markdown table, index first (pandas' ``to_markdown`` needs the
-    optional ``tabulate`` package; this needs nothing)."""
-    head = [frame.index.name or "", *map(str, frame.columns)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for index, row in frame.iterrows():
-        lines.append("| " + " | ".join([str(index), *map(str, row)]) + " |")
-    return "\n".join(lines)
-
-
-def statistics_text(table: pd.DataFrame, alpha: float = 0.05) -> str:
-    """The Friedman test (chi2_F and Iman-Davenport F_F) and both critical differences for one
-    measure's table, as one Markdown paragraph."""
-    from mlr_core.evaluation.statistics import bonferroni_dunn_cd, friedman_test, nemenyi_cd
-
-    k, n = table.shape
-    if n < 2 or k < 3:
-        return "Friedman test: needs at least three learners and two datasets."
-    f = friedman_test(table, alpha)
-    verdict = "rejects" if f.ff > f.ff_critical else "does not reject"
-    return (
-        f"Friedman (k = {k}, N = {n}): chi2_F = {f.chi2:.2f} (p = {f.chi2_pvalue:.3g}), "
-        f"Iman-Davenport F_F = {f.ff:.2f} (critical {f.ff_critical:.2f} at alpha = {alpha}, "
-        f"p = {f.ff_pvalue:.3g}): F_F {verdict} equal performance. "
-        f"Critical differences of average rank: Nemenyi {nemenyi_cd(k, n, alpha):.2f}, "
-        f"Bonferroni-Dunn {bonferroni_dunn_cd(k, n, alpha):.2f}."
-    )
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a reader
-    (or a crash) sees the old file or the new one, never half of one."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
-def write_results(results: pd.DataFrame, out, diagrams: bool = False,
-                  measures: Sequence[str] = REPORTED, alpha: float = 0.05) -> list[Path]:
-    """Write ``folds.csv``, ``means.csv`` and ``tables.md`` (and with ``diagrams`` one
-    ``cd_<measure>.html`` each) to the folder ``out``; return the paths written. Every file is
-    computed before the first is written, and each replaces its old version atomically."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    texts = {"folds.csv": results.to_csv(index=False)}
-    means = results.drop(columns="fold").groupby(["learner", "dataset"], sort=False).mean()
-    texts["means.csv"] = means.reset_index().to_csv(index=False)
-    parts = ["# Cross-validation results",
-             f"{results.fold.nunique()} folds; values are fold means, the rank on each dataset in "
-             "parentheses (1 = best, ties share the mean rank), the average rank last."]
-    for measure in measures:
-        table = mean_table(results, measure)
-        direction = "lower" if measure in LOWER_IS_BETTER else "higher"
-        parts += [f"## {measure} ({direction} is better)",
-                  markdown(paper_layout(table, measure in LOWER_IS_BETTER)),
-                  statistics_text(table, alpha)]
-        if diagrams and table.shape[1] >= 2:
-            from mlr_core.evaluation.cd_diagram import cd_figure
-
-            texts[f"cd_{measure}.html"] = cd_figure(
-                table, measure in LOWER_IS_BETTER, title=measure, alpha=alpha
-            ).to_html(include_plotlyjs="cdn")
-    seconds = results.groupby("learner", sort=False)[["fit_seconds", "predict_seconds"]].sum()
-    parts += ["## Time (seconds summed over datasets and folds)",
-              markdown(seconds.round(2))]
-    texts["tables.md"] = "\n\n".join(parts) + "\n"
-    order = ["folds.csv", "means.csv", "tables.md"]
-    written = [out / name for name in [*order, *(n for n in texts if n not in order)]]
-    for path in written:
-        _replace(path, texts[path.name])
-    return written
-
-
 # ---------------------------------------------------------------------------------- command
 
 def _whole(text: str) -> int:
@@ -545,101 +347,6 @@ def _load(name: str, data_dir: Path) -> Dataset:
     return load_dataset(path)
 
 
-def folds_sha256(folds: Sequence[Fold], Y) -> str:
-    """A fingerprint of one dataset's labels and folds: an earlier run's rows are reused only for
-    the same rows in the same folds."""
-    digest = hashlib.sha256(label_sha256(Y).encode())
-    for train, test in folds:
-        for part in (train, test):
-            digest.update(np.asarray(part, dtype=np.int64).tobytes() + b"|")
-    return digest.hexdigest()
-
-
-def read_journal(path) -> list[dict]:
-    """The rows a journal (``folds.jsonl``) holds; a last line cut short by a kill is left out."""
-    path = Path(path)
-    if not path.is_file():
-        return []
-    lines = path.read_text().splitlines()
-    rows = []
-    for number, line in enumerate(lines, start=1):
-        try:
-            row = json.loads(line)
-        except ValueError as err:
-            if number == len(lines):  # the process died while writing it
-                break
-            raise DatasetError(f"{path}, line {number}: not a result row ({err})") from err
-        if not isinstance(row, dict) or not {*KEY, "seed", "folds_sha256"} <= row.keys():
-            raise DatasetError(f"{path}, line {number}: not a result row of this runner")
-        wrong = _wrong_field(row)
-        if wrong:
-            raise DatasetError(f"{path}, line {number} ({row['learner']!r} on "
-                               f"{row['dataset']!r}): {wrong}; this runner never writes that. "
-                               "Correct the line, or delete it to run that fit again.")
-        rows.append(row)
-    return rows
-
-
-def _wrong_field(row: dict) -> str | None:
-    """What is wrong with a journal row's values, in words, or None: the names are text, the
-    fold and seed whole numbers, every other value (the measures and seconds) a number. A bad
-    row refuses the resume rather than being skipped: the journal is the runner's own, so
-    such a row was edited or damaged, and a resume that left it out would rewrite the journal
-    without it."""
-    for column in ("learner", "dataset", "folds_sha256"):
-        if not isinstance(row[column], str):
-            return f"{column} is {_quoted(row[column])}, not text"
-    for column in ("fold", "seed"):
-        if type(row[column]) is not int or not 0 <= row[column] < 2**32:
-            return f"{column} is {_quoted(row[column])}, not a whole number from 0 to 2**32"
-    for column, value in row.items():
-        if column not in (*KEY, "seed", "folds_sha256") and type(value) not in (int, float):
-            return f"{column} is {_quoted(value)}, not a number"
-    return None
-
-
-def _quoted(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _earlier_rows(out: Path, resume: bool) -> list[dict]:
-    """The rows of the earlier runs in ``out`` that this one adds to; without ``--resume``, a
-    folder holding results is refused (never silently replaced)."""
-    held = [name for name in (JOURNAL, "folds.csv", "means.csv", "tables.md")
-            if (out / name).is_file() and (out / name).stat().st_size]
-    if not resume:
-        if held:
-            raise SystemExit(f"{out} already holds results ({', '.join(held)}): rerun with "
-                             "--resume to add this run's missing folds to them, or choose "
-                             "another --out")
-        return []
-    if held and JOURNAL not in held:
-        raise SystemExit(f"{out} holds results but no {JOURNAL} to resume from: choose another "
-                         "--out")
-    return read_journal(out / JOURNAL)
-
-
-def _check_same_settings(rows: list[dict], seed: int, folds: dict[str, list[Fold]],
-                         fingerprints: dict[str, str], journal: Path) -> None:
-    """Refuse to add to rows made with another seed, or on other folds of a dataset, or of a
-    fold the dataset does not have."""
-    for row in rows:
-        name = row["dataset"]
-        if row["seed"] != seed:
-            made = f"made with --seed {row['seed']}"
-        elif row["folds_sha256"] != fingerprints.get(name, row["folds_sha256"]):
-            made = "made on other folds (or rows)"
-        elif name in folds and row["fold"] >= len(folds[name]):
-            raise SystemExit(f"{journal} holds a result of {row['learner']} on {name} for fold "
-                             f"{row['fold']}, but its folds are 0 to {len(folds[name]) - 1}: "
-                             "correct that line, or delete it")
-        else:
-            continue
-        raise SystemExit(f"{journal} holds results of {row['learner']} on {name} {made}; resume "
-                         "with the settings of that run, or choose another --out")
-
-
 def _inputs(args) -> tuple[dict[str, Dataset], dict[str, list[Fold]]]:
     """The datasets the command line names, and the folds of each."""
     datasets = {}
@@ -662,13 +369,13 @@ def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:  # a journal, dataset or fold file that cannot be used, more folds than rows
-        earlier = _earlier_rows(args.out, args.resume)
+        earlier = earlier_rows(args.out, args.resume)
         datasets, folds = _inputs(args)
     except MLRError as err:
         parser.error(str(err))
     fingerprints = {name: folds_sha256(folds[name], data.Y) for name, data in datasets.items()}
     journal = args.out / JOURNAL
-    _check_same_settings(earlier, args.seed, folds, fingerprints, journal)
+    check_same_settings(earlier, args.seed, folds, fingerprints, journal)
     learners = args.learners or available_learners()
     client = None
     if args.backend == "dask":
@@ -679,7 +386,7 @@ def main(argv=None) -> int:
         raise SystemExit("--scheduler needs --backend dask")
     args.out.mkdir(parents=True, exist_ok=True)
     # the journal as read (without a line a kill cut short), then this run's rows as they come
-    _replace(journal, "".join(json.dumps(row) + "\n" for row in earlier))
+    replace_file(journal, "".join(json.dumps(row) + "\n" for row in earlier))
     done = {tuple(row[k] for k in KEY) for row in earlier}
     start = time.perf_counter()
     with open(journal, "a") as log, tqdm(total=sum(len(f) for f in folds.values())

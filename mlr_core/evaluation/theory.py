@@ -5,14 +5,14 @@ Every function takes scalars or numpy arrays and broadcasts them against each ot
 dashboard can draw a curve from one call; a scalar input gives a numpy scalar. Symbols:
 
 - ``r0``: mean side length of a covered interval on the [0, 1] scale;
-- ``d``: number of features; ``tau``: average fraction of features a rule specifies (the paper's
-  tau_#, about ``1 - P#`` right after covering);
+- ``d``: number of features; ``tau_hash``: average fraction of features a rule specifies (the
+  paper's tau_#, about ``1 - P#`` right after covering; not the GA's tournament fraction ``tau``);
 - ``m``: number of labels; ``dl``: number of distinct labelsets; ``dens``: label density;
 - ``ahd``, ``ahw``: average Hamming distance and weight of the distinct labelsets
   (``mlr_core.data.stats.dataset_stats``).
 
-The paper prints ``r0 ** (n * tau)`` in its lower bound (eq. Fbar lower bound); ``d`` is meant, as
-in every other equation, and is used here.
+The paper prints ``r0 ** (n * tau_hash)`` in its lower bound (eq. Fbar lower bound); ``d`` is
+meant, as in every other equation, and is used here.
 """
 
 from __future__ import annotations
@@ -32,49 +32,52 @@ def _checked(name: str, value, low: float, high: float, low_open: bool = False) 
     return arr
 
 
-def match_probability(r0, d, tau):
-    """Probability that a random rule matches a random instance, ``P(R in [M]) = r0 ** (d*tau)``.
+def match_probability(r0, d, tau_hash):
+    """Probability that a random rule matches a random instance,
+    ``P(R in [M]) = r0 ** (d*tau_hash)``.
 
     Paper: the equation after eq. (P_m(R)), with uniformly distributed instances.
     """
     r0 = _checked("r0", r0, 0.0, 1.0, low_open=True)
     d = _checked("d", d, 0.0, np.inf)
-    tau = _checked("tau", tau, 0.0, 1.0)
-    return r0 ** (d * tau)
+    tau_hash = _checked("tau_hash", tau_hash, 0.0, 1.0)
+    return r0 ** (d * tau_hash)
 
 
-def expected_fitness_em(r0, d, tau, dl):
-    """Expected fitness of a random rule under exact-match fitness, ``r0**(d*tau) / DL``.
+def expected_fitness_em(r0, d, tau_hash, dl):
+    """Expected fitness of a random rule under exact-match fitness, ``r0**(d*tau_hash) / DL``.
 
     Paper: eq. (average F em), with nu = 1.
     """
     dl = _checked("dl", dl, 1.0, np.inf)
-    return match_probability(r0, d, tau) / dl
+    return match_probability(r0, d, tau_hash) / dl
 
 
-def expected_fitness_hl(r0, d, tau, ahd, m):
-    """Expected fitness of a random rule under Hamming-loss fitness, ``r0**(d*tau) (1 - ahd/m)``.
+def expected_fitness_hl(r0, d, tau_hash, ahd, m):
+    """Expected fitness of a random rule under Hamming-loss fitness,
+    ``r0**(d*tau_hash) (1 - ahd/m)``.
 
     Paper: eq. (average F), with nu = 1; the two bounds below bracket it.
     """
     m = _checked("m", m, 1.0, np.inf)
     ahd = _checked("ahd", ahd, 0.0, np.inf)
-    return match_probability(r0, d, tau) * (1.0 - ahd / m)
+    return match_probability(r0, d, tau_hash) * (1.0 - ahd / m)
 
 
-def hl_fitness_upper_bound(r0, d, tau, m, dl):
-    """Upper bound on the expected HL fitness, ``r0**(d*tau) (1 - (m+1)/(2m) + 2**(m-1)/(m DL))``.
+def hl_fitness_upper_bound(r0, d, tau_hash, m, dl):
+    """Upper bound on the expected HL fitness,
+    ``r0**(d*tau_hash) (1 - (m+1)/(2m) + 2**(m-1)/(m DL))``.
 
     Paper: eq. (Fbar upper bound), from the ahd lower bound; meaningful only where
-    `upper_bound_valid` holds (elsewhere it exceeds the trivial bound ``r0**(d*tau)``).
+    `upper_bound_valid` holds (elsewhere it exceeds the trivial bound ``r0**(d*tau_hash)``).
     """
     m = _checked("m", m, 1.0, np.inf)
     dl = _checked("dl", dl, 1.0, np.inf)
-    return match_probability(r0, d, tau) * (1.0 - ahd_lower_bound(m, dl) / m)
+    return match_probability(r0, d, tau_hash) * (1.0 - ahd_lower_bound(m, dl) / m)
 
 
-def hl_fitness_lower_bound(r0, d, tau, dens):
-    """Lower bound on the expected HL fitness, ``r0**(d*tau) (2 Dens**2 - 2 Dens + 1)``.
+def hl_fitness_lower_bound(r0, d, tau_hash, dens):
+    """Lower bound on the expected HL fitness, ``r0**(d*tau_hash) (2 Dens**2 - 2 Dens + 1)``.
 
     Paper: eq. (Fbar lower bound) with d for the printed n. It rests on eq. (ahd and card), which
     replaces ahw by Card and so assumes every labelset is distinct (DL = n): on yeast, emotions and
@@ -82,7 +85,7 @@ def hl_fitness_lower_bound(r0, d, tau, dens):
     for the bound that holds for any dataset (from eq. (ahw upper bound)).
     """
     dens = _checked("dens", dens, 0.0, 1.0)
-    return match_probability(r0, d, tau) * (2.0 * dens**2 - 2.0 * dens + 1.0)
+    return match_probability(r0, d, tau_hash) * (2.0 * dens**2 - 2.0 * dens + 1.0)
 
 
 def upper_bound_valid(dl, m):
@@ -121,8 +124,8 @@ def random_rule_fitness(X, Y, r0, n_specified, n_rules=2000, random_state=0):
     """Measure what the expected-fitness equations predict: the mean fitness (nu = 1) of random
     rules on a dataset, under exact match and under Hamming loss.
 
-    Each rule specifies ``n_specified`` random features (so d * tau = ``n_specified``), each by an
-    interval of width ``r0`` placed uniformly inside [0, 1] (features are min-max scaled first),
+    Each rule specifies ``n_specified`` random features (so d * tau_hash = ``n_specified``), each by
+    an interval of width ``r0`` placed uniformly inside [0, 1] (features are min-max scaled first),
     and predicts a labelset drawn uniformly from the dataset's distinct labelsets, as the paper's
     derivation assumes. A rule's fitness update from an instance is 0 when it does not match, and
     [labelset equal] (EM) or 1 - hd / m (HL) when it does; its fitness is the mean update over the
@@ -166,7 +169,7 @@ def random_rule_fitness(X, Y, r0, n_specified, n_rules=2000, random_state=0):
 
 def population_specificity(n_specified, numerosity, d: int, p_hash: float,
                            max_specified: int | None = None) -> float:
-    """tau of an evolved population: the numerosity-weighted share of the ``d`` features its
+    """tau_hash of an evolved population: the numerosity-weighted share of the ``d`` features its
     rules specify. Before any rule exists, what covering aims at: ``1 - p_hash`` of the
     features, at most ``max_specified`` of them (covering keeps that many of those it draws:
     3 of ohsumed's 1,002 words with fitted weights, not two thirds of them)."""
@@ -191,13 +194,14 @@ def measured_fitness(n_matched, accuracy, numerosity, n_rows: int) -> tuple[floa
     return float((share * numerosity).sum() / total), float((fitness * numerosity).sum() / total)
 
 
-def random_rule_fitness_range(fitness: str, r0, d, tau, m, dl, ahw) -> tuple[float, float]:
+def random_rule_fitness_range(fitness: str, r0, d, tau_hash, m, dl, ahw) -> tuple[float, float]:
     """What a random rule is expected to reach under ``fitness`` ("em" or "hl"): E[F_em] exactly
     (both ends equal), or E[F_hl] between the bounds that hold for any data, the lower one in its
     ``ahw/m`` form and the upper one NaN where it is not meaningful (``upper_bound_valid``)."""
     if fitness == "em":
-        value = float(expected_fitness_em(r0, d, tau, dl))
+        value = float(expected_fitness_em(r0, d, tau_hash, dl))
         return value, value
-    low = float(hl_fitness_lower_bound(r0, d, tau, min(ahw / m, 1.0)))
-    high = float(hl_fitness_upper_bound(r0, d, tau, m, dl)) if upper_bound_valid(dl, m) else np.nan
+    low = float(hl_fitness_lower_bound(r0, d, tau_hash, min(ahw / m, 1.0)))
+    high = (float(hl_fitness_upper_bound(r0, d, tau_hash, m, dl)) if upper_bound_valid(dl, m)
+            else np.nan)
     return low, high

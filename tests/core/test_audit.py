@@ -14,7 +14,6 @@ from scipy.stats import binomtest
 from mlr_core import MLRClassifier, compaction, load_dataset
 from mlr_core.audit import (
     audit,
-    compact,
     coverage_curve,
     deciding_rules,
     export_rules,
@@ -24,6 +23,7 @@ from mlr_core.audit import (
     rows_matched,
     rule_decisions,
     rules_needed,
+    trim,
     trusted_accuracy,
 )
 from mlr_core.errors import InputError
@@ -40,7 +40,7 @@ CASES = {
     "sample-agg": ("sample", dict(n_iter=20_000)),
     "sample-max": ("sample", dict(n_iter=20_000, prediction="max")),
     "emotions-agg": ("emotions", dict(n_iter=20_000)),
-    "emotions-fittest": ("emotions", dict(n_iter=20_000, prediction="max", max_rule="fittest")),
+    "emotions-fittest": ("emotions", dict(n_iter=20_000, prediction="max", max_by="fittest")),
     "emotions-experienced": ("emotions", dict(n_iter=20_000, min_vote_experience=10)),
     # on the min-max axis, where some of these 300 narrow rules never decide (on the rank axis
     # each training row's own rule is its nearest, and every rule decides)
@@ -111,7 +111,7 @@ def test_each_row_is_decided_by_its_voter_of_largest_contribution(case):
 def test_compaction_keeps_predictions_and_drops_only_rules_that_never_decide(case):
     name, model, data = case
     decided = deciding_rules(model, data.X)
-    result = compact(model, data.X)
+    result = trim(model, data.X)
     np.testing.assert_array_equal(result.model.predict(data.X), model.predict(data.X))
     removed = np.setdiff1d(np.arange(len(model.rules_frame())), result.kept)
     assert not np.isin(removed, decided).any()
@@ -129,7 +129,7 @@ def test_fitted_compaction_drops_light_rules_that_putting_back_would_keep(datase
     rules than growing from the deciding ones (measured: 45 against 192 of 289, README)."""
     data = datasets["sample"]
     model = fitted("sample", n_iter=20_000, weighting="fitted")
-    result = compact(model, data.X)
+    result = trim(model, data.X)
     np.testing.assert_array_equal(result.model.predict(data.X), model.predict(data.X))
     assert len(result.kept) < 0.4 * len(model.rules_frame())
 
@@ -137,7 +137,7 @@ def test_fitted_compaction_drops_light_rules_that_putting_back_would_keep(datase
 def test_deciding_rules_alone_are_exactly_the_deciders(case):
     _, model, data = case
     decided = deciding_rules(model, data.X)
-    alone = compact(model, data.X, keep_predictions=False)
+    alone = trim(model, data.X, keep_predictions=False)
     np.testing.assert_array_equal(alone.kept, np.unique(decided))
     assert len(alone.restored) == 0
     assert len(alone.model.rules_frame()) == len(np.unique(decided))
@@ -148,9 +148,9 @@ def test_put_back_rules_are_needed_somewhere(datasets, fitted):
     # then have put rules back, or the identical-predictions check above would be vacuous
     data = datasets["emotions"]
     model = fitted("emotions", n_iter=20_000, weighting="vote")
-    alone = compact(model, data.X, keep_predictions=False)
+    alone = trim(model, data.X, keep_predictions=False)
     assert (alone.model.predict(data.X) != model.predict(data.X)).any(axis=1).sum() >= 10
-    assert len(compact(model, data.X).restored) > 0
+    assert len(trim(model, data.X).restored) > 0
 
 
 def test_rule_counts_agree_with_explain(case):

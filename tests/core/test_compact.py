@@ -67,7 +67,8 @@ def test_max_rules_is_a_parameter_and_compact_agrees(emotions):
     model, X, Y, _ = emotions
     small = MLRClassifier(n_iter=20_000, random_state=0, max_rules=20).fit(
         X, Y, feature_names=model.feature_names_, label_names=model.label_names_)
-    assert small.rule_set_.n_rules <= 19 and len(small.rules_frame()) == small.rule_set_.n_rules
+    count = small.rule_set_.rule_count
+    assert count <= 19 and len(small.rules_frame()) == count
     assert clone(small).get_params()["max_rules"] == 20
     assert np.array_equal(small.predict(X), compact(model, 20).predict(X))
     with pytest.raises(InputError, match="weighting='fitted'"):
@@ -94,7 +95,7 @@ def test_the_scorecard_reads_in_the_datas_units(emotions):
     model, X, _, data = emotions
     small = compact(model, 20)
     card = small.rule_set_.scorecard(X)
-    assert len(card) == small.rule_set_.n_rules
+    assert len(card) == small.rule_set_.rule_count
     assert card.filter(like="weight: ").shape[1] == len(data.label_names)
     named = card["condition"].str.contains("|".join(data.feature_names))
     assert named.all() and not card["condition"].str.contains(r"\bx\d").any()
@@ -129,7 +130,7 @@ def test_compacting_needs_training_data_and_a_sensible_budget(emotions):
         compact(loaded, 10)
     with pytest.raises(InputError, match="at least 1"):
         compact(model, 0)
-    assert compact(model, 1).rule_set_.n_rules == 0  # the baseline alone
+    assert compact(model, 1).rule_set_.rule_count == 0  # the baseline alone
 
 
 def test_compact_models_keep_the_full_models_rule_ids(emotions):

@@ -111,7 +111,7 @@ def test_names_from_fit_are_data_not_code(cube, tmp_path):
     marker = tmp_path / "ran"
     model = fitted(cube, payloads(marker), LABELS)
     rule_set = model.current_rule_set("agg")
-    assert rule_set.n_rules > 20
+    assert rule_set.rule_count > 20
     assert_exports_predict(rule_set, cube.X, marker)
     source = to_python(model.rule_set_)
     for name in [*payloads(marker), *LABELS]:
@@ -233,7 +233,7 @@ def test_every_cut_and_its_header(cube, cut):
 def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
     model = fitted(cube, None, None)
     small = compact(model, 10).rule_set_
-    assert small.rule_ids.tolist() != list(range(small.n_rules))  # kept, not renumbered
+    assert small.rule_ids.tolist() != list(range(small.rule_count))  # kept, not renumbered
     namespace: dict = {}
     exec(compile(to_python(small), "<scorecard>", "exec"), namespace)
     assert [rule[0] for rule in namespace["RULES"]] == small.rule_ids.tolist()
@@ -244,7 +244,7 @@ def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
 
 def test_an_empty_scorecard_exports_its_baseline(cube):
     rule_set = fitted(cube, None, None).current_rule_set("agg").subset([])
-    assert rule_set.n_rules == 0
+    assert rule_set.rule_count == 0
     assert_exports_predict(rule_set, cube.X[:50])
 
 
@@ -253,7 +253,7 @@ def test_sql_numbers_read_back_to_the_same_bits(cube):
     weights the baseline row then holds (the intercept plus them, rounded once). Two rules
     are made to test nothing, so that they match every row and are counted where they fail."""
     rule_set = fitted(cube, None, None).current_rule_set("agg")
-    rule_set = rule_set.subset(np.arange(rule_set.n_rules))
+    rule_set = rule_set.subset(np.arange(rule_set.rule_count))
     rule_set.rules.nspec[[0, 5]] = 0
     rule_set.rules.spread[[0, 5]] = np.inf
     frame = pd.DataFrame(cube.X[:5], columns=rule_set.feature_names).assign(row_id=range(5))
@@ -272,7 +272,7 @@ def test_sql_numbers_read_back_to_the_same_bits(cube):
     assert np.array_equal(got[:, 0], [-1, *rule_set.rule_ids])
     negated = (got[1:, 1:] == -coef).all(axis=1) & (coef != 0).any(axis=1)
     assert np.array_equal(got[1:, 1:][~negated], coef[~negated])
-    assert 0 < negated.sum() < rule_set.n_rules  # both sides are exercised
+    assert 0 < negated.sum() < rule_set.rule_count  # both sides are exercised
     assert np.array_equal(got[0, 1:], [math.fsum([intercept[c], *coef[negated, c]])
                                        for c in range(len(intercept))])
 
@@ -314,7 +314,7 @@ def full_models(real_datasets):
 def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_models, name):
     data, model = real_datasets[name], full_models[name]
     rule_set = model.current_rule_set("agg")
-    assert rule_set.n_rules >= 300
+    assert rule_set.rule_count >= 300
     expected = model.predict(data.X).astype(np.uint8)
     assert np.array_equal(python_labels(to_python(model.rule_set_), data.X, data.feature_names),
                           expected)
@@ -331,7 +331,7 @@ def test_python_reads_only_the_features_its_rules_test(cube):
     namespace: dict = {}
     exec(compile(to_python(rule_set), "<export>", "exec"), namespace)
     pop = rule_set.rules
-    tested = sorted({int(pop.feat[i, k]) for i in range(rule_set.n_rules)
+    tested = sorted({int(pop.feat[i, k]) for i in range(rule_set.rule_count)
                      for k in range(pop.nspec[i])})
     assert list(namespace["TESTED"]) == tested and len(tested) < len(rule_set.feature_names)
     names = np.array(rule_set.label_names, dtype=object)
@@ -342,7 +342,7 @@ def test_python_reads_only_the_features_its_rules_test(cube):
 
 def test_a_rule_that_tests_nothing_matches_every_row_in_both_exports(cube):
     rule_set = fitted(cube, None, None).current_rule_set("agg")
-    rule_set = rule_set.subset(np.arange(rule_set.n_rules))
+    rule_set = rule_set.subset(np.arange(rule_set.rule_count))
     rule_set.rules.nspec[[0, 5]] = 0  # two rules now hold on every row: no slot specified
     rule_set.rules.spread[[0, 5]] = np.inf  # (an empty slot passes every value)
     assert rule_set.labels(cube.X).any()

@@ -42,7 +42,7 @@ def hand_model(rules, data_min=(0.0, 0.0), data_max=(10.0, 10.0), **params):
             "scorer": {"kind": "vote", "score_norm": model.score_norm},
             "bipartition": ["threshold", 0.5],
             "voting": {"min_vote_experience": model.min_vote_experience,
-                       "n_nearest": model.n_nearest, "max_rule": model.max_rule},
+                       "n_nearest": model.n_nearest, "max_by": model.max_by},
             "iteration": 0,
         },
         "training": {

@@ -45,7 +45,7 @@ def test_readme_compact_example_runs_after_the_first(tmp_path, monkeypatch):
     exec(compile(blocks[0], "README.md", "exec"), namespace)
     exec(compile(compact_block, "README.md", "exec"), namespace)
     small, data = namespace["small"], namespace["data"]
-    assert small.rule_set_.n_rules <= 19 and set(namespace["sizes"]) == {10, 20, 50, 100, 200}
+    assert small.rule_set_.rule_count <= 19 and set(namespace["sizes"]) == {10, 20, 50, 100, 200}
     source = (tmp_path / "scorecard.py").read_text()
     assert np.array_equal(python_labels(source, data.X[480:], data.feature_names),
                           small.predict(data.X[480:]))

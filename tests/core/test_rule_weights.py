@@ -264,10 +264,10 @@ def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after
     TrainingSession(copy).start(X, Y, warm_start=True)
     rule_set = copy.current_rule_set()
     evolved = vote.current_rule_set().rule_ids
-    assert rule_set.n_rules > len(evolved)  # the words' rules were kept
+    assert rule_set.rule_count > len(evolved)  # the words' rules were kept
     assert np.array_equal(rule_set.rule_ids[:len(evolved)], evolved)
     assert (np.diff(rule_set.rule_ids) > 0).all()
-    assert len(copy.rules_frame()) == rule_set.n_rules
+    assert len(copy.rules_frame()) == rule_set.rule_count
     assert np.allclose(copy.rule_set_.explain(X[0]).scores.to_numpy(), copy.predict_proba(X[:1])[0])
     assert np.array_equal(MLRClassifier.from_json(copy.to_json()).predict(X), copy.predict(X))
 

@@ -10,7 +10,7 @@ from mlr_core.data.stats import dataset_stats
 from mlr_core.errors import InputError
 from mlr_core.evaluation import theory
 
-# r0 = 0.5, d = 4, tau = 0.5: a rule matches with probability 0.5 ** 2 = 0.25
+# r0 = 0.5, d = 4, tau_hash = 0.5: a rule matches with probability 0.5 ** 2 = 0.25
 R0, D, TAU, P = 0.5, 4, 0.5, 0.25
 
 
@@ -27,10 +27,10 @@ def test_hand_worked_values():
     assert theory.ahd_upper_bound(ahw=1.5, m=3) == 3 - 2 * 2.25 / 3
 
 
-def test_exponent_is_d_times_tau():
+def test_exponent_is_d_times_tau_hash():
     # the paper prints n for d in the lower bound: the number of instances plays no part
-    assert theory.hl_fitness_lower_bound(0.5, d=10, tau=0.3, dens=0.0) == pytest.approx(0.5**3)
-    assert theory.match_probability(0.9, d=0, tau=0.7) == 1.0
+    assert theory.hl_fitness_lower_bound(0.5, d=10, tau_hash=0.3, dens=0.0) == pytest.approx(0.5**3)
+    assert theory.match_probability(0.9, d=0, tau_hash=0.7) == 1.0
 
 
 def test_upper_bound_valid_at_its_threshold_and_for_large_m():
@@ -65,7 +65,7 @@ def test_functions_broadcast_for_curves():
         (lambda: theory.match_probability(0.0, 4, 0.5), r"r0 must lie in \(0\.0, 1\.0\], got 0\.0"),
         (lambda: theory.match_probability(1.5, 4, 0.5), r"r0 must lie in"),
         (lambda: theory.match_probability(0.5, -1, 0.5), r"d must lie in"),
-        (lambda: theory.match_probability(0.5, 4, [0.5, 1.2]), r"tau must lie in .* got 1\.2"),
+        (lambda: theory.match_probability(0.5, 4, [0.5, 1.2]), r"tau_hash must lie in .* got 1\.2"),
         (lambda: theory.expected_fitness_em(0.5, 4, 0.5, 0), r"dl must lie in \[1\.0"),
         (lambda: theory.hl_fitness_lower_bound(0.5, 4, 0.5, np.nan), r"dens must lie in"),
         (lambda: theory.ahd_lower_bound(0, 3), r"m must lie in"),

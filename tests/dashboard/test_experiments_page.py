@@ -10,7 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mlr_core import make_hypercube_dataset
-from mlr_core.evaluation.experiments import run_experiment, write_results
+from mlr_core.evaluation.experiments import run_experiment
+from mlr_core.evaluation.tables import write_results
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 

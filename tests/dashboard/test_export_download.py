@@ -57,7 +57,7 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     model = budget.models[int(at.select_slider(key="rule_budget").value)]
     X = session.split.dataset.X
     expected = model.predict(X).astype(np.uint8)
-    assert model.rule_set_.n_rules > 0 and expected.any()
+    assert model.rule_set_.rule_count > 0 and expected.any()
 
     python = next(content for name, content in files.items() if name.endswith("-rules.py"))
     namespace: dict = {}

@@ -17,6 +17,8 @@ import pytest
 
 from mlr_core import make_hypercube_dataset
 from mlr_core.evaluation import experiments
+from mlr_core.evaluation import tables as result_tables
+from mlr_core.evaluation.journal import JOURNAL
 
 REPO = Path(__file__).resolve().parents[2]
 LEARNERS = ["BR-LR", "LP-DT", "ECC-LR"]
@@ -54,7 +56,7 @@ def assert_same_tables(out: Path, reference: Path) -> None:
 
 
 def journal_rows(out: Path) -> int:
-    path = out / experiments.JOURNAL
+    path = out / JOURNAL
     return path.read_text().count("\n") if path.is_file() else 0
 
 
@@ -165,7 +167,7 @@ def test_a_tampered_journal_is_refused_naming_the_line_and_kept(sweep, tmp_path,
     one = ["--datasets", args[1], "--learners", "BR-LR", "--folds", "3"]
     out = tmp_path / "run"
     assert experiments.main([*one, "--out", str(out)]) == 0
-    journal = out / experiments.JOURNAL
+    journal = out / JOURNAL
     rows = [json.loads(line) for line in journal.read_text().splitlines()]
     edit(rows[1])
     tampered = "".join(json.dumps(row) + "\n" for row in rows)
@@ -180,13 +182,13 @@ def test_a_tampered_journal_is_refused_naming_the_line_and_kept(sweep, tmp_path,
 def test_tables_are_replaced_whole_or_not_at_all(sweep, tmp_path, monkeypatch):
     _, reference = sweep
     results = pd.read_csv(reference / "folds.csv")
-    experiments.write_results(results, tmp_path)
+    result_tables.write_results(results, tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
     def broken(*_, **__):
         raise RuntimeError("disk full, say")
 
-    monkeypatch.setattr(experiments, "statistics_text", broken)
+    monkeypatch.setattr(result_tables, "statistics_text", broken)
     with pytest.raises(RuntimeError):
-        experiments.write_results(results.assign(hamming_loss=0.5), tmp_path)
+        result_tables.write_results(results.assign(hamming_loss=0.5), tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # and no temp file

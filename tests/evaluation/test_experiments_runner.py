@@ -14,17 +14,10 @@ from mlr_core import make_hypercube_dataset
 from mlr_core.data.loaders import Dataset
 from mlr_core.errors import DatasetError, InputError
 from mlr_core.evaluation import experiments
-from mlr_core.evaluation.experiments import (
-    REPORTED,
-    label_sha256,
-    mean_table,
-    paper_layout,
-    read_fold_file,
-    run_experiment,
-    stratified_folds,
-    write_results,
-)
+from mlr_core.evaluation.experiments import run_experiment
+from mlr_core.evaluation.folds import label_sha256, read_fold_file, stratified_folds
 from mlr_core.evaluation.learners import LabelPowerset
+from mlr_core.evaluation.tables import REPORTED, mean_table, paper_layout, write_results
 
 N_BITS = 9  # row ids up to 511 written as binary features
 LOG = []  # (call, row ids, numeric features) of every Spy call: module-level, as clone() copies

@@ -12,7 +12,8 @@ from sklearn.tree import DecisionTreeClassifier
 from mlr_core import make_hypercube_dataset
 from mlr_core.errors import InputError
 from mlr_core.evaluation import learners
-from mlr_core.evaluation.experiments import REPORTED, read_fold_file, run_experiment
+from mlr_core.evaluation.experiments import run_experiment
+from mlr_core.evaluation.folds import read_fold_file
 from mlr_core.evaluation.learners import (
     EnsembleOfClassifierChains,
     LabelPowerset,
@@ -22,6 +23,7 @@ from mlr_core.evaluation.learners import (
     label_scores,
     make_learner,
 )
+from mlr_core.evaluation.tables import REPORTED
 
 
 @pytest.fixture(scope="module")

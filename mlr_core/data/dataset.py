@@ -1,0 +1,233 @@
+"""A validated multi-label dataset (`Dataset`) and the checks every reader shares: the arrays
+checked, the label columns picked, a column read as numbers, and a table made a dataset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mlr_core.errors import DatasetError
+from mlr_core.validation import check_label_matrix, check_unique_names
+
+LABEL_PREFIX = "label:"
+"""CSV and DataFrame columns whose name starts with this prefix are labels when ``labels=None``."""
+
+FEATURE_TYPES = ("numeric", "binary", "nominal")
+"""Kinds of feature column: a number, a yes/no attribute decoded to 1/0, a one-hot column."""
+
+_MAX_SHOWN = 120  # characters of a file's content quoted in an error message
+RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
+
+RowLabel = Callable[[int], str]
+
+
+@dataclass(eq=False)
+class Dataset:
+    """A multi-label dataset ready for the engine: numeric, finite, 0/1 labels, nothing to parse.
+
+    Construction validates the arrays (shapes, finiteness, 0/1 labels, names), so any ``Dataset``
+    can be handed to the engine as it is.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n, d), float64
+        Features, finite.
+    Y : ndarray of shape (n, m), uint8
+        Labels, 0/1.
+    feature_names, label_names : list of str
+        Column names of ``X`` and ``Y``.
+    name : str
+        Short name (the file's stem for loaded files).
+    feature_types : list of str
+        Per column of ``X``: ``"numeric"``, ``"binary"`` (a yes/no attribute decoded to 1/0) or
+        ``"nominal"`` (a one-hot column ``attribute=value``); all ``"numeric"`` when not given.
+    notes : list of str
+        What the loader decided for the user: dropped string attributes, ignored ``-C``, encoding.
+    source_attributes : list of (str, str)
+        The input attributes as the file declared them, before one-hot encoding, with their kind
+        (``"numeric"``, ``"binary"``, ``"nominal"``); its length is the ``d`` of dataset tables.
+        Defaults to one numeric attribute per column of ``X``.
+    meta : dict
+        Anything else worth keeping: the ARFF relation, the generator's parameters and hypercubes.
+    """
+
+    X: np.ndarray
+    Y: np.ndarray
+    feature_names: list[str]
+    label_names: list[str]
+    name: str = "dataset"
+    feature_types: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
+    source_attributes: list[tuple[str, str]] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.feature_names = [str(f) for f in self.feature_names]
+        self.label_names = [str(lab) for lab in self.label_names]
+        self.X, self.Y = checked_arrays(
+            self.X,
+            self.Y,
+            self.feature_names,
+            self.label_names,
+            f"dataset {self.name!r}",
+            lambda i: f"row {i}",
+        )
+        if self.feature_types is None:
+            self.feature_types = ["numeric"] * self.X.shape[1]
+        self.feature_types = list(self.feature_types)
+        known = set(self.feature_types) <= set(FEATURE_TYPES)
+        if len(self.feature_types) != self.X.shape[1] or not known:
+            raise DatasetError(
+                f"dataset {self.name!r}: feature_types must give one of {FEATURE_TYPES} for each "
+                f"of the {self.X.shape[1]} feature columns"
+            )
+        if self.source_attributes is None:
+            self.source_attributes = list(zip(self.feature_names, self.feature_types, strict=True))
+
+    @property
+    def n_samples(self) -> int:
+        """Number of instances (rows)."""
+        return self.X.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of feature columns of ``X`` (after one-hot encoding)."""
+        return self.X.shape[1]
+
+    @property
+    def n_labels(self) -> int:
+        """Number of labels (columns of ``Y``)."""
+        return self.Y.shape[1]
+
+    def to_frame(self) -> pd.DataFrame:
+        """Features then labels as one DataFrame, label columns prefixed ``label:``.
+
+        Written with ``to_csv(index=False)`` it is a CSV that ``load_dataset`` reads back with no
+        ``labels=`` argument.
+        """
+        features = pd.DataFrame(self.X, columns=self.feature_names)
+        labels = pd.DataFrame(self.Y, columns=[LABEL_PREFIX + lab for lab in self.label_names])
+        return pd.concat([features, labels], axis=1)
+
+
+def excerpt(text: str) -> str:
+    """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""
+    return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "..."
+
+
+def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: RowLabel):
+    """Validate and convert ``X`` (float64, finite) and ``Y`` (uint8 0/1); raise `DatasetError`."""
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise DatasetError(f"{source}: features are not numeric ({err})") from err
+    if X.ndim != 2:
+        raise DatasetError(f"{source}: X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    Y = check_label_matrix(
+        Y, source, error=DatasetError, row_label=row_label, label_names=label_names
+    )
+    if X.shape[0] != Y.shape[0]:
+        raise DatasetError(f"{source}: X has {X.shape[0]} rows but Y has {Y.shape[0]}")
+    if X.shape[1] == 0:
+        raise DatasetError(f"{source}: no feature columns, only labels")
+    for what, names, width in (
+        ("feature", feature_names, X.shape[1]),
+        ("label", label_names, Y.shape[1]),
+    ):
+        if len(names) != width:
+            raise DatasetError(f"{source}: {len(names)} {what} names for {width} {what} columns")
+        check_unique_names(names, what, DatasetError, source)
+    bad = ~np.isfinite(X)
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        raise DatasetError(
+            f"{source}, {row_label(i)}: feature {feature_names[j]!r} is {X[i, j]} "
+            "(missing values, NaN and inf are not allowed)"
+        )
+    return np.ascontiguousarray(X), Y
+
+
+def pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
+    """Indices of the label columns that the caller's ``labels`` argument selects."""
+    if isinstance(labels, (int, np.integer)) and not isinstance(labels, bool):
+        k, width = int(labels), len(names)
+        if k == 0:
+            raise DatasetError(
+                f"{source}: labels=0 selects zero labels; a dataset needs at least one"
+            )
+        if abs(k) >= width:
+            raise DatasetError(
+                f"{source}: labels={k} but there are only {width} columns; at least one must be "
+                "left as a feature"
+            )
+        return list(range(width - k, width)) if k > 0 else list(range(-k))
+    if isinstance(labels, str):
+        labels = [labels]
+    try:
+        wanted = [str(lab) for lab in labels]
+    except TypeError as err:
+        raise DatasetError(
+            f"{source}: labels must be None, an int or a list of column names, got {labels!r}"
+        ) from err
+    if not wanted:
+        raise DatasetError(f"{source}: labels=[] selects zero labels; a dataset needs at least one")
+    position = {item: i for i, item in enumerate(names)}
+    for lab in wanted:
+        if lab not in position:
+            shown = ", ".join(repr(n) for n in names[:10]) + (", ..." if len(names) > 10 else "")
+            raise DatasetError(f"{source}: no column named {lab!r} (columns: {shown})")
+    if len(set(wanted)) != len(wanted):
+        raise DatasetError(f"{source}: a label is named twice in labels={wanted!r}")
+    return [position[lab] for lab in wanted]
+
+
+def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
+    """A column as float64; a cell that is not a number raises with its line (missing -> NaN,
+    which `checked_arrays` then refuses with its line too)."""
+    if isinstance(values, np.ndarray):  # ARFF cells: already floats, unless liac-arff gave up
+        try:
+            return values.astype(np.float64)
+        except (TypeError, ValueError):
+            values = pd.Series(values, dtype=object)  # find the cell at fault below
+    try:
+        numeric = pd.to_numeric(values, errors="coerce")
+    except TypeError:  # cells that are lists, dicts, ...
+        numeric = pd.Series(np.nan, index=values.index)
+    bad = (numeric.isna() & values.notna()).to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DatasetError(
+            f"{source}, {row_label(i)}: {what} is {excerpt(repr(values.iloc[i]))}, not a number"
+        )
+    return numeric.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def label_columns(columns: list[str], labels, source: str) -> list[int]:
+    """The label columns of a table: those ``labels`` selects, or those named ``label:<name>``.
+    Columns are picked by name, so two of one name are refused first."""
+    check_unique_names(columns, "column", DatasetError, source)
+    if labels is not None:
+        return pick_columns(columns, labels, source)
+    label_idx = [j for j, c in enumerate(columns) if c.startswith(LABEL_PREFIX)]
+    if not label_idx:
+        raise DatasetError(
+            f"{source}: cannot tell which columns are labels: name them "
+            f"'{LABEL_PREFIX}<name>' or pass labels= (column names, or a count of last columns)"
+        )
+    return label_idx
+
+
+def table_to_dataset(columns, values, label_idx, source, name, row_label: RowLabel,
+                      notes) -> Dataset:
+    """A table of numbers (CSV or DataFrame) split into features and labels, then checked."""
+    is_label = set(label_idx)
+    feature_idx = [j for j in range(len(columns)) if j not in is_label]
+    X, Y = values[:, feature_idx], values[:, label_idx]
+    feature_names = [columns[j] for j in feature_idx]
+    label_names = [columns[j].removeprefix(LABEL_PREFIX) for j in label_idx]
+    X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)
+    return Dataset(X, Y, feature_names, label_names, name=name, notes=notes, meta={"format": "CSV"})

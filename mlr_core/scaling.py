@@ -1,0 +1,269 @@
+"""How a feature's values reach the rules' [0, 1] axis: by their range (min-max, the paper's)
+or by their order (rank knots), and back to the data's units exactly (float bisection)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from mlr_core.errors import require
+from mlr_core.model_file import booleans, floats
+from mlr_core.rules import binary_features
+
+MAX_KNOTS = 4096
+"""The most knots a feature's rank axis keeps (its quantiles beyond that many distinct values):
+what bounds a model's memory and file whatever the training rows."""
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Per feature, how values in the data's units reach the rules' [0, 1] axes: the training
+    range (``data_min`` to ``data_max``), whether the training values were 0 and 1 only
+    (``binary``: a word present or absent, whose conditions then read ``word = 1`` in every rule
+    text), and on the rank axis the ``knots``: per feature None (two values or fewer: the range
+    is the axis) or (values, positions), the distinct training values (at most `MAX_KNOTS`, the
+    quantiles beyond) at their mid-rank positions in the training column, put on [0, 1].
+
+    A value lies on its feature's axis by linear interpolation between the knots around it (two
+    knots, the range's ends at 0 and 1, without ``knots``: min-max scaling, the paper's), clipped
+    to [0, 1] beyond the training range. The map is non-decreasing over every float, so a
+    condition on the axis accepts an interval of the data's units (`accepted`), and on the rank
+    axis the engine learns from the values' order alone: a strictly increasing map of a feature
+    moves its knots, not its training rows' positions."""
+
+    data_min: np.ndarray
+    data_max: np.ndarray
+    binary: np.ndarray
+    knots: tuple | None = None
+
+    @classmethod
+    def of(cls, X: np.ndarray, axis: str = "minmax") -> Scaling:
+        knots = tuple(rank_knots(column) for column in X.T) if axis == "rank" else None
+        return cls(X.min(axis=0), X.max(axis=0), binary_features(X), knots)
+
+    @property
+    def axis(self) -> str:
+        return "minmax" if self.knots is None else "rank"
+
+    @property
+    def span(self) -> np.ndarray:
+        """The width of each feature's range; 1 for a constant feature, so that a value off it
+        still scales (and reads back) one unit per unit."""
+        span = self.data_max - self.data_min
+        return np.where(span > 0, span, 1.0)
+
+    @cached_property
+    def _pieces(self) -> _Pieces:
+        return _Pieces.of(self)
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """X (a float matrix of the training width) on the [0, 1] axes, clipped there."""
+        return self._pieces.transform(X)
+
+    def positions(self, values, features) -> np.ndarray:
+        """Each value on the axis of its feature (aligned arrays): `transform`'s arithmetic."""
+        return self._pieces.positions(values, features)
+
+    def accepted(self, features, center, spread) -> tuple[np.ndarray, np.ndarray]:
+        """The values in the data's units that conditions ``|scaled - center| <= spread`` on
+        ``features`` accept (aligned arrays), exactly as matching computes it (`transform`, then
+        the kernel's test): each accepts the values from ``lower`` to ``upper``, -inf or inf
+        where it reaches the end of the axis (values beyond the training range are clipped
+        there), ``lower > upper`` when it accepts none. Found by bisection over the floats
+        between a value the axis puts at 0 (the training minimum) and one it puts at 1."""
+        features = np.asarray(features, dtype=np.int64)
+        center, spread = np.asarray(center, dtype=np.float64), np.asarray(spread, dtype=np.float64)
+        low, high = self.data_min[features], self.data_max[features]
+        high = np.where(high > low, high, low + 1.0 + 2.0 * np.abs(low))  # constant: span 1
+
+        def offset(x):  # what the kernel compares with the spread
+            return self.positions(x, features) - center
+
+        lower = _first_true(lambda x: offset(x) >= -spread, low, high)
+        upper = _first_true(lambda x: offset(x) > spread, low, high, last_false=True)
+        lower = np.where(0.0 - center >= -spread, -np.inf, lower)  # accepts the axis's start
+        upper = np.where(1.0 - center <= spread, np.inf, upper)  # accepts its end
+        none = (1.0 - center < -spread) | (0.0 - center > spread)
+        return np.where(none, np.inf, lower), np.where(none, -np.inf, upper)
+
+    def unscale(self, lower: np.ndarray, upper: np.ndarray):
+        """Bounds on the axes (rules x features, NaN = wildcard) in the data's units, for
+        reading (`accepted` gives the exact ones)."""
+        return self._pieces.unscale(lower), self._pieces.unscale(upper)
+
+    def to_dict(self) -> dict:
+        out = {"data_min": self.data_min.tolist(), "data_max": self.data_max.tolist(),
+               "binary": self.binary.tolist()}
+        if self.knots is not None:
+            out["knots"] = [None if k is None else [k[0].tolist(), k[1].tolist()]
+                            for k in self.knots]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, features) -> Scaling:
+        """The scaling saved by `to_dict` (a file without ``knots``: min-max), checked."""
+        d = len(features)
+        data_min = floats(data["data_min"], d, "data_min")
+        data_max = floats(data["data_max"], d, "data_max")
+        require((data_min <= data_max).all(), "data_min must not exceed data_max.")
+        binary = booleans(data["binary"], d, "binary")
+        zero_one = np.isin(data_min, (0.0, 1.0)) & np.isin(data_max, (0.0, 1.0))
+        j = int(np.argmax(binary & ~zero_one))  # the first feature marked 0/1 wrongly, if any
+        require(not binary[j] or zero_one[j],
+                f"binary marks feature {features[j]!r} as taking only 0 and 1, but its "
+                f"training range is {data_min[j]:g} to {data_max[j]:g}.")
+        knots = data.get("knots")
+        if knots is not None:
+            require(isinstance(knots, list) and len(knots) == d,
+                    f"knots must be a list of {d} entries, one per feature (null: its range).")
+            knots = tuple(_knots(knot, data_min[j], data_max[j], features[j])
+                          for j, knot in enumerate(knots))
+        return cls(data_min, data_max, binary, knots)
+
+
+def rank_knots(column: np.ndarray, max_knots: int = MAX_KNOTS):
+    """A training column's rank axis: (values, positions), its distinct values (at most
+    ``max_knots``: the quantiles, ends kept) at their mid-rank positions (the share of rows
+    below, plus half of those equal), put on [0, 1] from the least to the greatest; None for
+    two distinct values or fewer, whose axis is their range."""
+    values, counts = np.unique(column, return_counts=True)
+    if len(values) <= 2:
+        return None
+    mid = np.cumsum(counts) - 0.5 * counts
+    positions = (mid - mid[0]) / (mid[-1] - mid[0])
+    if len(values) > max_knots:
+        keep = np.unique(np.searchsorted(positions, np.linspace(0.0, 1.0, max_knots)))
+        values, positions = values[keep], positions[keep]
+    return values, positions
+
+
+def _knots(knot, low, high, feature):
+    """A saved feature's knots, checked: None, or increasing values from ``low`` to ``high`` at
+    increasing positions from 0 to 1, at most `MAX_KNOTS`."""
+    if knot is None:
+        return None
+    where = f"feature {feature!r}'s knots"
+    require(isinstance(knot, list) and len(knot) == 2 and isinstance(knot[0], list)
+            and isinstance(knot[1], list) and 3 <= len(knot[0]) <= MAX_KNOTS
+            and len(knot[1]) == len(knot[0]),
+            f"{where} must be [values, positions]: two lists of 3 to {MAX_KNOTS} numbers.")
+    values = floats(knot[0], len(knot[0]), f"{where} values")
+    positions = floats(knot[1], len(knot[1]), f"{where} positions")
+    require((np.diff(values) > 0).all() and values[0] == low and values[-1] == high,
+            f"{where}: the values must increase from data_min to data_max.")
+    require((np.diff(positions) > 0).all() and positions[0] == 0.0 and positions[-1] == 1.0,
+            f"{where}: the positions must increase from 0 to 1.")
+    return values, positions
+
+
+@dataclass(frozen=True)
+class _Pieces:
+    """A `Scaling` as one piecewise-linear map per feature, the knots end to end: feature
+    ``j``'s knots are ``value[first[j]:first[j] + count[j]]`` at ``position[...]``, the piece
+    from knot ``i`` to the next ``width[i]`` wide in the data's units. Min-max is two knots per
+    feature, the range's ends, one piece ``span`` wide (so the arithmetic is min-max's own)."""
+
+    value: np.ndarray
+    position: np.ndarray
+    width: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+
+    @classmethod
+    def of(cls, scaling: Scaling) -> _Pieces:
+        span = scaling.span
+        knots = scaling.knots or (None,) * len(span)
+        value, position, width = [], [], []
+        for j, knot in enumerate(knots):
+            if knot is None:
+                value.append([scaling.data_min[j], scaling.data_max[j]])
+                position.append([0.0, 1.0])
+                width.append([span[j], 1.0])
+            else:
+                value.append(knot[0])
+                position.append(knot[1])
+                width.append(np.append(np.diff(knot[0]), 1.0))
+        count = np.array([len(v) for v in value], dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+        return cls(*(np.concatenate(part).astype(np.float64)
+                     for part in (value, position, width)), first, count)
+
+    def _at(self, values, piece):
+        """``values`` on their axes, each in its ``piece`` (the index of the knot it starts
+        from, aligned or broadcast): from that knot's position, linearly, never beyond the
+        next's; then clipped to [0, 1]. Non-decreasing in the value over every float."""
+        start, end = self.position[piece], self.position[piece + 1]
+        scaled = values - self.value[piece]  # the one copy; the rest is in place
+        scaled /= self.width[piece]
+        scaled *= end - start
+        scaled += start
+        np.minimum(scaled, end, out=scaled)
+        return np.clip(scaled, 0.0, 1.0, out=scaled)
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        plain = self.count == 2
+        if plain.all():  # one piece per feature: the whole matrix at once
+            return self._at(X, self.first)
+        out = np.empty(X.shape, dtype=np.float64)
+        cols = np.flatnonzero(plain)
+        out[:, cols] = self._at(X[:, cols], self.first[cols])
+        for j in np.flatnonzero(~plain):
+            first, count = self.first[j], self.count[j]
+            piece = np.searchsorted(self.value[first:first + count], X[:, j], side="right") - 1
+            out[:, j] = self._at(X[:, j], first + np.clip(piece, 0, count - 2))
+        return out
+
+    def positions(self, values, features) -> np.ndarray:
+        values = np.asarray(values, dtype=np.float64)
+        features = np.asarray(features, dtype=np.int64)
+        low = self.first[features]
+        high = low + self.count[features] - 2  # the last piece
+        while (searching := low < high).any():  # the last piece starting at or below the value
+            mid = (low + high + 1) // 2
+            below = self.value[mid] <= values
+            low = np.where(searching & below, mid, low)
+            high = np.where(searching & ~below, mid - 1, high)
+        return self._at(values, low)
+
+    def unscale(self, scaled: np.ndarray) -> np.ndarray:
+        scaled = np.asarray(scaled, dtype=np.float64)
+        out = np.empty(scaled.shape, dtype=np.float64)
+        for j in range(scaled.shape[1]):
+            first, count = self.first[j], self.count[j]
+            at = np.searchsorted(self.position[first:first + count], scaled[:, j], side="right")
+            piece = first + np.clip(at - 1, 0, count - 2)
+            start, end = self.position[piece], self.position[piece + 1]
+            out[:, j] = (self.value[piece]
+                         + (scaled[:, j] - start) / (end - start) * self.width[piece])
+        return out
+
+
+_SIGN = np.int64(-(2**63))
+
+
+def _float_order(x):
+    """float64 -> int64 keys in the floats' order (neighbouring floats, neighbouring keys)."""
+    bits = np.asarray(x, dtype=np.float64).view(np.int64)
+    return np.where(bits < 0, -(bits & ~_SIGN), bits)
+
+
+def _from_order(key):
+    return np.where(key < 0, (-key) | _SIGN, key).astype(np.int64).view(np.float64)
+
+
+def _first_true(test, low, high, last_false=False):
+    """Per entry, the least float in (low, high] where ``test`` (false at ``low``, true at
+    ``high``, never true then false) turns true; with ``last_false``, the greatest in
+    [low, high) where it is still false. Elsewhere the answer is left to the caller."""
+    a, b = _float_order(low), _float_order(high)
+    for _ in range(64):
+        searching = b > a + 1
+        if not searching.any():
+            break
+        mid = (a >> 1) + (b >> 1) + (a & b & 1)  # the midpoint, without overflow
+        true = test(_from_order(mid))
+        a, b = np.where(searching & ~true, mid, a), np.where(searching & true, mid, b)
+    return _from_order(a if last_false else b)
