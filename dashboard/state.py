@@ -147,7 +147,7 @@ class ModelCache:
     def explain(self, index: int):
         """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
         return self._once(("explain", index),
-                          lambda: self.vote_model().current_rule_set("agg").explain(
+                          lambda: self.vote_model()._rule_set_for("agg").explain(
                               self.split.dataset.X[index]))
 
     def _scored(self, weighting: str):
@@ -238,7 +238,7 @@ class Session:
         """A model bound to the training split, checked (data and parameters) but not yet tuned:
         with fitted weights the tuning is a weight fit (seconds on ohsumed's words, at iteration
         0 as later), done when a page first needs scores (:meth:`_ready`)."""
-        return _training(_estimator()(**params)).bind(
+        return _training(_estimator()(**params)).start_untuned(
             *split.training(),
             feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
         )
@@ -443,7 +443,7 @@ class Session:
             if not self.curves.due(iteration, now, force):
                 return
             snap = self.snapshot()  # taken first: pages read it while the point is made
-            if training.model.by_vote("agg"):  # the vote's threshold: fast, in place
+            if training.answers_by_vote("agg"):  # the vote's threshold: fast, in place
                 training.tune_bipartition()
                 self._add_point(training, iteration, now,
                                 self._scores(training.model, self.split), None)
@@ -513,11 +513,10 @@ class Session:
         with self._lock:
             self._refitted.wait_for(lambda: not self._refitting_now())
             training = self._training
-            if training is None or training.model.by_vote("agg"):
+            if training is None or training.answers_by_vote("agg"):
                 return
             iteration = int(training.summary()["iteration"])
-            if not iteration or _tuned(training.model) and (
-                    training.model.rule_set_.iteration == iteration):
+            if not iteration or training.model.fitted_.is_current():
                 return
             twin = self._twin(training, iteration)
         try:
@@ -601,8 +600,8 @@ class Session:
                 self._refitted.wait()  # a refit of these very rules is under way: it serves
             training = self._training_started()
             model = training.model
-            if not _tuned(model) or not model.by_vote("agg") and (
-                    model.rule_set_.iteration != training.summary()["iteration"]):
+            if not _tuned(model) or not training.answers_by_vote("agg") and (
+                    not model.fitted_.is_current()):
                 training.tune_bipartition()
                 kept = self._snapshot
                 if kept is not None and int(model.population_.size[0]) != len(kept.rules):
@@ -616,7 +615,7 @@ class Session:
         makes anyway."""
         with self._lock:
             model = None if self._training is None else self._training.model
-            if model is None or model.by_vote("agg"):
+            if model is None or self._training.answers_by_vote("agg"):
                 return None
             sets = [self._points_rules, getattr(model, "rule_set_", None)]
             return max((r for r in sets if r is not None), key=lambda r: r.iteration,
