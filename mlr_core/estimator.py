@@ -135,9 +135,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     current_rule_set = deprecated_method(
         "current_rule_set", _rule_set_for,
-        "read rule_set_ (the rules as last tuned), after TrainingSession.tune_bipartition() "
-        "where training went on.")
-    scaled = deprecated_method("scaled", _scaled, "use rule_set_.scaled(X).")
+        "read `rule_set_` (the rules as last tuned), after "
+        "`TrainingSession.tune_bipartition()` where training went on.")
+    scaled = deprecated_method("scaled", _scaled, "use `rule_set_.scaled(X)`.")
 
     @property
     def bipartition_(self):
@@ -156,11 +156,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def rule_set_(self):
         """What predicts, as last tuned (see the class docstring); absent before the first
         tuning."""
-        rule_set = self._fitted().rule_set
-        if rule_set is None:
-            raise AttributeError("rule_set_: the model is not tuned yet: call "
-                                 "tune_bipartition() (or start, or fit).")
-        return rule_set
+        return self._present("rule_set", "the model is not tuned yet: call tune_bipartition() "
+                             "(or start, or fit).")
 
     @property
     def tuned_under_(self):
@@ -170,10 +167,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def n_iter_(self):
         """The iterations ``fit`` ran; absent on a model no ``fit`` trained (a loaded one)."""
-        n_iter = self._fitted().n_iter
-        if n_iter is None:
-            raise AttributeError("n_iter_: this model was not trained by fit().")
-        return n_iter
+        return self._present("n_iter", "this model was not trained by fit().")
 
     @property
     def feature_names_(self):
@@ -203,11 +197,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     @property
     def feature_names_in_(self):
         """The columns of a training DataFrame (scikit-learn's); absent for an array."""
-        names = self._fitted().feature_names_in
-        if names is None:
-            raise AttributeError("feature_names_in_: the model was trained on an array, "
-                                 "without feature names.")
-        return names
+        return self._present("feature_names_in", "the model was trained on an array, without "
+                             "feature names.")
 
     # ------------------------------------------------------------------- rules
 
@@ -317,6 +308,14 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _fitted(self) -> FittedState:
         check_is_fitted(self, "fitted_")
         return self.fitted_
+
+    def _present(self, name, absent):
+        """The fitted state's ``name``, or, where it is None, an AttributeError that says why
+        the attribute ``name_`` is ``absent`` (``hasattr`` then answers False)."""
+        value = getattr(self._fitted(), name)
+        if value is None:
+            raise AttributeError(f"{name}_: {absent}")
+        return value
 
 
 MLRClassifier.__doc__ = MLRClassifier.__doc__.replace("{parameters}", params.numpydoc())

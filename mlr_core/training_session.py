@@ -128,7 +128,7 @@ class TrainingSession:
         return self.adopt(FittedState(run, tuple(feature_names), tuple(label_names), label_dtype,
                                       columns))
 
-    bind = deprecated_method("bind", start_untuned, "use start_untuned(...).")
+    bind = deprecated_method("bind", start_untuned, "use `start_untuned(...)`.")
 
     def _reconfigure(self, n, d):
         """A warm start's parameters in force on ``n`` rows of ``d`` features."""

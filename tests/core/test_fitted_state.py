@@ -6,21 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mlr_core import InputError, MLRClassifier, TrainingSession
+from mlr_core import InputError, MLRClassifier, TrainingSession, make_hypercube_dataset
 from mlr_core.fitted_state import FittedState
 from mlr_core.training_run import TrainingRun
 
 
-def data():
-    r = np.random.default_rng(5)
-    X = r.random((160, 3))
-    return X, np.column_stack([X[:, 0] > 0.5, X[:, 1] + X[:, 2] > 1]).astype(bool)
-
-
 @pytest.fixture(scope="module")
 def fitted():
-    X, Y = data()
-    return MLRClassifier(n_rules=100, n_iter=1500, random_state=0).fit(X, Y), X, Y
+    """A fitted model, its training rows and its labels (bool: predictions come back so)."""
+    cube = make_hypercube_dataset(n_samples=160, n_relevant=2, n_labels=2, random_state=5)
+    Y = cube.Y.astype(bool)
+    return MLRClassifier(n_rules=100, n_iter=1500, random_state=0).fit(cube.X, Y), cube.X, Y
 
 
 def test_fit_leaves_its_parameters_and_one_fitted_state(fitted):
@@ -29,17 +25,16 @@ def test_fit_leaves_its_parameters_and_one_fitted_state(fitted):
     state = model.fitted_
     assert isinstance(state, FittedState) and state.is_current()
     assert model.run_ is state.run and model.rule_set_ is state.rule_set
-    assert model.feature_names_ == ["x0", "x1", "x2"] and model.label_names_ == ["label0",
-                                                                               "label1"]
-    assert model.n_features_in_ == 3 and model.classes_.tolist() == [0, 1]
+    assert model.feature_names_ == ["x0", "x1"] and model.label_names_ == ["label0", "label1"]
+    assert model.n_features_in_ == 2 and model.classes_.tolist() == [0, 1]
     assert model.label_dtype_ == np.dtype(bool) and model.predict(X).dtype == bool
     assert model.n_iter_ == 1500 and not hasattr(model, "feature_names_in_")
     with pytest.raises(AttributeError):
         model.rule_set_ = model.rule_set_  # read only: the session writes the state
 
 
-def test_is_current_follows_training_and_tuning():
-    X, Y = data()
+def test_is_current_follows_training_and_tuning(fitted):
+    _, X, Y = fitted
     model = MLRClassifier(n_rules=100, random_state=0)
     session = TrainingSession(model).start_untuned(X, Y)
     assert not model.fitted_.is_current() and not hasattr(model, "rule_set_")
@@ -56,13 +51,12 @@ def test_is_current_follows_training_and_tuning():
     assert model.fitted_.is_current() and model.rule_set_.iteration == 10
 
 
-def test_a_data_frame_s_columns_are_recorded_in_the_state():
-    X, Y = data()
-    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+def test_a_data_frame_s_columns_are_recorded_in_the_state(fitted):
+    _, X, Y = fitted
+    frame = pd.DataFrame(X, columns=["a", "b"])
     model = MLRClassifier(n_rules=100, n_iter=300, random_state=0).fit(frame, Y)
-    assert model.feature_names_in_.tolist() == model.feature_names_ == ["a", "b", "c"]
-    assert model.subset(model.rules_frame().index[:3]).feature_names_in_.tolist() == ["a", "b",
-                                                                                     "c"]
+    assert model.feature_names_in_.tolist() == model.feature_names_ == ["a", "b"]
+    assert model.subset(model.rules_frame().index[:3]).feature_names_in_.tolist() == ["a", "b"]
     with pytest.warns(UserWarning, match="feature names"):
         model.predict(X)
 
