@@ -1,4 +1,5 @@
-"""MLRClassifier: the scikit-learn estimator, a thin shell over its fitted rule set."""
+"""MLRClassifier: the scikit-learn estimator, a thin shell over its fitted state
+(`mlr_core.fitted_state`), which a `TrainingSession` writes."""
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, _fit_context, clone
@@ -27,9 +28,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         `~mlr_core.training_session.TrainingSession` writes (``fit`` is one run to its end);
         the attributes below read it.
     run_ : TrainingRun
-        The state of training (``mlr_core/training_run.py``); ``population_``, ``labelsets_``
-        and ``max_specified_`` read from it. A `~mlr_core.training_session.TrainingSession`
-        trains it further step by step.
+        The state of training (``mlr_core/training_run.py``); ``labelsets_``, ``n_rules_`` and
+        ``max_specified_`` read from it, ``population_`` too unless the fitted rule set adds
+        rules. A `~mlr_core.training_session.TrainingSession` trains it further step by step.
     rule_set_ : RuleSet
         What predicts (``mlr_core/rule_set.py``): the rules as last tuned, the scaling, the
         scorer (fitted weights or the vote) and the bipartition; its methods explain

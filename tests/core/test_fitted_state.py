@@ -97,3 +97,18 @@ def test_the_renamed_public_names_still_work_and_warn(fitted):
     with pytest.warns(FutureWarning, match="bind is deprecated.*start_untuned"):
         TrainingSession(fresh).bind(X, Y)
     assert fresh.run_.bound and not hasattr(fresh, "rule_set_")
+
+
+def test_the_estimator_s_own_methods_are_scikit_learn_s_and_reading_ones():
+    """Beside scikit-learn's methods and the fitted attributes (``name_``), the estimator's
+    public names read the model or make a new one from it; the plumbing went private (the
+    deprecated names excepted)."""
+    from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
+
+    inherited = set(dir(BaseEstimator)) | set(dir(ClassifierMixin)) | set(dir(MultiOutputMixin))
+    own = {name for name in dir(MLRClassifier) if not name.startswith("_")
+           and not name.endswith("_") and name not in inherited
+           and not name.startswith("set_")}  # set_fit_request...: scikit-learn's routing
+    assert own == {"fit", "predict", "predict_proba", "coverage", "rules_frame", "rule_bounds",
+                   "subset", "with_rule_set", "to_json", "from_json",
+                   "current_rule_set", "scaled"}  # the last two deprecated, see above
