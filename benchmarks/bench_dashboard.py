@@ -70,11 +70,11 @@ def population_page(session: state.Session) -> list:
 
 def tick(session: state.Session, charts, with_curve_point: bool) -> dict:
     """One live tick: train for the budget (starting a curve point if asked), then redraw; then
-    the wait for the point, whose refit runs beside the tick (``Session.record``)."""
-    session.curves.last_time = -np.inf if with_curve_point else time.perf_counter()
+    the wait for the point, whose refit runs beside the tick (``CurvePoints.record``)."""
+    session.points.curves.last_time = -np.inf if with_curve_point else time.perf_counter()
     _, advance_ms = timed(lambda: session.pacing.advance(session))
     _, draw_ms = timed(lambda: [fig.to_json() for fig in charts(session)])
-    _, point_ms = timed(session.settled)
+    _, point_ms = timed(session.points.settled)
     return {"total": advance_ms + draw_ms, "advance": advance_ms, "draw": draw_ms,
             "point": point_ms}
 

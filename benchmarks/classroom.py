@@ -52,18 +52,24 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dashboard import page_registry
 from dashboard.headless import WATCH_ERRORS, launch_chromium, start_server, stop, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = ROOT.parent / "shared" / "datasets"
-TRAIN = "Train (live)"
-#: The other pages, in the order the tabs open them.
-PAGES = ["Population", "Rules", "Explain an instance", "Microscope", "Time travel",
-         "Race: EM vs HL", "Theory", "Data", "Experiments"]
+TRAIN = page_registry.BY_NAME["train"].title
 #: The pages a class opens after the teacher, in turn (``--teacher``).
-TEACHER = ["Population", "Rules", "Explain an instance", TRAIN]
+FIRST = ("population", "rules", "explain")
+TEACHER = page_registry.titles(*FIRST, "train")
+#: The other pages, in the order the tabs open them: `FIRST`, then the navigation's order.
+OTHERS = [*FIRST, *(page.name for page in page_registry.PAGES
+                    if page.name not in {"train", *FIRST})]
+PAGES = page_registry.titles(*OTHERS)
+#: The pages that read the model (Data and Experiments do not), then Train.
+READ_MODEL = page_registry.titles(*(name for name in OTHERS if name not in {"data", "experiments"}),
+                                  "train")
 #: Pages whose body redraws itself while the tab trains (a live fragment).
-LIVE = {TRAIN, "Population"}
+LIVE = {page.title for page in page_registry.PAGES if page.live}
 TIMEOUT_MS = 180_000
 #: True once the page titled ``title`` is answered (see the module's docstring).
 ANSWERED = """([title, live]) => {
@@ -305,7 +311,7 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
     print(f"server {before:.0f} MB with one tab on the sample (load {load():.2f})")
     # what every tab shares (the pages' modules, the engine's kernels) is then loaded: the
     # server's size above this is what the dataset costs one tab
-    for title in [*PAGES[:-2], TRAIN]:
+    for title in READ_MODEL:
         tab.open(title)
     tab.clicks.clear()
     warm = rss_mb(pid)
@@ -332,7 +338,7 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
                       "stMetricValue]')].some(e => /[1-9]/.test(e.innerText))")
     time.sleep(args.warm)
     for state in ("training", "paused"):
-        for title in [*PAGES[:-2], TRAIN]:  # Data and Experiments do not read the model
+        for title in READ_MODEL:
             click = tab.open(title)
             print(f"{state}: {title} {click.seconds:.2f} s (load {click.load:.2f}); server "
                   f"{rss_mb(pid):.0f} MB", flush=True)

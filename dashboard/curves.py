@@ -1,5 +1,5 @@
-"""Learning curves over a run: bounded logs that always span the whole run, and the curves of
-earlier runs kept for comparison."""
+"""Learning curves over a run: the measures of a curve point, bounded logs that always span the
+whole run, and the curves of earlier runs kept for comparison."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
+
+from dashboard.data_split import DataSplit
 
 #: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
 CURVE_EVERY_S = 1.0
@@ -17,6 +20,24 @@ CURVE_POINTS = 200
 RUN_HISTORY = 5
 #: The learning curves' measures (those a live tick can afford), with their display names.
 MEASURES = {"hamming_loss": "Hamming loss", "accuracy": "Accuracy", "f1": "F1"}
+#: Rows of the training set scored for the training curve (a fixed sample keeps ticks short).
+TRAIN_EVAL_ROWS = 1000
+
+
+def curve_scores(model, split: DataSplit) -> dict:
+    """The measures of ``model`` on the training sample and the held-out rows of ``split``
+    (the data it was trained on: a point made beside a tick may end after new data)."""
+    from mlr_core.evaluation import measures  # on first scoring: it pulls in scikit-learn
+
+    sample = split.train_idx[:TRAIN_EVAL_ROWS]
+    rows = np.concatenate([sample, split.test_idx])
+    pred = model.predict(split.dataset.X[rows])  # one pass over both splits
+    truth = split.dataset.Y[rows]
+    return {
+        side: {name: float(getattr(measures, name)(truth[part], pred[part])) for name in MEASURES}
+        for side, part in (("training", slice(0, len(sample))),
+                           ("held-out", slice(len(sample), None)))
+    }
 
 
 class ThinnedLog:

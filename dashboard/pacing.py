@@ -62,7 +62,7 @@ class Pacing:
         click's own tick: the page it opens would wait for the refit, seconds on ohsumed).
         """
         if point:
-            session.record(wait=False)  # made beside the tick (see Session.record)
+            session.points.record(wait=False)  # made beside the tick (see CurvePoints.record)
         deadline = time.perf_counter() + budget_s
         cap = self.tick_cap or math.inf
         if self.stop_at is not None:
@@ -83,6 +83,6 @@ class Pacing:
             self.speed = rate if not self.speed else 0.5 * (self.speed + rate)
             done += chunk
         if self.stop_at is not None and session.iteration >= self.stop_at:
-            session.record(force=True)  # the run ends on a point at the target
+            session.points.record(force=True)  # the run ends on a point at the target
             self.running = False
         return done

@@ -23,7 +23,7 @@ latest (:func:`take_turn`).
 And a class of tabs costs the server about what one tab does: each curve point (a rule-weight
 refit, the measures, the Train page's charts made again and drawn again by the browser: most of
 a tick's cost) comes at most every ``curves.CURVE_EVERY_S`` per tab alone, and that times the
-tabs training together (:func:`share`, used by ``Session.record`` through ``Pacing.share``).
+tabs training together (:func:`share`, used by ``CurvePoints.record`` through ``Pacing.share``).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ within a memory budget per tab."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -10,11 +11,25 @@ import pandas as pd
 
 from dashboard.bounds import RuleBounds
 from dashboard.curves import ThinnedLog
+from dashboard.data_split import DataSplit
 
 #: Population snapshots kept for time travel at most (thinned like the curves: they span the run).
 SNAPSHOTS = 40
 #: Memory the kept snapshots of one tab may take; beyond it they are thinned like the count.
 SNAPSHOT_BUDGET_BYTES = 48_000_000
+#: What the engine reports for a model that has not learned yet (a unit test checks these
+#: against the engine): a new tab's first page shows them without starting the engine.
+FRESH_SUMMARY = {
+    "iteration": 0, "epoch": 0.0, "macro_size": 0, "micro_size": 0, "mean_fitness": 0.0,
+    "mean_generality": 0.0, "coverage": math.nan, "n_covering": 0, "n_ga": 0,
+    "n_subsumption": 0, "n_deletion": 0,
+}
+RULE_COLUMNS = {
+    "rule": "object", "labelset": "object", "fitness": "float64", "accuracy": "float64",
+    "numerosity": "int64", "experience": "int64", "generality": "float64",
+    "n_specified": "int32", "correct_set_size": "float64", "last_ga": "int64", "birth": "int64",
+    "labelset_id": "int64",
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +51,29 @@ class Snapshot:
     def nbytes(self) -> int:
         """Measured once (the store sums its snapshots' sizes at every point it keeps)."""
         return self.bounds.nbytes + int(self.rules.memory_usage(index=True, deep=True).sum())
+
+
+def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
+    """A snapshot of ``training``'s model (its `TrainingSession`, trained on ``split``), with
+    ``curves``; of a model not started (None), what a fresh one shows, without the engine.
+    Taken under the session's lock (``Session.snapshot``)."""
+    if training is None:
+        rules = pd.DataFrame({name: pd.Series(dtype=kind) for name, kind in RULE_COLUMNS.items()})
+        return Snapshot(
+            iteration=0, summary=dict(FRESH_SUMMARY), rules=rules.rename_axis("rule_id"),
+            bounds=RuleBounds.empty(split.dataset.X.shape[1]), history=pd.DataFrame(),
+            curves=curves,
+        )
+    model = training.model
+    summary = training.summary()
+    rules = model.rules_frame()
+    lower, upper = model.rule_bounds()
+    model_ids = split.labelsets.ids_of(model.labelsets_)
+    rules["labelset_id"] = model_ids[model.population_.ls[: len(rules)]]
+    return Snapshot(
+        iteration=summary["iteration"], summary=summary, rules=rules,
+        bounds=RuleBounds.of(lower, upper), history=training.history(), curves=curves,
+    )
 
 
 def for_time_travel(snap: Snapshot) -> Snapshot:

@@ -18,22 +18,13 @@ if sys.path[:1] != [ROOT]:
 
 import streamlit as st  # noqa: E402
 
+from dashboard.page_registry import PAGES  # noqa: E402
+
 # A local icon: Streamlit fetches material-symbol favicons from the internet.
 st.set_page_config(page_title="MLR Studio", page_icon=str(Path(__file__).with_name("icon.svg")),
                    layout="wide")
-page = st.navigation([
-    st.Page("views/train.py", title="Train (live)", icon=":material/model_training:",
-            default=True),
-    st.Page("views/population.py", title="Population", icon=":material/scatter_plot:"),
-    st.Page("views/microscope.py", title="Microscope", icon=":material/biotech:"),
-    st.Page("views/time_travel.py", title="Time travel", icon=":material/history:"),
-    st.Page("views/race.py", title="Race: EM vs HL", icon=":material/compare_arrows:"),
-    st.Page("views/explain.py", title="Explain an instance", icon=":material/manage_search:"),
-    st.Page("views/rules.py", title="Rules", icon=":material/table_rows:"),
-    st.Page("views/theory.py", title="Theory", icon=":material/functions:"),
-    st.Page("views/data.py", title="Data", icon=":material/dataset:"),
-    st.Page("views/experiments.py", title="Experiments", icon=":material/leaderboard:"),
-])
+page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p is PAGES[0])
+                      for p in PAGES])
 # Say something at once: the first run of a new server imports pandas and plotly (a second or
 # more on a busy machine) before the page can draw.
 loading = st.empty()

@@ -231,7 +231,7 @@ def run_every() -> float | None:
     """Timer of the live fragments: ticking while running or while a Step's curve point is
     being made (it is drawn when made), ``None`` (stopped) when paused."""
     current = session()
-    return pacing.TICK_EVERY_S if current.pacing.running or current.point_owed() else None
+    return pacing.TICK_EVERY_S if current.pacing.running or current.points.point_owed() else None
 
 
 def wait_for_kernels() -> None:
@@ -268,7 +268,7 @@ def live(draw: Callable[[state.Session, state.Snapshot], None]) -> None:
     @st.fragment(run_every=every)
     def tick() -> None:
         current = session()
-        if every and not current.pacing.running and not current.point_owed():
+        if every and not current.pacing.running and not current.points.point_owed():
             st.rerun()  # the Step's point is made: the whole page, without the timer
         first = sharing.answering_click()
         if first:  # paused, no tick follows: the model as it is (a Pause's tick stopped)
@@ -304,7 +304,7 @@ def _start() -> None:
 def _pause() -> None:
     current = session()
     current.pacing.running = False
-    current.refit_behind()  # pages that need the weights then find them fitted
+    current.points.refit_behind()  # pages that need the weights then find them fitted
 
 
 @shielded_callback("stepping the model")

@@ -39,6 +39,7 @@ from sklearn.metrics import label_ranking_loss
 from sklearn.model_selection import KFold
 
 from mlr_core import links
+from mlr_core._engine.jit import njit
 from mlr_core.rule_set import WeightScorer
 from mlr_core.rule_weights import one_blas_thread
 
@@ -59,7 +60,10 @@ STACK_WORK = 5e7
 scaling, which costs rows x labels, is tried instead."""
 
 MAX_ITER = 100
-"""L-BFGS iterations at most per fit."""
+"""L-BFGS iterations at most per fit (stacking)."""
+
+NEWTON_STEPS = 50
+"""Newton steps at most per label (Platt's scaling); a handful reach rounding."""
 
 ROWS_PER_LABEL = 10
 """Stacking fits as many slopes per label as there are labels: tried only with at least this
@@ -71,7 +75,9 @@ def calibrate(weights: WeightScorer, totals: np.ndarray, truth: np.ndarray,
               seed: int) -> tuple[WeightScorer, np.ndarray]:
     """The weights with the link that ranks best (see the module's docstring), and the scores
     of the fitting rows the cut is tuned on. ``totals``: the fitting rows' leave-one-out
-    totals (unclipped); ``truth``: their 0/1 labels."""
+    totals (unclipped); ``truth``: their 0/1 labels. The weights' ``coef`` is taken over: with
+    Platt's scaling it is scaled in place (at 50,000 labels a new rules x labels array took
+    1.2 CPU s of page faults, more than the fits)."""
     truth = np.asarray(truth, dtype=np.uint8)
     n, m = truth.shape
     clipped = links.Clip.apply(totals)
@@ -95,7 +101,11 @@ def calibrate(weights: WeightScorer, totals: np.ndarray, truth: np.ndarray,
     if best is None:
         return weights, clipped
     W, b = _logistic(F, truth, *best)
-    coef = _times(weights.coef, W)
+    if W.ndim == 1:  # in place: a new rules x labels array cost more than the fits (many labels)
+        coef = weights.coef
+        coef *= W
+    else:
+        coef = weights.coef @ W
     intercept = _times(weights.intercept - mean, W) + b
     return replace(weights, coef=coef, intercept=intercept, link=links.Logistic.name), \
         best_scores
@@ -123,11 +133,10 @@ def _logistic(F: np.ndarray, Y: np.ndarray, kind: str, C: float):
     measured results stand (genbase, the one of the eight shared datasets with such labels
     there, would move its scores by up to 1e-3 on two of five folds, its labels not).
 
-    The labels fitted in one L-BFGS run (scipy) because they share ``F``: the gradient of
-    every label's loss is one product ``F' (P - Y)`` ("all") or one column-wise sum ("own",
-    which so costs rows x labels, not rows x labels^2). scikit-learn fits one label at a
-    time: with its fits the whole fit on slashdot (fold 0, 22 labels) took 12.5 CPU s, with
-    this 2.8."""
+    Stacking's labels are fitted in one L-BFGS run (scipy) because they share ``F``: the
+    gradient of every label's loss is one product ``F' (P - Y)``. scikit-learn fits one label
+    at a time: with its fits the whole fit on slashdot (fold 0, 22 labels) took 12.5 CPU s,
+    with this 2.8. Platt's labels are independent problems of two unknowns each: `_platt`."""
     n, m = Y.shape
     own = kind == "own"
     positives = Y.sum(axis=0)
@@ -145,28 +154,92 @@ def _logistic(F: np.ndarray, Y: np.ndarray, kind: str, C: float):
 
 
 def _fit_logistic(F: np.ndarray, Y: np.ndarray, own: bool, C: float, start: np.ndarray):
-    """`_logistic`'s L-BFGS run for the labels of ``Y`` (``F``: their totals), from slopes 0
-    and the intercepts ``start``."""
+    """`_logistic`'s fit of the labels of ``Y`` (``F``: their totals), from slopes 0 and the
+    intercepts ``start``."""
     n, m = Y.shape
-    k = m if own else m * m
     Yf = Y.astype(np.float64)
+    if own:
+        return _platt(np.asfortranarray(F), np.asfortranarray(Yf), C, start)
+    k = m * m
 
     def loss(theta):  # in place where it can: two n x m arrays per call
         w, b = theta[:k], theta[k:]
-        Z = F * w if own else F @ w.reshape(m, m)
+        Z = F @ w.reshape(m, m)
         Z += b
         softplus = np.logaddexp(0.0, Z)
         value = softplus.sum() - np.vdot(Yf, Z) + np.square(w).sum() / (2.0 * C)
         R = np.exp(np.subtract(Z, softplus, out=Z), out=Z)
         R -= Yf  # the probabilities, minus the labels
-        slopes = np.einsum("ij,ij->j", F, R) if own else (F.T @ R).ravel()
+        slopes = (F.T @ R).ravel()
         return value / n, np.concatenate([slopes + w / C, R.sum(axis=0)]) / n
 
     with one_blas_thread():
         theta = minimize(loss, np.concatenate([np.zeros(k), start]), jac=True,
                          method="L-BFGS-B", options={"maxiter": MAX_ITER}).x
     w, b = theta[:k], theta[k:]
-    return (w if own else w.reshape(m, m)), b
+    return w.reshape(m, m), b
+
+
+@njit
+def _platt(F, Y, C, start):
+    """Platt's scaling of each label (a column of ``F`` and ``Y``) on its own: slope and
+    intercept minimising its summed log-loss plus ``slope**2 / (2 C)``, by Newton's method
+    with backtracking, from slope 0 and the intercept ``start``. Each label's problem has two
+    unknowns and is strictly convex, so a few Newton steps solve it to rounding; one L-BFGS
+    run over all labels at once (as stacking does) needed about 55 passes over the rows x
+    labels and L-BFGS's own work on twice the labels' count, which at 50,000 labels on 20
+    rows took three times the rest of the fit (`benchmarks/many_labels.py`). Written by hand
+    because neither scipy nor scikit-learn fits many small independent logistic regressions
+    at once."""
+    n, m = F.shape
+    slopes, intercepts = np.zeros(m), start.copy()
+    for j in range(m):
+        w, b = 0.0, start[j]
+        value = _platt_loss(F, Y, C, j, w, b)
+        for _ in range(NEWTON_STEPS):
+            gw, gb, hww, hwb, hbb = w / C, 0.0, 1.0 / C, 0.0, 0.0
+            for i in range(n):
+                p = _sigmoid(F[i, j] * w + b)
+                r, s = p - Y[i, j], p * (1.0 - p)
+                gw += F[i, j] * r
+                gb += r
+                hww += F[i, j] * F[i, j] * s
+                hwb += F[i, j] * s
+                hbb += s
+            det = hww * hbb - hwb * hwb
+            if not det > 0.0:
+                break
+            dw, db = -(hbb * gw - hwb * gb) / det, -(hww * gb - hwb * gw) / det
+            slope = gw * dw + gb * db  # the directional derivative, negative
+            if not slope < 0.0:
+                break
+            t = 1.0
+            while True:  # backtracking (Armijo): saturated rows make full steps overshoot
+                trial = _platt_loss(F, Y, C, j, w + t * dw, b + t * db)
+                if trial <= value + 1e-4 * t * slope or t < 1e-10:
+                    break
+                t *= 0.5
+            if not trial < value:
+                break
+            w, b, value = w + t * dw, b + t * db, trial
+        slopes[j], intercepts[j] = w, b
+    return slopes, intercepts
+
+
+@njit
+def _platt_loss(F, Y, C, j, w, b):
+    """Label ``j``'s summed log-loss at slope ``w`` and intercept ``b``, plus the penalty."""
+    value = w * w / (2.0 * C)
+    for i in range(F.shape[0]):
+        z = F[i, j] * w + b
+        value += max(z, 0.0) + np.log1p(np.exp(-abs(z))) - Y[i, j] * z
+    return value
+
+
+@njit
+def _sigmoid(z):
+    e = np.exp(-abs(z))
+    return (1.0 if z > 0 else e) / (1.0 + e)
 
 
 def _times(A: np.ndarray, W: np.ndarray) -> np.ndarray:

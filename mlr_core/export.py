@@ -192,14 +192,20 @@ MODEL_TABLES = ("mlr_feature", "mlr_test", "mlr_weight", "mlr_row", "mlr_axis")
 _LARGEST = float(np.finfo(np.float64).max)
 
 
-def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> str:
+ENGINES = ("sqlite", "duckdb")
+"""The databases a script is written for (`sql_statements`' ``engine``)."""
+
+
+def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id",
+           engine: str = "sqlite") -> str:
     """The SQL script of :func:`sql_statements`, one statement after another: what a file
     holds, for ``sqlite3 data.db < model.sql``, DuckDB's CLI or ``duckdb.execute`` (which
     return the last statement's rows)."""
-    return "\n".join(sql_statements(rule_set, table, key))
+    return "\n".join(sql_statements(rule_set, table, key, engine))
 
 
-def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") -> list[str]:
+def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
+                   engine: str = "sqlite") -> list[str]:
     """The statements of the SQL export, each ending in ``;``: the model's numbers and the
     rows' values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the
     session), then one ``SELECT`` over them, after ``table`` has been read: it has a column
@@ -207,7 +213,11 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     as the feature (no NULLs). It returns one row per input row, ordered by ``key``: the key,
     then one 0/1 column per label, named as the label. (Python's ``sqlite3`` runs one
     statement per ``execute``: run the others with ``executescript``, then ``execute`` the
-    last.)
+    last.) Both scripts are standard SQL and give the same labels in both databases;
+    ``engine`` says which one the script is written for: ``"sqlite"`` indexes the rows'
+    values (below), ``"duckdb"`` leaves the indexes out: DuckDB joins by hashing and reads no
+    index here, and on genbase's 2.4 million values they cost it about 150 MB
+    (``docs/export_speed.md``).
 
     Relational, so that its size grows with the rules' tests and weights, never with rows x
     rules or rules x labels, and no expression is deeper than log(features). A test is the
@@ -238,6 +248,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     first export): SQLite caps expression depth at 1000 and inlines a label's whole sum
     wherever the cut reads it; DuckDB plans such expressions at a fraction of a millisecond per
     term, minutes for a full model."""
+    if engine not in ENGINES:
+        raise InputError(f"The SQL export is written for one of {ENGINES}, not {engine!r}.")
     scorer = _checked(rule_set)
     features, labels = rule_set.feature_names, rule_set.label_names
     _sql_names(features, "feature", distinct=True)
@@ -286,13 +298,15 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id") 
     if used:
         rows += ["-- each row's value of each tested feature: cell r + p\n"
                  "DROP TABLE IF EXISTS temp.mlr_axis;",
-                 "CREATE TEMP TABLE mlr_axis (cell INTEGER PRIMARY KEY, j INTEGER, "
+                 "CREATE TEMP TABLE mlr_axis (cell INTEGER"
+                 + (" PRIMARY KEY" if engine == "sqlite" else "") + ", j INTEGER, "
                  "x DOUBLE PRECISION);",
                  f"INSERT INTO temp.mlr_axis\n  SELECT row.r + feature.p, feature.j, "
                  f"{_pick(used, features, table)}\n  FROM {query_rows} CROSS JOIN "
                  f"{_ident(table)} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
-                 f"{_ident(table)}.{_ident(key)} = row.k\n  ORDER BY row.r, feature.p;",
-                 "CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);"]
+                 f"{_ident(table)}.{_ident(key)} = row.k\n  ORDER BY row.r, feature.p;"]
+        if engine == "sqlite":
+            rows.append("CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);")
         failing = (f"SELECT axis.cell - test.p, test.rule\n  FROM {test} CROSS JOIN {axis}\n"
                    "  WHERE test.slot = 0 AND axis.j = test.j AND axis.x {} test.{}")
         ctes.append("-- the rows and rules counted where they fail that fail a test (each "

@@ -114,7 +114,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     makes it anyway)."""
     n = len(snap.rules)
     if choice == FULL:
-        last = session.last_fitted() if session.pacing.running else None
+        last = session.points.last_fitted() if session.pacing.running else None
         if last is not None and last.iteration != snap.iteration:
             return (last.explain(session.split.dataset.X[index]),
                     f"the rules of iteration {last.iteration:,} with the weights fitted to them "

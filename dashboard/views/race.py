@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from dashboard import compare_figures, pacing, pages, sharing, state, tables, ui
+from dashboard import choices, compare_figures, pacing, pages, sharing, state, tables, ui
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
@@ -85,8 +85,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     cols[3].select_slider("Iterations per tick (each model)", SPEEDS, current.iterations_per_tick,
                           key="race_speed", on_change=_speed)
     st.session_state["race_model"] = current.params["weighting"]
-    st.segmented_control("Both models score labels by", list(state.MODELS), key="race_model",
-                         format_func=state.MODELS.get, required=True, on_change=_model,
+    st.segmented_control("Both models score labels by", list(choices.MODELS), key="race_model",
+                         format_func=choices.MODELS.get, required=True, on_change=_model,
                          help="A new race. The paper raced EM and HL under its vote, with rules "
                               "of up to ⌈log2 n⌉ conditions; the library's default fits a weight "
                               "per rule and label to rules of at most 3 conditions.")

@@ -17,7 +17,7 @@ REPLAY_EVERY_S = 0.8
 
 def _play() -> None:
     """From the first snapshot, which the first draw shows before the timer moves on."""
-    st.session_state[AT] = ui.session().past_snapshots()[0].iteration
+    st.session_state[AT] = ui.session().points.past_snapshots()[0].iteration
     st.session_state[PLAYING] = True
     st.session_state[FIRST_FRAME] = True
     st.session_state[STARTED] = time.monotonic()
@@ -43,7 +43,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                "put while you scrub: by default the two features the most rules specify together "
                "now.")
     session = ui.session()
-    past = session.past_snapshots()
+    past = session.points.past_snapshots()
     if len(past) < 2:
         st.info("Train first (Start, or Step a few times in the sidebar): snapshots are taken as "
                 "the learning curves get their points.", icon=":material/history:")

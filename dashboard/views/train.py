@@ -4,7 +4,7 @@ import math
 
 import streamlit as st
 
-from dashboard import pages, state, ui
+from dashboard import choices, pages, state, ui
 from mlr_core.params import number_type
 
 FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
@@ -12,11 +12,11 @@ PREDICTION = {"agg": "MLR_agg (aggregated scores)", "max": "MLR_max (best labels
 
 
 #: The form's widgets, keyed so the Apply callback reads them: parameter -> widget key.
-KEYS = {name: f"param_{name}" for name in state.DEFAULT_PARAMS}
+KEYS = {name: f"param_{name}" for name in choices.DEFAULT_PARAMS}
 HOLDOUT = "param_holdout"
 #: The parameters the form was last filled from (a new dict at every reset).
 FILLED_FROM = "param_filled_from"
-#: The form's words for the numbers it takes (`state.PARAM_RANGES`): its labels, and the names
+#: The form's words for the numbers it takes (`choices.PARAM_RANGES`): its labels, and the names
 #: a refused value is given.
 LABELS = {"n_rules": "N: max population (micro)", "p_hash": "P#: wildcard probability at covering",
           "nu": "ν: fitness pressure (F = acc^ν)", "theta_ga": "θ_GA: GA threshold",
@@ -29,7 +29,7 @@ def _fill(session: state.Session) -> None:
     """Put the session's parameters in the form when they changed (a reset, a loaded model)
     or when its widgets were forgotten (another page was open); a user's unsent edits stay."""
     fresh = st.session_state.get(FILLED_FROM) is not session.params
-    values = {KEYS[name]: (number_type(name) if name in state.PARAM_RANGES else str)(value)
+    values = {KEYS[name]: (number_type(name) if name in choices.PARAM_RANGES else str)(value)
               for name, value in session.params.items() if name in KEYS}
     values[HOLDOUT] = float(session.split.holdout)
     for key, value in values.items():
@@ -43,11 +43,11 @@ def _apply() -> None:
     """Reset with the form's parameters before the page is drawn, so the page shows the new
     model at once (a reset inside the page came after the curves were drawn)."""
     params = {name: st.session_state[key] for name, key in KEYS.items()}
-    if outside := state.outside_ranges(params):
+    if outside := choices.outside_ranges(params):
         # nothing applied, and the form shows the values in use again (`_fill`)
         st.session_state[REFUSED] = "; ".join(
             f"**{LABELS[name]}** = {params[name]:,} is outside {low:,} to {high:,}"
-            for name in outside for low, high in [state.PARAM_RANGES[name]])
+            for name in outside for low, high in [choices.PARAM_RANGES[name]])
         st.session_state.pop(FILLED_FROM, None)
         return
     ui.session().reset(params, st.session_state[HOLDOUT])
@@ -55,7 +55,7 @@ def _apply() -> None:
 
 def parameters_form(session: state.Session) -> None:
     """The model's parameters; applied (with a fresh model) only when the form is submitted
-    and every number lies in its range (`state.PARAM_RANGES`): the numbers' fields take any
+    and every number lies in its range (`choices.PARAM_RANGES`): the numbers' fields take any
     value, and Apply names each one outside its range. (Bounds on the fields themselves made
     the browser keep an out-of-range entry in red, unsent, with no word of why, and Apply then
     reset with the values before it.)"""
@@ -63,10 +63,10 @@ def parameters_form(session: state.Session) -> None:
         st.error(f"Not applied: {refused}. The model keeps its parameters, shown again below.",
                  icon=":material/error:")
     _fill(session)
-    ranges = state.PARAM_RANGES
+    ranges = choices.PARAM_RANGES
     with st.form("params", border=True):
         st.markdown("**Model parameters** (applied on reset)")
-        st.radio("Model", list(state.MODELS), format_func=state.MODELS.get,
+        st.radio("Model", list(choices.MODELS), format_func=choices.MODELS.get,
                  key=KEYS["weighting"],
                  help="The library's default, `MLRClassifier()`: one weight per rule and label, "
                       "fitted by ridge regression, rules of at most 3 conditions. The paper's "
@@ -90,7 +90,7 @@ def parameters_form(session: state.Session) -> None:
 
 def number(name: str, step, **options) -> None:
     """A number field of the form, without bounds (Apply checks them) but saying them."""
-    low, high = state.PARAM_RANGES[name]
+    low, high = choices.PARAM_RANGES[name]
     st.number_input(LABELS[name], step=number_type(name)(step), key=KEYS[name],
                     help=f"From {low:,} to {high:,}.", **options)
 
@@ -120,7 +120,7 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
                    f"{pages.rule_kinds(s['macro_size'], extra)}. Macro and micro rules count "
                    "the evolved population; the Rules page lists all of them.")
     # remade with each curve point (about once a second), not at every tick
-    point_owed = session.point_owed()
+    point_owed = session.points.point_owed()
     curves, population = ui.drawn_from(f"train_charts{'-owed' if point_owed else ''}",
                                        snap.curves,
                                        lambda: pages.train_charts(snap, point_owed))
@@ -148,12 +148,12 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         n_labelsets = len(session.split.labelsets.names)
         # only the vote scores a label by the rules advocating it; fitted weights give every
         # rule a weight per label (the library keeps N = 1,000 on word data, params.py)
-        if (session.params["weighting"] == "vote"
-                and n_rules < state.RULES_PER_LABELSET * n_labelsets):
+        enough = choices.RULES_PER_LABELSET * n_labelsets
+        if session.params["weighting"] == "vote" and n_rules < enough:
             st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
                        f"{session.split.dataset.name}: with the paper's vote each rule advocates "
                        "one labelset, so most labelsets get a rule or two at best. Try N ≥ "
-                       f"{state.RULES_PER_LABELSET * n_labelsets:,} below (slower), or expect rare "
+                       f"{enough:,} below (slower), or expect rare "
                        "labelsets to be missed.", icon=":material/warning:")
         parameters_form(session)
 

@@ -39,7 +39,7 @@ def test_the_engine_config_is_made_from_the_declarations():
 
 
 def test_the_dashboard_starts_from_the_library_defaults():
-    from dashboard.state import DEFAULT_PARAMS
+    from dashboard.choices import DEFAULT_PARAMS
 
     differ = {name for name, value in DEFAULT_PARAMS.items() if params.DEFAULTS[name] != value}
     assert differ == {"n_rules", "random_state"}

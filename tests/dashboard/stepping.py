@@ -7,5 +7,6 @@ from streamlit.testing.v1 import AppTest
 
 def step(at: AppTest) -> AppTest:
     at.button(key="step").click().run()
-    assert at.session_state["session"].settled(timeout=60), "the step's curve point never came"
+    points = at.session_state["session"].points
+    assert points.settled(timeout=60), "the step's curve point never came"
     return at.run()

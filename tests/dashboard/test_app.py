@@ -17,10 +17,9 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, pages, rules_audit, tables, vote_text
+from dashboard.page_registry import BY_NAME, PAGES
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
-PAGES = ["train", "population", "microscope", "time_travel", "race", "explain", "rules", "theory",
-         "data"]
 TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
 
 
@@ -29,11 +28,16 @@ def _app() -> AppTest:
 
 
 def _page(at: AppTest, name: str) -> AppTest:
-    return at.switch_page(f"views/{name}.py").run()
+    return at.switch_page(BY_NAME[name].path).run()
 
 
 def _session(at: AppTest):
     return at.session_state["session"]
+
+
+def _saved(session) -> str:
+    """The model as the Rules page saves it (weights refitted to the rules first)."""
+    return session.read_model(session.snapshot(), lambda model: model.to_json())
 
 
 def _metric(at: AppTest, label: str) -> str:
@@ -76,18 +80,25 @@ def test_opens_on_the_sample_with_a_fresh_model():
     assert len(session.split.test_idx) == round(0.2 * len(session.split.dataset.X))
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_loads(app, page):
-    at = _page(app, page)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_page_loads_under_its_title(app, page):
+    at = _page(app, page.name)
     _no_exception(at)
-    assert at.title[0].value.startswith(page.capitalize()[:4])
+    assert at.title[0].value == page.title  # the navigation's title, from the page registry
     assert not at.error
+
+
+def test_the_page_registry_declares_every_view_and_which_redraw_live():
+    views = Path(APP).with_name("views")
+    assert {page.name for page in PAGES} == {f.stem for f in views.glob("*.py")} - {"__init__"}
+    for page in PAGES:  # the classroom benchmark waits for a live page's chart
+        assert page.live == ("ui.live(" in (views / f"{page.name}.py").read_text()), page.name
 
 
 def test_step_then_start_advance_and_pause_stops(app):
     assert _metric(app, "Iteration") == "200"
     session = _session(app)
-    assert len(session.curves.points) == 1  # a manual step always records a curve point
+    assert len(session.points.curves.points) == 1  # a manual step always records a curve point
     app.button(key="start").click().run()
     assert session.pacing.running
     first = session.snapshot().iteration
@@ -463,7 +474,7 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
     at.button(key="load_model").click().run()
     _no_exception(at)
     assert at.error and session.snapshot() is before
-    saved = session.model_json().encode()
+    saved = _saved(session).encode()
     step(at)  # the saved model is 200 iterations behind now
     trained = session.snapshot()
     at.file_uploader(key="model_file").set_value(("model.json", saved, "application/json"))
@@ -557,7 +568,7 @@ def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
 
 
 def test_rules_json_of_another_dataset_is_refused(app):
-    saved = _session(app).model_json().encode()  # 2 features
+    saved = _saved(_session(app)).encode()  # 2 features
     at = _page(app, "data")
     at.selectbox(key="sample_name").set_value("hypercube_4d.csv")
     _load(at, "load_sample")
@@ -589,7 +600,7 @@ def _refused_upload(app: AppTest, saved: dict) -> AppTest:
 def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message):
     """Such a file said "Loaded", then every run of the Train page failed (its N is beyond the
     form's range), or allocated a gigabyte on the warm start."""
-    saved = json.loads(_session(app).model_json())
+    saved = json.loads(_saved(_session(app)))
     saved["params"]["n_rules"] = n_rules
     at = _refused_upload(app, saved)
     assert message in at.error[0].value
@@ -602,15 +613,15 @@ def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message
 def test_rules_json_with_a_tampered_history_is_refused_before_loaded(app):
     """A file whose history holds "x" everywhere said "Loaded", then every page showed a raw
     TypeError and the sidebar lost Start, Pause, Step and Reset (issue 33)."""
-    saved = json.loads(_session(app).model_json())
+    saved = json.loads(_saved(_session(app)))
     for row in saved["training"]["history"]["rows"]:
         row.update(dict.fromkeys(row, "x"))
     at = _refused_upload(app, saved)
     assert "history row 0: iteration must be a whole number" in at.error[0].value
     for page in PAGES:
-        at = _page(at, page)
+        at = _page(at, page.name)
         _no_exception(at)
-        assert {"start", "pause", "step", "reset"} <= {b.key for b in at.button}, page
+        assert {"start", "pause", "step", "reset"} <= {b.key for b in at.button}, page.name
     step(at)
     _no_exception(at)
     assert _session(at).snapshot().iteration == 400
@@ -751,7 +762,7 @@ def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):
     old_data, old_model = weakref.ref(session.split.dataset), weakref.ref(session._training.model)
     at = app
     for page in PAGES:
-        at = _page(at, page)
+        at = _page(at, page.name)
     at = _page(at, "microscope")
     at.button(key="trace").click().run()
     at = _page(at, "rules")

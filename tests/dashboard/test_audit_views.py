@@ -208,9 +208,9 @@ def test_while_training_explain_shows_the_last_fitted_weights_at_once_and_says_s
     shown = " ".join(i.value for i in at.info)
     assert f"iteration {fitted_at:,} with the weights fitted to them then" in shown
     assert "training goes on" in shown
-    assert session._started().rule_set_.iteration == fitted_at  # no refit on the click
+    assert session._started().model.rule_set_.iteration == fitted_at  # no refit on the click
     session.pacing.running = False
     at.run()
     shown = " ".join(i.value for i in at.info)
     assert f"at iteration {fitted_at + 30:,}" in shown and "training goes on" not in shown
-    assert session._started().rule_set_.iteration == fitted_at + 30
+    assert session._started().model.rule_set_.iteration == fitted_at + 30

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 
-from dashboard import frames, microscope, state
+from dashboard import choices, frames, microscope, state
 from dashboard.data_split import DataSplit
 from mlr_core import Dataset
 from mlr_core.rules import binary_features, condition_text
@@ -36,7 +36,7 @@ def test_the_dashboard_shows_binary_conditions_as_values():
     X[:, 0] = rng.random(200)  # one numeric feature among the words
     Y = np.column_stack([X[:, 1], X[:, 2], 1 - X[:, 1]]).astype(np.uint8)
     data = Dataset(X, Y, [f"w{j}" for j in range(30)], ["a", "b", "c"], name="words")
-    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 200})
     session.step(300)
     conditions = [c for rule in session.snapshot().rules["rule"]
                   for c in rule.removeprefix("IF ").split(" THEN ")[0].split(" AND ")]

@@ -4,11 +4,11 @@ to the bounds the engine holds, and every event the trace records told in a step
 import numpy as np
 import pytest
 
-from dashboard import microscope, state
+from dashboard import choices, microscope, state
 from dashboard.data_split import DataSplit
 from mlr_core import make_hypercube_dataset
 
-PARAMS = {**state.DEFAULT_PARAMS, "n_rules": 40, "theta_ga": 0, "correct_set_subsumption": True,
+PARAMS = {**choices.DEFAULT_PARAMS, "n_rules": 40, "theta_ga": 0, "correct_set_subsumption": True,
           "theta_sub": 5, "acc0": 0.5}  # small and busy: every event happens
 
 

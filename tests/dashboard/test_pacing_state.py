@@ -3,11 +3,12 @@ earlier runs kept when the parameters change, and bounded snapshots spanning the
 
 import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from dashboard import state
+from dashboard import choices, curve_points, state
 from dashboard.curves import RUN_HISTORY
 from dashboard.data_split import DataSplit
 from dashboard.pacing import DEFAULT_TICK_CAP, Pacing
@@ -18,7 +19,7 @@ from mlr_core import make_hypercube_dataset
 @pytest.fixture
 def session():
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0)
-    return state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    return state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 200})
 
 
 def test_the_default_speed_is_slow_enough_to_watch(session):
@@ -36,10 +37,10 @@ def test_training_pauses_by_itself_at_the_target(session):
 
 
 def test_snapshots_are_bounded_thinned_and_frozen(session):
-    session.snapshots = SnapshotStore(max_points=6)
+    session.points.snapshots = SnapshotStore(max_points=6)
     for _ in range(20):
         session.step(10)
-    past = session.past_snapshots()
+    past = session.points.past_snapshots()
     iterations = [snap.iteration for snap in past]
     assert len(past) <= 7 and iterations == sorted(iterations)  # 6 kept, then the model now
     assert iterations[0] <= 30 and iterations[-1] == 200
@@ -73,14 +74,12 @@ class CountingSession:
 
     def __init__(self, on_chunk) -> None:
         self.iteration, self.events, self.on_chunk = 0, [], on_chunk
+        self.points = SimpleNamespace(record=lambda **_: self.events.append("point"))
 
     def learn(self, n: int) -> None:
         self.events.append(n)
         self.iteration += n
         self.on_chunk(sum(1 for e in self.events if e != "point"))
-
-    def record(self, force: bool = False, wait: bool = True) -> None:
-        self.events.append("point")
 
 
 def test_a_pause_during_a_tick_starts_no_further_chunk_and_scores_nothing():
@@ -109,7 +108,7 @@ def test_a_race_paused_mid_tick_keeps_its_lanes_level(session):
     assert race.advance(keep_going=keep_going) == 3 * 1000 // state.RACE_CHUNKS
     assert race.lanes["em"].iteration == race.lanes["hl"].iteration == 300
     assert calls == [0, 100, 200, 300]  # asked before every chunk of both lanes
-    assert not race.lanes["em"].curves.points  # stopped: no curve point
+    assert not race.lanes["em"].points.curves.points  # stopped: no curve point
 
 
 def test_the_curves_are_the_library_default_model_at_each_point(session):
@@ -120,7 +119,7 @@ def test_the_curves_are_the_library_default_model_at_each_point(session):
 
     assert session.params["weighting"] == "fitted"
     session.step(400)
-    model = session._started()
+    model = session._started().model
     assert model.weighting == "fitted" and model.max_specified == "auto"
     X, Y = session.split.training()
     library = MLRClassifier(**session.params)
@@ -146,8 +145,9 @@ def test_a_costly_refit_spaces_the_curve_points_out(session, monkeypatch):
 
     monkeypatch.setattr(TrainingSession, "tune_bipartition", slow_tune)
     session.step(10)
-    assert session.curves.min_seconds >= 0.4 / state.REFIT_SHARE
-    assert not session.curves.due(session.iteration + 1000, session.curves.last_time + 1.0)
+    curves = session.points.curves
+    assert curves.min_seconds >= 0.4 / curve_points.REFIT_SHARE
+    assert not curves.due(session.iteration + 1000, curves.last_time + 1.0)
 
 
 def _read_while_held(session, read, moved_on=lambda: None, patience: float = 10.0):
@@ -213,12 +213,12 @@ def test_pages_read_a_model_ready_to_predict_after_training_went_on(session):
     session.learn(30)  # a live chunk: no curve point, weights now older than the rules
     snap = session.snapshot()
     assert session.read_model(snap, lambda model: model.to_json())
-    assert session._started().rule_set_.iteration == 80  # refitted to the rules as they are
+    assert session._started().model.rule_set_.iteration == 80  # refitted to the rules as they are
     explanation = session.model_cache().explain(0)  # the Explain page's lesson: the vote's
     assert not explanation.baseline.any() and explanation.scores.sum() > 0
     vote = session.model_cache().vote_model()
-    assert vote.weighting == "vote" and vote is not session._started()
-    assert vote.max_specified_ == session._started().max_specified_
+    assert vote.weighting == "vote" and vote is not session._started().model
+    assert vote.max_specified_ == session._started().model.max_specified_
 
 
 @pytest.fixture
@@ -243,7 +243,7 @@ def held_refit(monkeypatch):
 
 def _point_begun(session, began) -> threading.Thread:
     """A forced curve point recorded in a thread of its own, once its weight fit has begun."""
-    point = threading.Thread(target=session.record, kwargs={"force": True})
+    point = threading.Thread(target=session.points.record, kwargs={"force": True})
     point.start()
     assert began.wait(30)
     return point
@@ -270,8 +270,8 @@ def test_a_curve_points_refit_leaves_the_model_to_the_pages(session, held_refit)
     point.join(30)
     reader.join(30)
     assert len(fits) == 1 and not session.busy()
-    assert ready == [session._started()] and ready[0].rule_set_.iteration == 60
-    assert session.curves.points[-1]["iteration"] == 60
+    assert ready == [session._started().model] and ready[0].rule_set_.iteration == 60
+    assert session.points.curves.points[-1]["iteration"] == 60
 
 
 def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(session,
@@ -283,18 +283,18 @@ def test_training_during_a_refit_keeps_the_point_and_the_model_trained_on(sessio
 
     began, release, _ = held_refit
     session.learn(40)
-    model = session._started()
+    model = session._started().model
     point = _point_begun(session, began)
     session.learn(10)
     release.set()
     point.join(30)
-    assert session._started() is model and session.iteration == 50
-    assert [p["iteration"] for p in session.curves.points] == [40]
-    assert session.last_fitted().iteration == 40  # what Explain shows while training
+    assert session._started().model is model and session.iteration == 50
+    assert [p["iteration"] for p in session.points.curves.points] == [40]
+    assert session.points.last_fitted().iteration == 40  # what Explain shows while training
     library = MLRClassifier(**session.params)
     TrainingSession(library).start(*session.split.training()).learn(40).tune_bipartition()
     data, test = session.split.dataset, session.split.test_idx
-    assert session.curves.points[0]["held-out"]["hamming_loss"] == hamming_loss(
+    assert session.points.curves.points[0]["held-out"]["hamming_loss"] == hamming_loss(
         data.Y[test], library.predict(data.X[test]))
 
 
@@ -307,8 +307,8 @@ def test_a_live_point_is_made_beside_the_tick(session, held_refit):
     done = session.pacing.advance(session, 0.05)
     assert began.is_set() and done > 0 and session.busy()
     release.set()
-    assert session.settled(30) and not session.busy()
-    assert [p["iteration"] for p in session.curves.points] == [30]
+    assert session.points.settled(30) and not session.busy()
+    assert [p["iteration"] for p in session.points.curves.points] == [30]
 
 
 def test_after_a_pause_the_weights_are_refitted_behind_the_pages(session, held_refit):
@@ -322,13 +322,13 @@ def test_after_a_pause_the_weights_are_refitted_behind_the_pages(session, held_r
     session.step(40)
     session.learn(25)
     release.clear()
-    session.refit_behind()
+    session.points.refit_behind()
     assert began.wait(30) and session.busy()
     assert session.model_cache().vote_model().weighting == "vote"  # read meanwhile
     release.set()
     model = session.model_cache().ready()  # waits for that refit, does not fit again
-    assert len(fits) == 2 and model.rule_set_.iteration == 65 and session.settled(30)
-    session.refit_behind()  # current: nothing to do
+    assert len(fits) == 2 and model.rule_set_.iteration == 65 and session.points.settled(30)
+    session.points.refit_behind()  # current: nothing to do
     time.sleep(0.2)
     assert len(fits) == 2 and not session.busy()
     library = MLRClassifier(**session.params)
@@ -347,14 +347,14 @@ def test_a_pause_during_a_points_refit_refits_after_it(session, held_refit):
     assert began.wait(30)
     paused_at = session.iteration
     assert paused_at > 30
-    session.refit_behind()
+    session.points.refit_behind()
     release.set()
-    assert session.settled(30)
+    assert session.points.settled(30)
     deadline = time.monotonic() + 30
     while len(fits) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert session.settled(30) and len(fits) == 2
-    assert session._started().rule_set_.iteration == paused_at
+    assert session.points.settled(30) and len(fits) == 2
+    assert session._started().model.rule_set_.iteration == paused_at
 
 
 def test_a_reset_during_a_points_refit_leaves_the_new_model_free(session, held_refit):
@@ -365,10 +365,10 @@ def test_a_reset_during_a_points_refit_leaves_the_new_model_free(session, held_r
     session.pacing.advance(session, 0.05)
     assert began.wait(30) and session.busy()
     session.reset()
-    assert not session.busy() and session.settled(1)
+    assert not session.busy() and session.points.settled(1)
     release.set()
     time.sleep(0.3)  # the old refit ends, its point is dropped
-    assert session.iteration == 0 and not session.curves.points
+    assert session.iteration == 0 and not session.points.curves.points
 
 
 def test_new_data_during_a_points_refit_is_not_scored_with_the_old_model(session,
@@ -392,4 +392,4 @@ def test_new_data_during_a_points_refit_is_not_scored_with_the_old_model(session
         time.sleep(0.5)
     finally:
         logging.getLogger("dashboard").removeHandler(handler)
-    assert not errors and not session.curves.points and session.iteration == 0
+    assert not errors and not session.points.curves.points and session.iteration == 0

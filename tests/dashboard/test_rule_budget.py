@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from plotly_spec import values
 
-from dashboard import rule_budget, scorecard_figures, state
+from dashboard import choices, rule_budget, scorecard_figures, state
 from dashboard.data_split import DataSplit
 from mlr_core import MLRClassifier, make_hypercube_dataset
 from mlr_core import scorecard as scorecard_file
@@ -25,7 +25,7 @@ def session():
     data = make_hypercube_dataset(n_samples=400, n_relevant=2, n_irrelevant=4, n_labels=4,
                                   random_state=0)
     current = state.Session(DataSplit.of(data),
-                            params={**state.DEFAULT_PARAMS, "weighting": "vote"})
+                            params={**choices.DEFAULT_PARAMS, "weighting": "vote"})
     current.step(3000)
     return current
 
@@ -227,7 +227,7 @@ def test_on_the_default_model_the_vote_row_is_the_same_rules_voting():
     the vote (a copy), and 'all rules, fitted weights' predicts as the model being trained."""
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_irrelevant=2, n_labels=3,
                                   random_state=1)
-    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 300})
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 300})
     session.step(1500)
     budget = rule_budget.kept_or_built({}, session, session.snapshot())
     test = session.split.test_idx

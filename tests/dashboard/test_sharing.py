@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from dashboard import sharing, state
+from dashboard import choices, sharing, state
 from dashboard.curves import CURVE_EVERY_S, CurveLog
 from dashboard.data_split import DataSplit
 from mlr_core import make_hypercube_dataset
@@ -82,11 +82,12 @@ def test_a_tab_s_share_counts_the_tabs_training_recently():
 
 def test_curve_points_are_spaced_out_by_the_tabs_training():
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0)
-    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 200})
     session.pacing.share = 1 / 6
     session.step(50)
-    assert session.curves.min_seconds >= 6 * CURVE_EVERY_S
-    assert not session.curves.due(session.iteration + 100, session.curves.last_time + 5.0)
+    curves = session.points.curves
+    assert curves.min_seconds >= 6 * CURVE_EVERY_S
+    assert not curves.due(session.iteration + 100, curves.last_time + 5.0)
 
 
 def test_the_curves_frame_stays_the_same_object_until_a_point_is_added():

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from dashboard import pages, state
+from dashboard import choices, pages, state
 from dashboard.curves import MEASURES, CurveLog
 from dashboard.data_split import DEFAULT_HOLDOUT, DataSplit
 from mlr_core import Dataset, MLRClassifier, TrainingSession, make_hypercube_dataset
@@ -23,7 +23,12 @@ def data() -> Dataset:
 
 @pytest.fixture
 def session(data) -> state.Session:
-    return state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 200})
+    return state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 200})
+
+
+def _saved(session: state.Session) -> str:
+    """The model as the Rules page saves it (weights refitted to the rules first)."""
+    return session.read_model(session.snapshot(), lambda model: model.to_json())
 
 
 def test_split_is_disjoint_complete_and_sized(session, data):
@@ -41,7 +46,7 @@ def test_advance_trains_within_budget_and_respects_the_cap(session):
 
 def test_step_always_records_and_curves_stay_bounded(session):
     log = CurveLog(max_points=8, min_seconds=0.0)
-    session.curves = log
+    session.points.curves = log
     for _ in range(30):
         session.step(5)
     assert len(log.points) <= 8
@@ -54,11 +59,11 @@ def test_step_always_records_and_curves_stay_bounded(session):
 
 
 def test_live_ticks_record_at_most_every_min_seconds(session):
-    session.curves = CurveLog(min_seconds=3600)
+    session.points.curves = CurveLog(min_seconds=3600)
     session.pacing.advance(session, 0.01)
     session.pacing.advance(session, 0.01)
-    assert session.settled(30)  # a live point is made beside the tick
-    assert len(session.curves.points) == 1
+    assert session.points.settled(30)  # a live point is made beside the tick
+    assert len(session.points.curves.points) == 1
 
 
 def _is_nan(value) -> bool:
@@ -98,7 +103,7 @@ def test_one_snapshot_per_iteration_shared_by_every_read(session):
 
 def test_reads_while_another_thread_trains_are_always_consistent(data):
     """Streamlit reruns read while a live tick trains: every read must see one iteration."""
-    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 150})
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 150})
     stop, errors = threading.Event(), []
 
     def train():
@@ -200,7 +205,7 @@ def test_select_owns_the_instance_and_refuses_out_of_range(session, data):
 
 def test_load_model_continues_training_the_loaded_rules(session):
     session.step(300)
-    text = session.model_json()
+    text = _saved(session)
     session.reset()
     session.read_model_file(text)()
     assert len(session.snapshot().rules) > 0
@@ -213,7 +218,7 @@ def test_reading_a_model_file_changes_nothing_until_the_switch(session):
     """The Rules page asks before a loaded rule set replaces a model that has trained: reading
     the file changes nothing, and a switch made after the data changed is refused."""
     session.step(100)
-    text = session.model_json()
+    text = _saved(session)
     session.step(50)
     before = session.snapshot()
     switch = session.read_model_file(text)
@@ -231,7 +236,7 @@ def test_load_model_refuses_parameters_the_train_page_cannot_show(session, key, 
     """A file whose n_rules is within the library's memory budget but beyond the Train form's
     range loaded, then broke every run of the Train page: refused, the session kept."""
     session.step(50)
-    saved = json.loads(session.model_json())
+    saved = json.loads(_saved(session))
     saved["params"][key] = value
     before = session.snapshot()
     with pytest.raises(InputError, match=f"model's {key} = .* is outside what this dashboard "
@@ -247,7 +252,7 @@ def test_a_model_saved_with_the_library_defaults_loads(session):
     session.read_model_file(model.to_json())()
     params = session.params
     assert params["n_rules"] == model.n_rules_ and params["random_state"] == 0
-    assert all(low <= params[key] <= high for key, (low, high) in state.PARAM_RANGES.items())
+    assert all(low <= params[key] <= high for key, (low, high) in choices.PARAM_RANGES.items())
     session.step(10)
     assert session.snapshot().iteration == model.n_iter_ + 10
 
@@ -261,13 +266,13 @@ def test_the_rules_shown_follow_a_refit_that_adds_the_words_rules():
     Y = (words.reshape(300, 2, 20).sum(axis=2) + r.normal(0, 1, (300, 2)) > 6).astype(np.uint8)
     names = [f"w{j}" for j in range(40)]
     bag = Dataset(X=words, Y=Y, feature_names=names, label_names=["a", "b"], name="bag")
-    session = state.Session(DataSplit.of(bag), params={**state.DEFAULT_PARAMS, "n_rules": 50})
+    session = state.Session(DataSplit.of(bag), params={**choices.DEFAULT_PARAMS, "n_rules": 50})
     session.step(1500)
     session.learn(30)  # weights older than the rules: the model shows its population alone
     before = session.snapshot()
     session.read_model(before, lambda model: model.to_json())  # a download: weights refitted
     snap = session.snapshot()
-    shown = int(session._started().population_.size[0])
+    shown = int(session._started().model.population_.size[0])
     assert shown > len(before.rules)  # the words' rules joined
     assert len(snap.rules) == shown == len(session.match_counts(snap))
 
@@ -288,7 +293,7 @@ def test_new_data_is_checked_at_once_and_weighted_when_first_needed(monkeypatch)
     tune = TrainingSession.tune_bipartition
     monkeypatch.setattr(TrainingSession, "tune_bipartition",
                         lambda self: fits.append(self) or tune(self))
-    session = state.Session(DataSplit.of(_word_bag()), params={**state.DEFAULT_PARAMS,
+    session = state.Session(DataSplit.of(_word_bag()), params={**choices.DEFAULT_PARAMS,
                                                                  "n_rules": 50})
     session.set_dataset(_word_bag(200))
     assert session.iteration == 0 and session.snapshot().rules.empty and not fits
@@ -296,7 +301,7 @@ def test_new_data_is_checked_at_once_and_weighted_when_first_needed(monkeypatch)
     X = session.split.dataset.X
     scores = session.model_cache().fitted_model().predict_proba(X)
     assert len(fits) == 1
-    library = MLRClassifier(**{**state.DEFAULT_PARAMS, "n_rules": 50})
+    library = MLRClassifier(**{**choices.DEFAULT_PARAMS, "n_rules": 50})
     TrainingSession(library).start(*session.split.training())
     np.testing.assert_array_equal(scores, library.predict_proba(X))
 
@@ -306,7 +311,7 @@ def test_match_counts_before_any_refit_and_on_the_bound_rows():
     rows the model has bound, as the engine's row-by-row matching counts them."""
     from mlr_core.audit import row_rules
 
-    session = state.Session(DataSplit.of(_word_bag()), params={**state.DEFAULT_PARAMS,
+    session = state.Session(DataSplit.of(_word_bag()), params={**choices.DEFAULT_PARAMS,
                                                                  "n_rules": 50})
     session.learn(400)  # never tuned
     snap = session.snapshot()
@@ -323,9 +328,9 @@ def test_the_other_scoring_shares_the_models_training_rows(session):
     was 89 MB on ohsumed) and predicts as a copy bound to the split's rows anew."""
     session.step(300)
     cache = session.model_cache()
-    vote, model = cache.vote_model(), session._started()
+    vote, model = cache.vote_model(), session._started().model
     assert vote.run_.X is model.run_.X and vote is not model
-    again = MLRClassifier.from_json(session.model_json())
+    again = MLRClassifier.from_json(_saved(session))
     again.set_params(weighting="vote", max_specified=model.max_specified_)
     TrainingSession(again).start(*session.split.training(), warm_start=True)
     X = session.split.dataset.X
@@ -333,15 +338,15 @@ def test_the_other_scoring_shares_the_models_training_rows(session):
 
 
 def test_last_fitted_weights_are_those_of_the_last_refit_and_none_for_the_vote(data):
-    fitted = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100})
-    assert fitted.last_fitted() is None  # none tuned yet
+    fitted = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 100})
+    assert fitted.points.last_fitted() is None  # none tuned yet
     fitted.step(100)
     fitted.learn(20)
-    assert fitted.last_fitted().iteration == 100
-    vote = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS, "n_rules": 100,
+    assert fitted.points.last_fitted().iteration == 100
+    vote = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 100,
                                                      "weighting": "vote"})
     vote.step(100)
-    assert vote.last_fitted() is None
+    assert vote.points.last_fitted() is None
 
 
 def test_a_step_shows_its_iteration_at_once_and_its_point_when_made(session, monkeypatch):
@@ -357,22 +362,22 @@ def test_a_step_shows_its_iteration_at_once_and_its_point_when_made(session, mon
 
     monkeypatch.setattr(TrainingSession, "tune_bipartition", held)
     session.step(50, wait=False)
-    assert session.point_owed()
-    assert session.snapshot().iteration == 50 and not session.curves.points
-    curves, _ = pages.train_charts(session.snapshot(), session.point_owed())
+    assert session.points.point_owed()
+    assert session.snapshot().iteration == 50 and not session.points.curves.points
+    curves, _ = pages.train_charts(session.snapshot(), session.points.point_owed())
     assert curves.layout.annotations[-1].text.startswith("Fitting the rule weights")
     session.step(50, wait=False)  # while the first point is still owed
-    assert session.iteration == 100 and session.point_owed()
+    assert session.iteration == 100 and session.points.point_owed()
     release.set()
-    assert session.settled(60) and not session.point_owed()
-    assert session.curves.points[-1]["iteration"] == 100
-    assert session.last_fitted().iteration == 100
+    assert session.points.settled(60) and not session.points.point_owed()
+    assert session.points.curves.points[-1]["iteration"] == 100
+    assert session.points.last_fitted().iteration == 100
 
 
 @pytest.mark.parametrize("weighting", ["fitted", "vote"])
 def test_the_specificity_limit_is_known_before_the_model_starts(data, weighting):
     """The Theory page and the race read it on a fresh model (their tau before any rule)."""
-    session = state.Session(DataSplit.of(data), params={**state.DEFAULT_PARAMS,
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS,
                                                          "weighting": weighting})
     before = session.max_specified()
     assert session._training is None  # asking did not start the model

@@ -124,14 +124,14 @@ def test_the_papers_vote_is_one_click_away_on_train_race_and_theory():
     at.button(key="apply").click().run()
     session = at.session_state["session"]
     step(at)
-    assert session._started().weighting == "vote"
+    assert session._started().model.weighting == "vote"
     assert any(c.value.startswith("**Curves of:** the paper's vote (MLR_agg)") for c in at.caption)
     at = at.switch_page("views/theory.py").run()
     assert not [b for b in at.button if b.key == "theory_vote"]  # already the vote
     at = at.switch_page("views/train.py").run()
     next(w for w in at.radio if w.label == "Model").set_value("fitted")
     at.button(key="apply").click().run()
-    assert session._started().weighting == "fitted"
+    assert session._started().model.weighting == "fitted"
     at = at.switch_page("views/theory.py").run()
     at.button(key="theory_vote").click().run()
     assert session.params["weighting"] == "vote" and session.iteration == 0
@@ -197,7 +197,8 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     em, hl = race.lanes["em"], race.lanes["hl"]
     assert em.params["fitness"] == "em" and hl.params["fitness"] == "hl"
     assert em.iteration == hl.iteration == 2000
-    assert not em.snapshots.points and not hl.snapshots.points  # no time travel in the race
+    # no time travel in the race
+    assert not em.points.snapshots.points and not hl.points.snapshots.points
     session = at.session_state["session"]
     assert em.split is hl.split is session.split  # the Train page's rows, one split for both
     shown = at.dataframe[0].value  # quantities down, lanes across: it fits beside the sidebar

@@ -10,16 +10,18 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from dashboard.page_registry import BY_NAME
+
 pytestmark = pytest.mark.e2e
 
-#: Page title -> plotly charts it shows once the model has rules.
-PAGES = {
-    "Train (live)": 2,
-    "Population": 2,
-    "Explain an instance": 1,
-    "Rules": 1,
-    "Theory": 2,
-    "Data": 2,  # the generator's preview and the current dataset's label frequencies
+#: Page (its name in the page registry) -> plotly charts it shows once the model has rules.
+CHARTS = {
+    "train": 2,
+    "population": 2,
+    "explain": 1,
+    "rules": 1,
+    "theory": 2,
+    "data": 2,  # the generator's preview and the current dataset's label frequencies
 }
 
 
@@ -27,7 +29,8 @@ def test_every_page_renders_its_charts(app):
     app.press("Step")
     app.wait_until(lambda: app.iteration() > 0)
     app.idle()
-    for title, n_charts in PAGES.items():
+    for name, n_charts in CHARTS.items():
+        title = BY_NAME[name].title
         app.open(title)
         charts = app.page.get_by_test_id("stPlotlyChart")
         charts.nth(n_charts - 1).locator(".main-svg").first.wait_for()
@@ -109,7 +112,8 @@ def test_works_offline(app):
     """Every page, trained, with every request to a non-local host aborted: none is attempted."""
     app.press("Step")
     app.wait_until(lambda: app.iteration() > 0)
-    for title, n_charts in PAGES.items():
+    for name, n_charts in CHARTS.items():
+        title = BY_NAME[name].title
         app.open(title)
         app.page.get_by_test_id("stPlotlyChart").nth(n_charts - 1).locator(
             ".main-svg").first.wait_for()

@@ -20,10 +20,12 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from dashboard.page_registry import titles
+
 pytestmark = pytest.mark.e2e
 
 ROUNDS = 50
-PAGES = ["Population", "Explain an instance", "Rules", "Train (live)"]
+PAGES = titles("population", "explain", "rules", "train")
 
 
 def test_rapid_clicks_while_training_never_break_the_page(app):

@@ -21,15 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import tables
+from dashboard import page_registry, tables
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW_MS = 180_000
 
-PAGES = ["Train (live)", "Population", "Microscope", "Time travel", "Race: EM vs HL",
-         "Explain an instance", "Rules", "Theory", "Data", "Experiments"]
+PAGES = [page.title for page in page_registry.PAGES]
 SHOTS = ROOT / "docs" / "screenshots"
 #: Iterations trained before the visit (two Steps): enough for the GA, subsumption and deletion.
 STEP = 2000
