@@ -89,7 +89,7 @@ class CurvePoints:
             if not self.curves.due(iteration, now, force):
                 return
             snap = session.snapshot()  # taken first: pages read it while the point is made
-            if training.model.by_vote("agg"):  # the vote's threshold: fast, in place
+            if training.answers_by_vote("agg"):  # the vote's threshold: fast, in place
                 training.tune_bipartition()
                 self._add_point(iteration, now, curve_scores(training.model, session.split), None)
                 return
@@ -190,11 +190,10 @@ class CurvePoints:
         with self._lock:
             self.await_refit()
             training = self._session._training
-            if training is None or training.model.by_vote("agg"):
+            if training is None or training.answers_by_vote("agg"):
                 return
             iteration = int(training.summary()["iteration"])
-            if not iteration or engine.tuned(training.model) and (
-                    training.model.rule_set_.iteration == iteration):
+            if not iteration or training.model.fitted_.is_current():
                 return
             refit = self._copy_for_refit(training, iteration)
         try:
@@ -241,7 +240,7 @@ class CurvePoints:
         makes anyway."""
         with self._lock:
             training = self._session._training
-            if training is None or training.model.by_vote("agg"):
+            if training is None or training.answers_by_vote("agg"):
                 return None
             sets = [self._last_rules, getattr(training.model, "rule_set_", None)]
             return max((r for r in sets if r is not None), key=lambda r: r.iteration,

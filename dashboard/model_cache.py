@@ -42,7 +42,7 @@ class ModelCache:
     def explain(self, index: int):
         """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
         return self._once(("explain", index),
-                          lambda: self.vote_model().current_rule_set("agg").explain(
+                          lambda: self.vote_model()._rule_set_for("agg").explain(
                               self.split.dataset.X[index]))
 
     def _scored(self, weighting: str):

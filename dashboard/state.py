@@ -46,7 +46,7 @@ def _start_model(split: DataSplit, params: dict):
     """A `TrainingSession` of a model bound to the training split, checked (data and parameters)
     but not yet tuned: with fitted weights the tuning is a weight fit (seconds on ohsumed's
     words, at iteration 0 as later), done when a page first needs scores (``Session._ready``)."""
-    return engine.training(engine.estimator()(**params)).bind(
+    return engine.training(engine.estimator()(**params)).start_untuned(
         *split.training(),
         feature_names=split.dataset.feature_names, label_names=split.dataset.label_names,
     )
@@ -260,8 +260,8 @@ class Session:
             self.points.await_refit(of_rules_now=True)  # a refit of these very rules serves
             training = self._started()
             model = training.model
-            if not engine.tuned(model) or not model.by_vote("agg") and (
-                    model.rule_set_.iteration != training.summary()["iteration"]):
+            if not engine.tuned(model) or not training.answers_by_vote("agg") and (
+                    not model.fitted_.is_current()):
                 training.tune_bipartition()
                 self._weights_fitted(training)
             return model

@@ -50,8 +50,8 @@ class AuditedRows:
 
     @classmethod
     def of(cls, model, X) -> AuditedRows:
-        """X as ``model`` reads it (``model.scaled``), or X itself if it is already so."""
-        return X if isinstance(X, AuditedRows) else cls(model.scaled(X))
+        """X as ``model`` reads it (``model._scaled``), or X itself if it is already so."""
+        return X if isinstance(X, AuditedRows) else cls(model._scaled(X))
 
     @classmethod
     def bound(cls, model) -> AuditedRows:
@@ -68,7 +68,7 @@ class AuditedRows:
         same axes as the full model's)."""
         key = (id(model), mode)  # the model is kept beside its labels: its id stays its own
         if key not in self._labels:
-            labels = model.current_rule_set(mode).labels_scaled(self.scaled, mode)
+            labels = model._rule_set_for(mode).labels_scaled(self.scaled, mode)
             self._labels[key] = (model, np.asarray(labels).astype(np.uint8))
         return self._labels[key][1]
 
@@ -160,7 +160,7 @@ def row_rules(model, X, prediction=None) -> RowRules:
     """The voters and matching rules of each row of X, found by the engine's own kernels."""
     mode = _mode(model, prediction)
     scaled = AuditedRows.of(model, X).scaled
-    rule_set = model.current_rule_set(mode)
+    rule_set = model._rule_set_for(mode)
     scorer = rule_set.scorer_for(mode)
     buffer = np.empty(rule_set.rules.nspec.shape[0], dtype=np.int64)
     voter_lists, match_lists = [], []
@@ -203,7 +203,7 @@ def _compressed(lists, rule_ids):
 
 def _influence(model, mode):
     """Each rule's `~mlr_core.rule_set.Influence`, by position."""
-    rule_set = model.current_rule_set(mode)
+    rule_set = model._rule_set_for(mode)
     return rule_set.scorer_for(mode).influence(rule_set)
 
 
@@ -308,7 +308,7 @@ def rules_needed(curve: pd.DataFrame, column: str, share: float) -> int:
 def _predict_with(model, keep, X_scaled, mode):
     """What the model would predict for the scaled rows with only the rules ``keep`` (bool per
     rule position)."""
-    rule_set = model.current_rule_set(mode)
+    rule_set = model._rule_set_for(mode)
     return rule_set.subset(rule_set.rule_ids[keep]).labels_scaled(X_scaled, mode)
 
 
@@ -342,7 +342,7 @@ def trim(model, X, prediction=None, keep_predictions=True, rows: RowRules | None
     deciding = rows.rule_ids[keep]
     if keep_predictions:
         full = X.labels(model, mode)
-        rule_set = model.current_rule_set(mode)
+        rule_set = model._rule_set_for(mode)
         rule_set.scorer_for(mode).prune(rule_set, X.scaled, full, influence.weight, keep)
         _put_back(model, X.scaled, mode, rows, full, influence, keep)
     kept = rows.rule_ids[keep]
@@ -410,8 +410,8 @@ def audit(model, X=None, Y=None, X_test=None, Y_test=None, prediction=None) -> A
     agreement = (X.labels(deciding.model, mode) == X.labels(model, mode)).all(axis=1)
     summary = {
         "prediction": mode,
-        "weighting": model.current_rule_set(mode).scorer_for(mode).kind,
-        "how": model.current_rule_set(mode).prediction_text(mode),
+        "weighting": model._rule_set_for(mode).scorer_for(mode).kind,
+        "how": model._rule_set_for(mode).prediction_text(mode),
         "n_rows": len(decided),
         "n_rules": len(rules),
         "coverage": coverage,

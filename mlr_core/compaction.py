@@ -103,7 +103,7 @@ def compaction_path(model, sizes=SIZES) -> dict:
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
         raise InputError(f"compaction_path() takes a list of rule budgets, got {sizes!r}.")
     sizes = [_rule_budget(k, "compaction_path()") for k in sizes]
-    rule_set = model.current_rule_set("agg")
+    rule_set = model._rule_set_for("agg")
     weights = rule_set.scorer.fitted("A compact model (a scorecard of fitted rule weights)")
     run = model.run_
     if not run.bound:

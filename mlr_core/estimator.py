@@ -1,16 +1,16 @@
-"""MLRClassifier: the scikit-learn estimator, a thin shell over its fitted rule set."""
+"""MLRClassifier: the scikit-learn estimator, a thin shell over its fitted state
+(`mlr_core.fitted_state`), which a `TrainingSession` writes."""
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, _fit_context, clone
 from sklearn.utils.validation import check_is_fitted
 
 from mlr_core import io, params
+from mlr_core._deprecation import deprecated_method
 from mlr_core._engine import population as popmod
-from mlr_core.compaction import compaction_path
-from mlr_core.errors import InputError
-from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
-from mlr_core.training_run import TrainingRun
-from mlr_core.training_session import TrainingSession, rules_now
+from mlr_core.fitted_state import FittedState
+from mlr_core.rule_set import WeightScorer
+from mlr_core.training_session import TrainingSession
 from mlr_core.validation import check_features
 
 
@@ -23,17 +23,22 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 {parameters}
     Attributes
     ----------
+    fitted_ : FittedState
+        Everything fitting left, in one object (``mlr_core/fitted_state.py``), which only a
+        `~mlr_core.training_session.TrainingSession` writes (``fit`` is one run to its end);
+        the attributes below read it.
     run_ : TrainingRun
-        The state of training (``mlr_core/training_run.py``); ``labelsets_``, ``n_rules_``
-        and ``max_specified_`` read from it. A `~mlr_core.training_session.TrainingSession`
-        trains it further step by step.
+        The state of training (``mlr_core/training_run.py``); ``labelsets_``, ``n_rules_`` and
+        ``max_specified_`` read from it, ``population_`` too unless the fitted rule set adds
+        rules. A `~mlr_core.training_session.TrainingSession` trains it further step by step.
     rule_set_ : RuleSet
         What predicts (``mlr_core/rule_set.py``): the rules as last tuned, the scaling, the
         scorer (fitted weights or the vote) and the bipartition; its methods explain
         (``explain``) and export (``scorecard``, ``rule_weights_frame``, ``match_counts``;
         ``mlr_core.export``, ``mlr_core.scorecard``). Set by ``fit`` and a session's
         ``tune_bipartition``, never by prediction; ``predict``, ``predict_proba`` and
-        ``to_json`` go through it (:meth:`current_rule_set`).
+        ``to_json`` go through it, or, once training has gone on, through the rules as they
+        are now where they need no fitting (the vote, MLR_max).
     bipartition_ : Bipartition
         ``rule_set_.bipartition``: ``("threshold", t)``, ``("threshold_or_top", t)`` or
         ``("rcut", k)``, how MLR_agg turns scores into labels.
@@ -50,6 +55,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     feature_names_, label_names_, data_min_, data_max_, label_dtype_, classes_, n_features_in_
         What the training data looked like: names, the range each feature is scaled from, the
         dtype predictions come back in.
+    feature_names_in_ : ndarray of str
+        The columns of a training DataFrame, as scikit-learn records them (absent for an
+        array).
 
     Examples
     --------
@@ -99,22 +107,14 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, Y, feature_names=None, label_names=None):
         """Train on ``X`` (n x d) and ``Y`` (n x m 0/1) for ``n_iter`` iterations (``auto``:
         :func:`mlr_core.stopping.learn_until_stable`; ``n_iter_`` records how many), then tune
-        the bipartition on the same data: a `TrainingSession` run to its end.
+        the bipartition on the same data: a `TrainingSession` run to its end
+        (:meth:`TrainingSession.fit <mlr_core.training_session.TrainingSession.fit>`).
 
         Returns
         -------
         self
         """
-        session = TrainingSession(self).bind(X, Y, feature_names, label_names)
-        if self.n_iter == "auto":
-            session.learn_until_stable()
-        else:
-            session.learn(self.n_iter)
-        self.n_iter_ = self.run_.iteration
-        session.tune_bipartition()
-        if self.max_rules is not None:
-            compact = compaction_path(self, [self.max_rules])[self.max_rules]
-            self._become(compact.run_, compact.rule_set_, self.label_dtype_)
+        TrainingSession(self).fit(X, Y, feature_names, label_names)
         return self
 
     # --------------------------------------------------------------- prediction
@@ -123,66 +123,95 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """0/1 label matrix (n x m, in the training labels' dtype) by MLR_agg or MLR_max
         (``prediction`` overrides the constructor's choice for this call)."""
         prediction = prediction or self.prediction
-        labels = self.current_rule_set(prediction).labels_scaled(self.scaled(X), prediction)
+        labels = self._rule_set_for(prediction).labels_scaled(self._scaled(X), prediction)
         return labels.astype(self.label_dtype_)
 
     def predict_proba(self, X):
         """MLR_agg's per-label scores (n x m, in [0, 1]); they also rank the labels. With
         fitted weights, an estimate of each label's probability."""
-        return self.current_rule_set("agg").scores_scaled(self.scaled(X))
+        return self._rule_set_for("agg").scores_scaled(self._scaled(X))
 
     def coverage(self, X):
         """Fraction of the rows of X that at least one rule matches."""
-        return float(self.current_rule_set("max").votes(self.scaled(X)).covered.mean())
+        return float(self._rule_set_for("max").votes(self._scaled(X)).covered.mean())
 
-    def scaled(self, X):
+    def _scaled(self, X):
         """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
         rows the engine's kernels match (the audit uses it)."""
-        return self._run().scaling.transform(check_features(self, X, reset=False))
+        return self._fitted().run.scaling.transform(check_features(self, X))
 
-    def current_rule_set(self, prediction=None):
+    def _rule_set_for(self, prediction=None):
         """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or
-        ``"max"``; the constructor's by default): ``rule_set_`` as last tuned, or, once
-        training has gone on, the rules as they are now where they need no fitting (the vote,
-        MLR_max); fitted weights older than the rules are refused (InputError)."""
-        prediction = prediction or self.prediction
-        run = self._run()
-        self._bipartition()
-        rule_set = self.rule_set_
-        if rule_set.iteration == run.iteration:
-            return rule_set
-        if not self.by_vote(prediction):
-            raise InputError(
-                "The rules changed since their weights were fitted (training went on): call "
-                "tune_bipartition() (with training data bound by start or fit) or fit again."
-            )
-        return rules_now(self, VoteScorer(self.score_norm))
+        ``"max"``; the constructor's by default) under the parameters as they are now
+        (:meth:`FittedState.rule_set_for <mlr_core.fitted_state.FittedState.rule_set_for>`)."""
+        return self._fitted().rule_set_for(prediction or self.prediction, self.get_params())
 
-    def by_vote(self, prediction=None):
-        """Whether ``prediction`` (the constructor's by default) is answered by the rules' vote:
-        MLR_max always, MLR_agg unless its weights are fitted."""
-        return (prediction or self.prediction) == "max" or SCORERS[self.weighting].by_vote
-
-    def retune_params(self):
-        """The parameters the bipartition is tuned under, as they are now."""
-        return {name: getattr(self, name) for name in params.RETUNE}
-
-    def _bipartition(self):
-        """``bipartition_``, refused if the parameters it was tuned under have changed."""
-        now = self.retune_params()
-        changed = [name for name in params.RETUNE if now[name] != self.tuned_under_[name]]
-        if changed:
-            raise InputError(
-                f"{', '.join(changed)} changed since the bipartition was tuned: call "
-                "tune_bipartition() (with training data bound by start or fit) or fit again."
-            )
-        return self.rule_set_.bipartition
+    current_rule_set = deprecated_method(
+        "current_rule_set", _rule_set_for,
+        "read `rule_set_` (the rules as last tuned), after "
+        "`TrainingSession.tune_bipartition()` where training went on.")
+    scaled = deprecated_method("scaled", _scaled, "use `rule_set_.scaled(X)`.")
 
     @property
     def bipartition_(self):
-        """How MLR_agg turns scores into labels (``rule_set_.bipartition``)."""
-        self._run()
-        return self._bipartition()
+        """How MLR_agg turns scores into labels (``rule_set_.bipartition``), refused if the
+        parameters it was tuned under have changed."""
+        return self._fitted().tuned_rule_set(self.get_params()).bipartition
+
+    # ----------------------------------------------------------- fitted state
+
+    @property
+    def run_(self):
+        """The state of training (see the class docstring)."""
+        return self._fitted().run
+
+    @property
+    def rule_set_(self):
+        """What predicts, as last tuned (see the class docstring); absent before the first
+        tuning."""
+        return self._present("rule_set", "the model is not tuned yet: call tune_bipartition() "
+                             "(or start, or fit).")
+
+    @property
+    def tuned_under_(self):
+        """The parameters the cut was tuned under (``params.RETUNE``)."""
+        return dict(self._fitted().tuned_under)
+
+    @property
+    def n_iter_(self):
+        """The iterations ``fit`` ran; absent on a model no ``fit`` trained (a loaded one)."""
+        return self._present("n_iter", "this model was not trained by fit().")
+
+    @property
+    def feature_names_(self):
+        """The features' names, as the rules say them."""
+        return list(self._fitted().feature_names)
+
+    @property
+    def label_names_(self):
+        """The labels' names, as the rules say them."""
+        return list(self._fitted().label_names)
+
+    @property
+    def classes_(self):
+        """The label indices, as scikit-learn's multi-label classifiers give them."""
+        return np.arange(len(self._fitted().label_names))
+
+    @property
+    def label_dtype_(self):
+        """The dtype ``predict`` answers in (the training labels')."""
+        return self._fitted().label_dtype
+
+    @property
+    def n_features_in_(self):
+        """The number of features seen in training (scikit-learn's)."""
+        return len(self._fitted().feature_names)
+
+    @property
+    def feature_names_in_(self):
+        """The columns of a training DataFrame (scikit-learn's); absent for an array."""
+        return self._present("feature_names_in", "the model was trained on an array, without "
+                             "feature names.")
 
     # ------------------------------------------------------------------- rules
 
@@ -192,46 +221,47 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         training run's, or, while the fitted rule set holds one-condition rules beyond it
         (``rule_weights.feature_rules``), the rule set's rules, so that ``rules_frame``,
         ``rule_bounds`` and the audit name the same rules."""
-        shown = self._beyond_population()
-        return self._run().population if shown is None else shown.rules
+        fitted = self._fitted()
+        shown = fitted.rule_set_with_feature_rules()
+        return fitted.run.population if shown is None else shown.rules
 
     @property
     def labelsets_(self):
         """The distinct labelsets seen, one 0/1 row each; rules refer to them by row."""
-        return self._run().labelsets
+        return self._fitted().run.labelsets
 
     @property
     def n_rules_(self):
         """N in force (``n_rules`` with ``auto`` resolved)."""
-        return self._run().config.n_rules
+        return self._fitted().run.config.n_rules
 
     @property
     def max_specified_(self):
         """The specificity limit in force (``max_specified`` with ``auto`` resolved)."""
-        return self._run().config.max_specified
+        return self._fitted().run.config.max_specified
 
     @property
     def data_min_(self):
         """Per feature, the smallest training value (the rules' axis starts there)."""
-        return self._run().scaling.data_min
+        return self._fitted().run.scaling.data_min
 
     @property
     def data_max_(self):
         """Per feature, the largest training value (the rules' axis ends there)."""
-        return self._run().scaling.data_max
+        return self._fitted().run.scaling.data_max
 
     @property
     def rule_weights_(self) -> WeightScorer:
         """With ``weighting="fitted"``: the rules' fitted weights (``coef``: rules x labels,
         ``intercept``: the baseline per label, ``alpha``: the ridge penalty), refused if the
         rules have changed since they were fitted."""
-        return self.current_rule_set("agg").scorer.fitted("rule_weights_")
+        return self._rule_set_for("agg").scorer.fitted("rule_weights_")
 
     def rule_bounds(self):
         """(lower, upper): one row per rule (``rules_frame`` order), one column per feature,
         in the data's original units; NaN where the feature is a wildcard."""
-        run = self._run()
-        shown = self._beyond_population()
+        fitted = self._fitted()
+        run, shown = fitted.run, fitted.rule_set_with_feature_rules()
         if shown is not None:
             return run.scaling.unscale(*shown.bounds())
         return run.scaling.unscale(*popmod.dense_bounds(run.population, run.n_features))
@@ -240,35 +270,36 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule (with the fit's
         one-condition rules after them while they predict, see ``population_``)."""
-        shown = self._beyond_population()
-        return (rules_now(self, None) if shown is None else shown).rules_frame()
+        fitted = self._fitted()
+        shown = fitted.rule_set_with_feature_rules()
+        if shown is None:
+            shown = fitted.rules_under_last_cut(None, self.get_params())
+        return shown.rules_frame()
 
     def subset(self, rule_ids):
         """A new fitted model that predicts with the rules ``rule_ids`` alone (ids as in
         ``rules_frame()``), each keeping its weights, the bipartition as it is; its training
         state and bound training rows are this one's. The audit's compactions and rule
         exports."""
-        return self.with_rule_set(self.current_rule_set().subset(rule_ids))
+        return self.with_rule_set(self._rule_set_for().subset(rule_ids))
 
     def with_rule_set(self, rule_set):
-        """A new fitted model (same parameters) whose rules and predictions are ``rule_set``,
-        with this model's training rows still bound, if any."""
-        run = self._run()
+        """A new fitted model (same parameters) whose rules and predictions are ``rule_set``
+        (a subset or compaction of this model's), trained on from this model's run, with its
+        training rows still bound, if any."""
+        fitted = self._fitted()
         model = clone(self)
-        if hasattr(self, "feature_names_in_"):
-            model.feature_names_in_ = self.feature_names_in_
-        new_run = TrainingRun.from_dict(run.to_dict(), run.config, self.fitness, rule_set,
-                                        self.history_every)
-        if run.bound:
-            new_run.bind_scaled(run.X, run.truth())
-        return model._become(new_run, rule_set, self.label_dtype_)
+        return TrainingSession(model).adopt(FittedState.of_rule_set(
+            fitted.run.with_rules(rule_set), rule_set, fitted.label_dtype, model.get_params(),
+            fitted.feature_names_in)).model
 
     # --------------------------------------------------------------------- JSON
 
     def to_json(self):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
-        run = self._run()
-        return io.to_json(self.get_params(), self.label_dtype_, self.current_rule_set("agg"), run)
+        fitted = self._fitted()
+        return io.to_json(self.get_params(), fitted.label_dtype, self._rule_set_for("agg"),
+                          fitted.run)
 
     @classmethod
     def from_json(cls, text):
@@ -281,35 +312,23 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             return model.get_params()
 
         values, label_dtype, rule_set, run = io.from_json(text, checked_params)
-        return cls(**values)._become(run, rule_set, label_dtype)
+        model = cls(**values)
+        return TrainingSession(model).adopt(
+            FittedState.of_rule_set(run, rule_set, label_dtype, model.get_params())).model
 
     # ---------------------------------------------------------------- internals
 
-    def _become(self, run, rule_set, label_dtype):
-        """Be the fitted model of ``run`` predicting with ``rule_set`` (a loaded or compacted
-        model)."""
-        self.feature_names_ = list(rule_set.feature_names)
-        self.label_names_ = list(rule_set.label_names)
-        self.classes_ = np.arange(len(self.label_names_))
-        self.n_features_in_ = len(self.feature_names_)
-        self.label_dtype_ = label_dtype
-        self.run_, self.rule_set_ = run, rule_set
-        self.tuned_under_ = self.retune_params()
-        return self
+    def _fitted(self) -> FittedState:
+        check_is_fitted(self, "fitted_")
+        return self.fitted_
 
-    def _run(self):
-        check_is_fitted(self, "run_")
-        return self.run_
-
-    def _beyond_population(self):
-        """``rule_set_`` while it is current and holds rules beyond the population (the fit's
-        one-condition rules), else None."""
-        run = self._run()
-        rule_set = getattr(self, "rule_set_", None)
-        if (rule_set is not None and rule_set.iteration == run.iteration
-                and rule_set.rule_count > int(run.population.size[0])):
-            return rule_set
-        return None
+    def _present(self, name, absent):
+        """The fitted state's ``name``, or, where it is None, an AttributeError that says why
+        the attribute ``name_`` is ``absent`` (``hasattr`` then answers False)."""
+        value = getattr(self._fitted(), name)
+        if value is None:
+            raise AttributeError(f"{name}_: {absent}")
+        return value
 
 
 MLRClassifier.__doc__ = MLRClassifier.__doc__.replace("{parameters}", params.numpydoc())

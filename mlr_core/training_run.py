@@ -144,14 +144,14 @@ class TrainingRun:
 
     # ---------------------------------------------------------------- data binding
 
-    def bind(self, X: np.ndarray, Y: np.ndarray) -> None:
-        """Bind training data (a checked float matrix in the data's units, 0/1 labels) and start
-        a new epoch, whose order the next iteration draws (`learn`); labelsets not seen before
-        are added."""
-        self.bind_scaled(self.scaling.transform(X), Y)
+    def bind_rows(self, X: np.ndarray, Y: np.ndarray) -> None:
+        """Bind training rows (a checked float matrix in the data's units, 0/1 labels): scale
+        them onto the rules' axes, add the labelsets not seen before and start a new epoch,
+        whose order the next iteration draws (`learn`)."""
+        self.bind_scaled_rows(self.scaling.transform(X), Y)
 
-    def bind_scaled(self, X_scaled: np.ndarray, Y: np.ndarray) -> None:
-        """`bind` for rows already on the rules' axes (another run's bound rows)."""
+    def bind_scaled_rows(self, X_scaled: np.ndarray, Y: np.ndarray) -> None:
+        """`bind_rows` for rows already on the rules' axes (another run's bound rows)."""
         known = {row.tobytes(): i for i, row in enumerate(self.labelsets)}
         ids = np.empty(len(Y), dtype=np.int32)
         new = []
@@ -308,23 +308,12 @@ class TrainingRun:
         the run that saved it), checking every field (ModelFormatError)."""
         require(rule_set.rules.feat.shape[1] <= max(config.max_specified, 1),
                 "The rules specify more features than max_specified.")
-        evolved, ids = rule_set.evolved()
-        micro = int(evolved.micro[0])
+        micro = int(rule_set.evolved()[0].micro[0])
         limit = config.n_rules + FEATURE_RULES_PER_FEATURE * len(rule_set.feature_names)
         require(micro <= limit, f"The evolved rules hold {micro} copies, more than n_rules = "
                 f"{config.n_rules} and one per feature (a file that does not tell the fit's "
                 "one-condition rules apart).")
-        run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
-                  history_every=history_every)
-        size = int(evolved.size[0])
-        if size + EXTRA_SLOTS > run.population.nspec.shape[0]:
-            # a file that does not tell them apart holds the one-condition rules among the N
-            # evolved ones; the first iteration of further training deletes copies down to N
-            run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
-        popmod.copy_into(run.population, evolved)
-        run.labelsets = rule_set.labelsets.copy()
-        run.rule_ids = ids
-
+        run = cls._of_rules(config, fitness, rule_set, history_every)
         counters = data["counters"]
         require(isinstance(counters, list) and len(counters) == N_COUNTERS,
                 f"\"counters\" must be a list of {N_COUNTERS} whole numbers.")
@@ -339,6 +328,36 @@ class TrainingRun:
         run.history_rows = _history_rows(history["rows"], run.counters)
         run.record_every = saved_whole(history["every"], "history \"every\"", 1)
         run.next_record = saved_whole(history["next"], "history \"next\"")
+        return run
+
+    def with_rules(self, rule_set: RuleSet) -> TrainingRun:
+        """A copy of this run whose population is ``rule_set``'s evolved rules (a subset or a
+        compaction of this run's), its counters, random state and history this run's, and this
+        run's training rows bound, where they are, if any: training goes on from here."""
+        run = TrainingRun._of_rules(self.config, self.fitness, rule_set, self.record_every)
+        run.counters, run.rng, run.card = self.counters.copy(), self.rng.copy(), self.card
+        run.history_rows = list(self.history_rows)
+        run.next_record = self.next_record
+        if self.bound:
+            run.bind_scaled_rows(self.X, self.truth())
+        return run
+
+    @classmethod
+    def _of_rules(cls, config: Config, fitness: str, rule_set: RuleSet,
+                  history_every: int) -> TrainingRun:
+        """A new run whose population is ``rule_set``'s evolved rules (the fit's one-condition
+        rules stay the rule set's) and whose labelsets are the rule set's."""
+        evolved, ids = rule_set.evolved()
+        run = cls(config, fitness, rule_set.scaling, len(rule_set.label_names), seed=0,
+                  history_every=history_every)
+        size = int(evolved.size[0])
+        if size + EXTRA_SLOTS > run.population.nspec.shape[0]:
+            # a file that does not tell them apart holds the one-condition rules among the N
+            # evolved ones; the first iteration of further training deletes copies down to N
+            run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
+        popmod.copy_into(run.population, evolved)
+        run.labelsets = rule_set.labelsets.copy()
+        run.rule_ids = ids
         return run
 
 

@@ -1,38 +1,50 @@
 """A training session: one model trained step by step, for watching it learn.
 
 `MLRClassifier` is the scikit-learn face: parameters, ``fit``, ``predict``, over its fitted state
-(``run_``, the `TrainingRun`, and ``rule_set_``, the `RuleSet` that predicts). A
-`TrainingSession` drives that state for anyone who trains in steps (the dashboard holds one per
-tab): ``start`` binds data, ``learn`` and ``step_traced`` run iterations, ``tune_bipartition``
-makes the rules as they are now the model that predicts, ``summary`` and ``history`` read the
-run. ``fit`` is a session run to its end.
+(``fitted_``, a `~mlr_core.fitted_state.FittedState`: the `TrainingRun`, the `RuleSet` that
+predicts, the names). A `TrainingSession` is that state's one writer, for anyone who trains in
+steps (the dashboard holds one per tab): ``start`` binds data, ``learn`` and ``step_traced`` run
+iterations, ``tune_bipartition`` makes the rules as they are now the model that predicts,
+``summary`` and ``history`` read the run. ``fit`` is a session run to its end.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 from sklearn.utils import check_random_state
 
 from mlr_core import bipartition as bp
 from mlr_core import params
+from mlr_core._deprecation import deprecated_method
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
 from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
+from mlr_core.fitted_state import FittedState, by_vote
 from mlr_core.iteration_trace import describe
 from mlr_core.rule_set import texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
 from mlr_core.scaling import Scaling
-from mlr_core.scorers import SCORERS, VoteScorer, Voting, WeightScorer
+from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
 from mlr_core.stopping import auto_budget, learn_until_stable
 from mlr_core.training_run import TrainingRun
-from mlr_core.validation import check_count, check_features, check_labels, check_unique_names
+from mlr_core.validation import (
+    check_count,
+    check_features,
+    check_labels,
+    check_training_features,
+    check_unique_names,
+)
 
 
 class TrainingSession:
     """The training of ``model`` (an `MLRClassifier`: a new one, or a fitted or loaded one to
-    train further), step by step. Its methods return the session where they change it, so
-    calls chain: ``TrainingSession(MLRClassifier()).start(X, Y).learn(500).model``."""
+    train further), step by step. The session is the only writer of the model's fitted state
+    (``model.fitted_``, a `~mlr_core.fitted_state.FittedState`). Its methods return the session
+    where they change it, so calls chain: ``TrainingSession(MLRClassifier()).start(X,
+    Y).learn(500).model``."""
 
     def __init__(self, model):
         self.model = model
@@ -40,71 +52,96 @@ class TrainingSession:
     @property
     def run(self) -> TrainingRun:
         """The model's training run, once started (InputError before)."""
-        run = getattr(self.model, "run_", None)
-        if run is None:
+        return self._fitted().run
+
+    def _fitted(self) -> FittedState:
+        fitted = getattr(self.model, "fitted_", None)
+        if fitted is None:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
-        return run
+        return fitted
+
+    def adopt(self, fitted: FittedState) -> TrainingSession:
+        """Make ``fitted`` the model's fitted state (the one place it is written): a model
+        started here, tuned, loaded, or made of a subset of another's rules. Returns the
+        session."""
+        self.model.fitted_ = fitted
+        return self
+
+    def answers_by_vote(self, prediction=None) -> bool:
+        """Whether the model answers ``prediction`` (the constructor's by default) by the rules'
+        vote, which needs no fitting (`mlr_core.fitted_state.by_vote`)."""
+        return by_vote(prediction or self.model.prediction, self.model.weighting)
 
     # ----------------------------------------------------------------- binding
+
+    def fit(self, X, Y, feature_names=None, label_names=None):
+        """What ``MLRClassifier.fit`` does: start on ``X`` and ``Y``, train for ``n_iter``
+        iterations (or until stable), tune the bipartition once, and with ``max_rules``, keep
+        the compact model of that many rules (`mlr_core.compaction`). Returns the session."""
+        from mlr_core.compaction import compaction_path  # it drives a session of its own
+
+        model = self.start_untuned(X, Y, feature_names, label_names).model
+        if model.n_iter == "auto":
+            self.learn_until_stable()
+        else:
+            self.learn(model.n_iter)
+        self.adopt(replace(self._fitted(), n_iter=self.run.iteration))
+        self.tune_bipartition()
+        if model.max_rules is not None:
+            compact = compaction_path(model, [model.max_rules])[model.max_rules]
+            self.adopt(replace(compact.fitted_, n_iter=self._fitted().n_iter))
+        return self
 
     def start(self, X, Y, feature_names=None, label_names=None, warm_start=False):
         """Bind training data and begin a run (a fresh population unless ``warm_start``, which
         keeps a fitted or loaded model's rules, scaling and counters, and adopts a changed
         ``n_rules``). The bipartition is tuned on the data as it stands. Returns the session."""
-        return self.bind(X, Y, feature_names, label_names, warm_start).tune_bipartition()
+        return self.start_untuned(X, Y, feature_names, label_names, warm_start).tune_bipartition()
 
-    def bind(self, X, Y, feature_names=None, label_names=None, warm_start=False):
+    def start_untuned(self, X, Y, feature_names=None, label_names=None, warm_start=False):
         """`start` without the tuning, which ``fit`` does once training is over (and the
         dashboard when a page first needs scores: with fitted weights the tuning is a weight
         fit, seconds on wide data, where the checks here take milliseconds). Refused input or
-        parameters leave the model as it was: checking X sets ``n_features_in_`` before Y and
-        the names are checked."""
+        parameters leave the model as it was: its new state is adopted once all is checked."""
         model = self.model
         model._validate_params()
-        before = dict(vars(model))
-        try:
-            self._bind_checked(X, Y, feature_names, label_names, warm_start)
-        except BaseException:
-            vars(model).clear()
-            vars(model).update(before)
-            raise
-        return self
-
-    def _bind_checked(self, X, Y, feature_names, label_names, warm_start):
-        model = self.model
-        keep = warm_start and hasattr(model, "run_")
-        X = check_features(model, X, reset=not keep)
-        Y, label_dtype = check_labels(Y, X.shape[0])
-        n, d = X.shape
-        if keep:
-            if Y.shape[1] != len(model.label_names_):
+        fitted = getattr(model, "fitted_", None)
+        if warm_start and fitted is not None:
+            X = check_features(model, X)
+            Y, _ = check_labels(Y, X.shape[0])
+            if Y.shape[1] != len(fitted.label_names):
                 raise InputError(
                     f"Y has {Y.shape[1]} labels but the model was trained on "
-                    f"{len(model.label_names_)}."
+                    f"{len(fitted.label_names)}."
                 )
-            self._reconfigure(n, d)
-        else:
-            model.feature_names_ = _names(feature_names,
-                                          getattr(model, "feature_names_in_", None), d, "x")
-            model.label_names_ = _names(label_names, None, Y.shape[1], "label")
-            model.classes_ = np.arange(Y.shape[1])  # label indices, as scikit-learn's multi-label
-            model.label_dtype_ = label_dtype
-            seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
-            scaling = Scaling.of(X, model.axis)
-            model.run_ = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
-                                     Y.shape[1], seed, model.history_every)
-        model.run_.bind(X, Y)
+            self._reconfigure(*X.shape)
+            fitted.run.bind_rows(X, Y)
+            return self
+        X, columns = check_training_features(model, X)
+        Y, label_dtype = check_labels(Y, X.shape[0])
+        n, d = X.shape
+        feature_names = _names(feature_names, columns, d, "x")
+        label_names = _names(label_names, None, Y.shape[1], "label")
+        seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
+        scaling = Scaling.of(X, model.axis)
+        run = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
+                          Y.shape[1], seed, model.history_every)
+        run.bind_rows(X, Y)
+        return self.adopt(FittedState(run, tuple(feature_names), tuple(label_names), label_dtype,
+                                      columns))
+
+    bind = deprecated_method("bind", start_untuned, "use `start_untuned(...)`.")
 
     def _reconfigure(self, n, d):
         """A warm start's parameters in force on ``n`` rows of ``d`` features."""
-        model = self.model
-        config = engine_config(model, n, d, model.run_.scaling)
-        if config.max_specified != model.max_specified_:
+        model, run = self.model, self.run
+        config = engine_config(model, n, d, run.scaling)
+        if config.max_specified != run.config.max_specified:
             raise InputError(
                 f"max_specified resolves to {config.max_specified} but this run's rules "
-                f"were made with {model.max_specified_}: a warm start keeps the rules, so it "
-                "cannot change; set it back, or fit anew.")
-        model.run_.reconfigure(config, model.fitness)
+                f"were made with {run.config.max_specified}: a warm start keeps the rules, so "
+                "it cannot change; set it back, or fit anew.")
+        run.reconfigure(config, model.fitness)
 
     def restart(self):
         """``start(X, Y, warm_start=True)`` on the rows already bound, which stay where they
@@ -116,7 +153,7 @@ class TrainingSession:
             raise InputError("No training data bound: call start(X, Y) or fit(X, Y) first.")
         model._validate_params()
         self._reconfigure(*run.X.shape)
-        run.bind_scaled(run.X, run.truth())
+        run.bind_scaled_rows(run.X, run.truth())
         return self.tune_bipartition()
 
     # ---------------------------------------------------------------- learning
@@ -135,7 +172,7 @@ class TrainingSession:
         improving (:func:`mlr_core.stopping.learn_until_stable`). Returns the session."""
         run = self.run
         share = params.words_share(self.model.get_params(), float(np.mean(run.scaling.binary)))
-        learn_until_stable(run, auto_budget(len(run.y_ids), self.model.by_vote(), share))
+        learn_until_stable(run, auto_budget(len(run.y_ids), self.answers_by_vote(), share))
         return self
 
     def step_traced(self):
@@ -167,10 +204,9 @@ class TrainingSession:
         to follow the rules as they are now. Returns the session."""
         model = self.model
         rule_set, scores, truth = self._tuning()
-        model.rule_set_ = rule_set.with_scorer(rule_set.scorer,
-                                               self.bipartition_for(model.target, scores, truth))
-        model.tuned_under_ = model.retune_params()
-        return self
+        cut = self.bipartition_for(model.target, scores, truth)
+        return self.adopt(self._fitted().tuned(rule_set.with_scorer(rule_set.scorer, cut),
+                                               model.get_params()))
 
     def tuning_scores(self):
         """``(scores, truth)``: the scores the cut is tuned on (leave-one-out scores of the
@@ -203,10 +239,13 @@ class TrainingSession:
         scorer, totals, used = fit_weights(
             A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
         scorer, scores = calibrate(scorer, totals, truth[rows], seed=run.iteration)
-        return rules_now(self.model, scorer, base if used else None), scores, truth[rows]
+        rule_set = self._fitted().rules_under_last_cut(scorer, self.model.get_params(),
+                                                      base if used else None)
+        return rule_set, scores, truth[rows]
 
     def _vote_tuning(self, run, truth):
-        rule_set = rules_now(self.model, VoteScorer(self.model.score_norm))
+        rule_set = self._fitted().rules_under_last_cut(VoteScorer(self.model.score_norm),
+                                                      self.model.get_params())
         scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
         return rule_set, scores, truth
 
@@ -228,16 +267,6 @@ class TrainingSession:
 _TUNINGS = {WeightScorer.kind: TrainingSession._fitted_tuning,
             VoteScorer.kind: TrainingSession._vote_tuning}
 """How each scorer kind (``weighting``) is tuned to the rules as they are now."""
-
-
-def rules_now(model, scorer, feature_rules=None):
-    """The rules of ``model``'s run as they are now (and ``feature_rules``, see
-    `TrainingRun.rule_set`) with ``scorer``, cut as last tuned."""
-    last = getattr(model, "rule_set_", None)
-    return model.run_.rule_set(
-        scorer, last and last.bipartition,
-        Voting(int(model.min_vote_experience), int(model.n_nearest), model.max_by),
-        model.feature_names_, model.label_names_, feature_rules)
 
 
 def engine_config(model, n_train, n_features, scaling):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from numbers import Integral
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -126,15 +127,28 @@ def check_label_matrix(
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def check_features(estimator, X, reset: bool) -> np.ndarray:
-    """X as a finite float matrix; on ``reset`` it sets ``n_features_in_`` (and
-    ``feature_names_in_`` for a DataFrame), otherwise it must agree with them."""
+def check_features(estimator, X) -> np.ndarray:
+    """X as a finite float matrix that agrees with what ``estimator`` was fitted on (its
+    ``n_features_in_`` and ``feature_names_in_``)."""
+    return _validated(estimator, X, False, estimator)
+
+
+def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None]:
+    """X checked as training data, and a DataFrame's column names or None: what scikit-learn
+    records as ``n_features_in_`` and ``feature_names_in_``. It records them on a stand-in,
+    not on ``estimator``, whose fitted state (``mlr_core.fitted_state``) holds them and only
+    its training session writes; messages and tags are the estimator's."""
+    record = SimpleNamespace(__sklearn_tags__=estimator.__sklearn_tags__)
+    return _validated(record, X, True, estimator), getattr(record, "feature_names_in_", None)
+
+
+def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
     # scikit-learn is imported here, not at the top: the loaders and statistics use this module
     # on the dashboard's first page, before anything trains.
     from sklearn.utils.validation import validate_data
 
     try:
-        return validate_data(estimator, X, reset=reset, dtype=np.float64)
+        return validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator)
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
 

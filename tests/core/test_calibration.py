@@ -149,11 +149,11 @@ def logistic_model():
     log-odds): what every reader must apply alike."""
     data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, n_irrelevant=3,
                                   random_state=0)
-    model = MLRClassifier(n_iter=3000, random_state=0).fit(data.X, data.Y)
-    scorer = model.rule_set_.scorer
-    model.rule_set_ = model.rule_set_.with_scorer(
+    fitted = MLRClassifier(n_iter=3000, random_state=0).fit(data.X, data.Y)
+    scorer = fitted.rule_set_.scorer
+    model = fitted.with_rule_set(fitted.rule_set_.with_scorer(
         replace(scorer, coef=scorer.coef * 8, intercept=scorer.intercept * 8 - 3,
-                link="logistic"), ("threshold", 0.3))
+                link="logistic"), ("threshold", 0.3)))
     return model, data
 
 

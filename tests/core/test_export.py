@@ -110,7 +110,7 @@ def fitted(cube, feature_names, label_names):
 def test_names_from_fit_are_data_not_code(cube, tmp_path):
     marker = tmp_path / "ran"
     model = fitted(cube, payloads(marker), LABELS)
-    rule_set = model.current_rule_set("agg")
+    rule_set = model.rule_set_
     assert rule_set.rule_count > 20
     assert_exports_predict(rule_set, cube.X, marker)
     source = to_python(model.rule_set_)
@@ -148,7 +148,7 @@ def test_names_from_a_tampered_model_json_are_data_not_code(cube, tmp_path):
     rename(data)
     model = MLRClassifier.from_json(json.dumps(data))
     assert model.feature_names_ == payloads(marker) and model.label_names_ == LABELS
-    assert_exports_predict(model.current_rule_set("agg"), cube.X, marker)
+    assert_exports_predict(model.rule_set_, cube.X, marker)
 
 
 def test_names_from_a_csv_header_are_data_not_code(cube, tmp_path):
@@ -163,13 +163,13 @@ def test_names_from_a_csv_header_are_data_not_code(cube, tmp_path):
     assert list(data.feature_names) == payloads(marker)
     model = MLRClassifier(n_iter=3000, random_state=0).fit(
         data.X, data.Y, feature_names=data.feature_names, label_names=data.label_names)
-    assert_exports_predict(model.current_rule_set("agg"), data.X, marker)
+    assert_exports_predict(model.rule_set_, data.X, marker)
 
 
 def test_sql_table_and_key_are_data_not_code(cube):
     """The caller's table and key names are quoted identifiers and never reach a comment: a
     line break in them cannot end a comment and run the rest as SQL."""
-    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = fitted(cube, None, None).rule_set_
     table, key = "data\nCREATE TABLE planted (x); --", "id\nCREATE TABLE planted_too (x); --"
     sql = to_sql(rule_set, table=table, key=key)
     X = cube.X[:60]
@@ -195,7 +195,7 @@ def test_sql_table_and_key_are_data_not_code(cube):
 
 def test_sql_refuses_names_no_sql_can_hold(cube):
     model = fitted(cube, [f"f{j}" for j in range(9)], ["a", "b", "c"])
-    rule_set = model.current_rule_set("agg")
+    rule_set = model.rule_set_
     nul = replace(rule_set, label_names=("a\0", "b", "c"))
     with pytest.raises(InputError, match="NUL"):
         to_sql(nul)
@@ -215,7 +215,7 @@ def test_sql_refuses_names_no_sql_can_hold(cube):
                                  ("rcut", 3)])
 def test_every_cut_and_its_header(cube, cut):
     model = fitted(cube, None, None)
-    rule_set = model.current_rule_set("agg")
+    rule_set = model.rule_set_
     rule_set = rule_set.with_scorer(rule_set.scorer, cut)
     X = np.vstack([cube.X, cube.X * 3 - 1])  # rows off the training range clip
     labels = rule_set.labels(X)
@@ -243,7 +243,7 @@ def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
 
 
 def test_an_empty_scorecard_exports_its_baseline(cube):
-    rule_set = fitted(cube, None, None).current_rule_set("agg").subset([])
+    rule_set = fitted(cube, None, None).rule_set_.subset([])
     assert rule_set.rule_count == 0
     assert_exports_predict(rule_set, cube.X[:50])
 
@@ -252,7 +252,7 @@ def test_sql_numbers_read_back_to_the_same_bits(cube):
     """Each rule's weights read back exactly, negated for a rule counted where it fails, whose
     weights the baseline row then holds (the intercept plus them, rounded once). Two rules
     are made to test nothing, so that they match every row and are counted where they fail."""
-    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = fitted(cube, None, None).rule_set_
     rule_set = rule_set.subset(np.arange(rule_set.rule_count))
     rule_set.rules.nspec[[0, 5]] = 0
     rule_set.rules.spread[[0, 5]] = np.inf
@@ -280,7 +280,7 @@ def test_sql_numbers_read_back_to_the_same_bits(cube):
 def test_sql_keeps_the_model_in_temporary_tables_only(cube):
     """Run twice in one session, the script replaces its own tables and leaves the user's
     tables of those names alone; a data table of such a name is refused."""
-    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = fitted(cube, None, None).rule_set_
     X = cube.X[:40]
     frame = pd.DataFrame(X, columns=rule_set.feature_names).assign(row_id=np.arange(len(X)))
     *setup, query = sql_statements(rule_set)
@@ -313,7 +313,7 @@ def full_models(real_datasets):
 @pytest.mark.parametrize("name", ["yeast", "emotions", "flags", "cal500", "genbase"])
 def test_full_models_export_predicts_labels_on_every_row(real_datasets, full_models, name):
     data, model = real_datasets[name], full_models[name]
-    rule_set = model.current_rule_set("agg")
+    rule_set = model.rule_set_
     assert rule_set.rule_count >= 300
     expected = model.predict(data.X).astype(np.uint8)
     assert np.array_equal(python_labels(to_python(model.rule_set_), data.X, data.feature_names),
@@ -341,7 +341,7 @@ def test_python_reads_only_the_features_its_rules_test(cube):
 
 
 def test_a_rule_that_tests_nothing_matches_every_row_in_both_exports(cube):
-    rule_set = fitted(cube, None, None).current_rule_set("agg")
+    rule_set = fitted(cube, None, None).rule_set_
     rule_set = rule_set.subset(np.arange(rule_set.rule_count))
     rule_set.rules.nspec[[0, 5]] = 0  # two rules now hold on every row: no slot specified
     rule_set.rules.spread[[0, 5]] = np.inf  # (an empty slot passes every value)

@@ -100,7 +100,7 @@ def test_a_model_of_each_shared_dataset_is_saved_loaded_and_saved_to_the_same_by
     assert loaded.run_.summary() == model.run_.summary()
     assert loaded.to_json() == text
     TrainingSession(loaded).learn(100).tune_bipartition()
-    rules = loaded.current_rule_set()
+    rules = loaded.rule_set_
     assert rules.n_evolved == loaded.run_.summary()["macro_size"]
     assert loaded.run_.summary()["micro_size"] <= 200
     again = loaded.to_json()

@@ -27,7 +27,7 @@ def fitted():
 
 def test_match_matrix_agrees_with_match_set(fitted):
     model, X, _ = fitted
-    scaled = model.scaled(X)
+    scaled = model.rule_set_.scaled(X)
     A = match_matrix(model.population_, scaled)
     assert A.shape == (len(X), int(model.population_.size[0]))
     slots = np.empty(model.population_.nspec.shape[0], dtype=np.int64)
@@ -79,7 +79,7 @@ def test_the_weights_are_ridge_cvs_on_every_shape(n, p, sparse):
 def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
     model, X, _ = fitted
     w = model.rule_weights_
-    A = match_matrix(model.current_rule_set().rules, model.scaled(X))
+    A = match_matrix(model.rule_set_.rules, model.rule_set_.scaled(X))
     assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
     frame = model.rule_set_.rule_weights_frame()
     assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
@@ -95,8 +95,8 @@ def test_before_evolution_the_answer_is_the_linear_part():
     model = MLRClassifier(n_rules=50, random_state=0)
     TrainingSession(model).start(X, Y)  # no evolved rule yet
     assert int(model.run_.population.size[0]) == 0
-    rules = model.current_rule_set().rules
-    A = match_matrix(rules, model.scaled(X))
+    rules = model.rule_set_.rules
+    A = match_matrix(rules, model.rule_set_.scaled(X))
     alone, _ = rw.fit_rule_weights(A, Y)
     assert np.allclose(model.predict_proba(X[:3]), np.clip(alone.intercept + A[:3] @ alone.coef,
                                                            0, 1))
@@ -238,7 +238,7 @@ def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     # each label a noisy count of its 20 words: a sum no rule of 3 conditions spells
     Y = (words.reshape(300, 2, 20).sum(axis=2) + r.normal(0, 1, (300, 2)) > 6).astype(int)
     model = MLRClassifier(n_rules=50, n_iter=1500, random_state=0).fit(X, Y)
-    rules = model.current_rule_set().rules
+    rules = model.rule_set_.rules
     evolved = int(model.run_.population.size[0])
     assert rules.size[0] > evolved and (rules.nspec[evolved:] == 1).all()
     assert len(model.rules_frame()) == len(model.rule_bounds()[0]) == rules.size[0]
@@ -262,8 +262,8 @@ def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after
     copy = MLRClassifier.from_json(vote.to_json())
     copy.set_params(weighting="fitted", max_specified=copy.max_specified_)
     TrainingSession(copy).start(X, Y, warm_start=True)
-    rule_set = copy.current_rule_set()
-    evolved = vote.current_rule_set().rule_ids
+    rule_set = copy.rule_set_
+    evolved = vote.rule_set_.rule_ids
     assert rule_set.rule_count > len(evolved)  # the words' rules were kept
     assert np.array_equal(rule_set.rule_ids[:len(evolved)], evolved)
     assert (np.diff(rule_set.rule_ids) > 0).all()

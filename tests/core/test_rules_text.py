@@ -150,7 +150,7 @@ def test_hand_written_rules_on_0_1_features_read_word_equals_value(words):
 def test_a_saved_model_keeps_which_features_are_0_1(words):
     model, X = words
     loaded = MLRClassifier.from_json(model.to_json())
-    assert loaded.current_rule_set().scaling.binary.tolist() == [True] * 5 + [False]
+    assert loaded.rule_set_.scaling.binary.tolist() == [True] * 5 + [False]
     assert loaded.rules_frame()["rule"].tolist() == model.rules_frame()["rule"].tolist()
     assert loaded.to_json() == model.to_json()
 

@@ -231,7 +231,7 @@ def held_refit(monkeypatch):
     began, release, fits = threading.Event(), threading.Event(), []
 
     def held(self):
-        if not self.model.by_vote("agg"):
+        if not self.answers_by_vote("agg"):
             fits.append(self)
             began.set()
             release.wait(30)

@@ -171,7 +171,8 @@ def test_switching_to_data_the_engine_refuses_keeps_everything(session, data, mo
     def refuse(self, *args, **kwargs):
         raise InputError("refused")
 
-    monkeypatch.setattr(TrainingSession, "bind", refuse)  # the engine's checks: see _start_model
+    # the engine's checks: see _start_model
+    monkeypatch.setattr(TrainingSession, "start_untuned", refuse)
     with pytest.raises(MLRError, match="refused"):
         session.set_dataset(other)
     assert session.split is split and session.snapshot() is before
