@@ -24,6 +24,12 @@ And a class of tabs costs the server about what one tab does: each curve point (
 refit, the measures, the Train page's charts made again and drawn again by the browser: most of
 a tick's cost) comes at most every ``curves.CURVE_EVERY_S`` per tab alone, and that times the
 tabs training together (:func:`share`, used by ``Session.record`` through ``Pacing.share``).
+Likewise a live page's own charts (the Population page's, remade at every tick before): the
+browser drew them from scratch at every change (Streamlit mounts a new plotly chart for a new
+figure), and six browsers on Population kept the cores busy drawing while a clicked page
+waited. Now such a page keeps what it drew for ``REDRAW_EVERY_S`` per tab alone, that times the
+tabs training together (:func:`kept_while_training`); sent again unchanged, a chart costs the
+browser nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: A click keeps other tabs' ticks waiting this long at most (a page answers well within it).
 PRIORITY_S = 3.0
@@ -50,6 +59,9 @@ RUN_KEY = "sharing_run"
 #: A tab counts as training while its last live tick is this recent.
 TRAINING_WINDOW_S = 5.0
 _ticks: dict[int, float] = {}  # tabs training: id of its training session -> its last tick
+#: A live page's charts are made again at most this often while its tab trains alone (that
+#: times the tabs training together): every tick (0.6 s) cost the browser a chart from scratch.
+REDRAW_EVERY_S = 1.0
 
 
 @contextmanager
@@ -112,3 +124,25 @@ def share(tab: object, now: float | None = None) -> float:
         for key in [key for key, last in _ticks.items() if now - last > TRAINING_WINDOW_S]:
             del _ticks[key]
         return 1 / len(_ticks)
+
+
+def kept_while_training(tab_state: MutableMapping, key: str, choices: object, snapshot: object,
+                        make: Callable[[], T], every: float) -> tuple[object, T]:
+    """``(snapshot, make())``, kept in the tab's state under ``key``, and what it was made from
+    is returned with it: made again on a click's run (the user acted: a new page, a new model),
+    when ``choices`` (what the user set) differ, or once ``snapshot`` is another and the kept one
+    is ``every`` seconds old (0 when paused: only a Step changes the snapshot then). Between
+    these, a live tick sends the same charts again, which the browser does not redraw."""
+    kept = tab_state.get(key)
+    now = time.monotonic()
+    if (kept is None or answering_click() or kept[1] != choices
+            or (kept[2] is not snapshot and now - kept[0] >= every)):
+        kept = (now, choices, snapshot, make())
+        tab_state[key] = kept
+    return kept[2], kept[3]
+
+
+def redraw_every(running: bool, tab_share: float) -> float:
+    """Seconds a live page keeps its charts: ``REDRAW_EVERY_S`` over the tab's share of the
+    server while it trains, none while paused."""
+    return REDRAW_EVERY_S / tab_share if running else 0.0

@@ -98,3 +98,34 @@ def test_the_curves_frame_stays_the_same_object_until_a_point_is_added():
     assert log.frame() is frame and len(frame) == 2
     log.add(2, 1.0, point)
     assert log.frame() is not frame and len(log.frame()) == 4
+
+
+def test_a_live_page_keeps_its_charts_between_redraws_while_training():
+    tab, made = {}, []
+
+    def make():
+        made.append(object())
+        return made[-1]
+
+    first, second = object(), object()  # two snapshots of a model in training
+    assert sharing.kept_while_training(tab, "page", "opts", first, make, 3600) == (first,
+                                                                                   made[0])
+    # the model moved on, the charts were made less than `every` ago: sent again unchanged
+    assert sharing.kept_while_training(tab, "page", "opts", second, make, 3600) == (first,
+                                                                                    made[0])
+    # what the user set changed: made at once
+    assert sharing.kept_while_training(tab, "page", "other", second, make, 3600) == (second,
+                                                                                     made[1])
+    # `every` elapsed (0: paused), or a click's run: made from the snapshot given
+    third = object()
+    assert sharing.kept_while_training(tab, "page", "other", third, make, 0) == (third, made[2])
+    with sharing.click(tab):
+        assert sharing.kept_while_training(tab, "page", "other", third, make, 3600) == (
+            third, made[3])
+    assert len(made) == 4
+
+
+def test_a_tab_redraws_less_often_the_more_tabs_train():
+    assert sharing.redraw_every(False, 1 / 6) == 0
+    assert sharing.redraw_every(True, 1) == sharing.REDRAW_EVERY_S
+    assert sharing.redraw_every(True, 1 / 6) == pytest.approx(6 * sharing.REDRAW_EVERY_S)
