@@ -35,11 +35,15 @@ from dashboard.headless import launch_chromium, start_server, stop, wait_healthy
 #: Counts in the page every plotly chart drawn from scratch (its ``svg-container`` created).
 COUNT_DRAWS = """
 window.__mlrDraws = 0;
+const seen = new WeakSet();
 new MutationObserver(records => {
   for (const r of records) for (const n of r.addedNodes)
     if (n.nodeType === 1)
-      window.__mlrDraws += n.matches('.svg-container')
-        + n.querySelectorAll('.svg-container').length;
+      for (const c of [n, ...n.querySelectorAll('.svg-container')])
+        if (c.matches('.svg-container') && !seen.has(c)) {
+          seen.add(c);
+          window.__mlrDraws += 1;
+        }
 }).observe(document, {childList: true, subtree: true});
 """
 #: What the page's charts hold: per chart, its traces and plotted values; and the DOM's size.

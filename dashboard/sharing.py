@@ -7,12 +7,9 @@ that lock busy, so a click in one tab (a page link, a button: a full run of its 
 behind a queue of other tabs' ticks (``benchmarks/classroom.py``). Here a full run marks itself
 while it lasts, and a tick of another tab that is about to start waits until no click younger
 than ``PRIORITY_S`` is being answered. A tick already running finishes its time slice; a long
-computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. A click
-keeps that priority for ``DRAWING_S`` after its run ends, while the tab's browser draws the
-answer: on the server's cores (the classroom benchmark, following the teacher) the browsers
-took 1-4 s to draw a page the server had answered in 0.1-0.9 s, sharing the CPU with the other
-tabs' browsers, which redraw at every tick; the tab's own next tick waits too, rather than send
-a chart before the first is drawn (what this gains is not yet measured apart: docs/classroom.md).
+computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. (Holding
+them one second more, while the clicked tab's browser drew, was never shown to help and was
+removed: other tabs' ticks now seldom send a chart to draw, below.)
 
 A click in a tab also ends that tab's own tick: Streamlit starts the click's run in a new thread
 at once and stops the old run only at its next Streamlit call, so a tick training chunk after
@@ -45,13 +42,11 @@ T = TypeVar("T")
 
 #: A click keeps other tabs' ticks waiting this long at most (a page answers well within it).
 PRIORITY_S = 3.0
-#: ... and this long after its run ends, within ``PRIORITY_S``: time for the browser to draw.
-DRAWING_S = 1.0
 #: How often a waiting tick looks again.
 POLL_S = 0.02
 
 _lock = threading.Lock()
-_clicks: dict[int, float] = {}  # clicks with priority: number -> its end (time.monotonic)
+_clicks: dict[int, float] = {}  # clicks being answered: number -> end of their priority
 _numbers = itertools.count()
 _local = threading.local()
 #: Where a tab keeps the number of its latest full run (``st.session_state``).
@@ -79,11 +74,8 @@ def click(tab_state: MutableMapping) -> Iterator[None]:
         yield
     finally:
         _local.in_click = False
-        now = time.monotonic()
         with _lock:
-            _clicks[number] = min(began + PRIORITY_S, now + DRAWING_S)
-            for old in [key for key, end in _clicks.items() if end <= now]:
-                del _clicks[old]
+            del _clicks[number]
 
 
 def answering_click() -> bool:
@@ -92,8 +84,7 @@ def answering_click() -> bool:
 
 
 def clicks_waiting(now: float | None = None) -> bool:
-    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago, or
-    answered one less than ``DRAWING_S`` ago (its browser is drawing it)."""
+    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago."""
     now = time.monotonic() if now is None else now
     with _lock:
         return any(now < end for end in _clicks.values())
