@@ -56,7 +56,7 @@ def test_population_follows_the_model_while_training(app):
     title.wait_for()
 
     def drawn_at() -> int:  # "127 of the 127 distinct rules, iteration 1,300"
-        return int(re.search(r"iteration ([\d,]+)", title.inner_text()).group(1).replace(",", ""))
+        return int(re.search(r"iteration ([\d,]+)", title.text_content()).group(1).replace(",", ""))
 
     first = drawn_at()
     app.wait_until(lambda: drawn_at() > first)  # redrawn from a later snapshot, every second
