@@ -17,20 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
-from pathlib import Path
 
-from classroom import (
-    DATASETS,
-    TEACHER,
-    cpu_seconds,
-    load,
-    peak_rss_mb,
-    start_class,
-)
-
-from dashboard.headless import launch_chromium, start_server, stop, wait_healthy
+from classroom import TEACHER, cpu_seconds, load, peak_rss_mb, served, start_class
 
 #: Counts in the page every plotly chart drawn from scratch (its ``svg-container`` created).
 COUNT_DRAWS = """
@@ -97,25 +86,14 @@ def main() -> None:
                         help="the browser's processes at nice N")
     args = parser.parse_args()
     args.renice = False
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
-        log = Path(tmp) / "server.log"
-        process, url = start_server(log, app_args=("--data-dir", str(DATASETS)))
-        try:
-            wait_healthy(process, url, log)
-            browser = launch_chromium(playwright)
-            tabs = start_class(browser, url, process.pid, args)
-            for tab in tabs:
-                tab.page.evaluate(COUNT_DRAWS)
-            for title in args.pages:
-                watch(tabs, title, process.pid, args.seconds)
-            print(f"server peak RSS {peak_rss_mb(process.pid):.0f} MB; load average now "
-                  f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}")
-            browser.close()
-        finally:
-            stop(process)
-
+    with served() as (process, url, browser, _):
+        tabs = start_class(browser, url, process.pid, args)
+        for tab in tabs:
+            tab.page.evaluate(COUNT_DRAWS)
+        for title in args.pages:
+            watch(tabs, title, process.pid, args.seconds)
+        print(f"server peak RSS {peak_rss_mb(process.pid):.0f} MB; load average now "
+              f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 if __name__ == "__main__":
     main()

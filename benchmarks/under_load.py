@@ -10,7 +10,7 @@ and Compact and audit within twice its idle time. The load is made by ``--burner
 loops at the default niceness (with the benchmark's own server and browser, 3 of them make a
 1-minute load average of about 4 on an otherwise idle machine); they start ``--settle`` seconds
 before the first measure, so that the load average has risen, and stop at the end. Both apps
-are launched and timed by the same code (``bench_dashboard.first_answer``: ``streamlit run``,
+are launched and timed by the same code (``bench_dashboard.bench_first_answer``: ``streamlit run``,
 then Chromium until the first drawn chart), alternately, so that they see the same load. With
 a command after ``--``, that script runs instead, under the same burners (e.g. the one-tab
 classroom run, whose "Compact and audit" line is the second target). Every figure is printed
@@ -21,20 +21,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench_dashboard import BARE_APP, first_answer
-
-from dashboard.headless import APP, launch_chromium
+from bench_dashboard import bench_first_answer
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ("server healthy", "first content", "first metric", "first chart")
 
 
 @contextmanager
@@ -56,26 +51,7 @@ def load_text() -> str:
 
 
 def first_charts(repeats: int) -> None:
-    from playwright.sync_api import sync_playwright
-
-    runs = {"MLR Studio": [], "bare Streamlit app": []}
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as tmp:
-        bare = Path(tmp) / "bare_app.py"
-        bare.write_text(BARE_APP)
-        browser = launch_chromium(playwright)
-        for run in range(repeats):
-            for label, app in (("MLR Studio", APP), ("bare Streamlit app", bare)):
-                before = os.getloadavg()[0]
-                runs[label].append(first_answer(browser, app, Path(tmp) / f"{run}.log"))
-                print(f"  run {run + 1}, {label}: " + ", ".join(
-                    f"{name} {t:.2f} s" for name, t in zip(NAMES, runs[label][-1], strict=True))
-                    + f" (load {before:.2f}-{os.getloadavg()[0]:.2f})", flush=True)
-        browser.close()
-    medians = {label: [statistics.median(column) for column in zip(*times, strict=True)]
-               for label, times in runs.items()}
-    for label, values in medians.items():
-        print(f"{label} (median of {repeats}): " + ", ".join(
-            f"{name} {t:.2f} s" for name, t in zip(NAMES, values, strict=True)))
+    medians = bench_first_answer(repeats)
     ours, floor = medians["MLR Studio"][-1], medians["bare Streamlit app"][-1]
     print(f"first chart: MLR Studio {ours:.2f} s, {ours / floor:.2f} x the bare app's "
           f"{floor:.2f} s (target: at most 1.5 x); {load_text()}")
