@@ -180,7 +180,8 @@ def first_answer(browser, app: Path, log: Path) -> tuple[float, ...]:
     return tuple(times)
 
 
-def bench_first_answer(repeats: int) -> None:
+def bench_first_answer(repeats: int) -> dict[str, list[float]]:
+    """Both apps launched alternately ``repeats`` times; returns each one's medians."""
     from playwright.sync_api import sync_playwright
 
     names = ("server healthy", "first content", "first metric", "first chart")
@@ -191,14 +192,18 @@ def bench_first_answer(repeats: int) -> None:
         browser = launch_chromium(playwright)
         for run in range(repeats):
             for label, app in (("MLR Studio", APP), ("bare Streamlit app", bare)):
+                before = os.getloadavg()[0]
                 runs[label].append(first_answer(browser, app, Path(tmp) / f"{run}.log"))
                 print(f"  run {run + 1}, {label}: " + ", ".join(
-                    f"{name} {t:.2f} s" for name, t in zip(names, runs[label][-1], strict=True)))
+                    f"{name} {t:.2f} s" for name, t in zip(names, runs[label][-1], strict=True))
+                    + f" (load {before:.2f}-{os.getloadavg()[0]:.2f})", flush=True)
         browser.close()
-    for label, times in runs.items():
-        medians = [statistics.median(column) for column in zip(*times, strict=True)]
+    medians = {label: [statistics.median(column) for column in zip(*times, strict=True)]
+               for label, times in runs.items()}
+    for label, values in medians.items():
         print(f"{label}, after `streamlit run` (median of {repeats}): " + ", ".join(
-            f"{name} {t:.2f} s" for name, t in zip(names, medians, strict=True)))
+            f"{name} {t:.2f} s" for name, t in zip(names, values, strict=True)))
+    return medians
 
 
 ENABLED_START = ("() => [...document.querySelectorAll('[data-testid=stSidebar] button')]"

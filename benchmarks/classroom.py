@@ -49,6 +49,8 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -363,6 +365,24 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
     return [tab]
 
 
+@contextmanager
+def served() -> Iterator[tuple[subprocess.Popen, str, object, Path]]:
+    """The app on the shared data folder and a Chromium: (server, its URL, browser, server
+    log), both stopped when the block ends."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        log = Path(tmp) / "server.log"
+        process, url = start_server(log, app_args=("--data-dir", str(DATASETS)))
+        try:
+            wait_healthy(process, url, log)
+            browser = launch_chromium(playwright)
+            yield process, url, browser, log
+            browser.close()
+        finally:
+            stop(process)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tabs", type=int, default=6)
@@ -387,42 +407,32 @@ def main() -> None:
                         help="profile the server with py-spy (samples holding the interpreter's "
                              "lock, collapsed stacks) into FILE")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
-        log = Path(tmp) / "server.log"
-        process, url = start_server(log, app_args=("--data-dir", str(DATASETS)))
-        try:
-            wait_healthy(process, url, log)
-            browser = launch_chromium(playwright)
-            spy = args.py_spy and subprocess.Popen(
-                ["py-spy", "record", "--gil", "--threads", "--format", "raw", "--rate", "50",
-                 "-o", str(args.py_spy), "-p", str(process.pid)], stdout=subprocess.DEVNULL)
-            run = one_tab if args.data else classroom
-            tabs = run(browser, url, process.pid, args)
-            clicks = [c for tab in tabs for c in tab.clicks]
-            pages = [c for c in clicks if c.what in LIVE | set(PAGES)]
-            print(summary(pages, "page clicks"))
-            if args.teacher:
-                for title in TEACHER:
-                    print(summary([c for c in pages if c.what == title], f"  {title}"))
-            elif args.data is None:
-                print(summary([c for c in pages if c.what != TRAIN], "  other pages"))
-                print(summary([c for c in pages if c.what == TRAIN], "  back to Train"))
-            errors = [e for tab in tabs for e in tab.errors()]
-            text = log.read_text()
-            print(f"errors: {len(errors)} in the tabs, {text.count('unexpected error')} in the "
-                  "server log" + "".join(f"\n  {e[:300]}" for e in errors))
-            for part in text.split("unexpected error")[1:]:
-                print("  server log:", "\n    ".join(part.splitlines()[-12:]))
-            print(f"server peak RSS {peak_rss_mb(process.pid):.0f} MB; load average now "
-                  f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}")
-            browser.close()
-            if spy:
-                spy.send_signal(signal.SIGINT)
-                spy.wait()
-        finally:
-            stop(process)
+    with served() as (process, url, browser, log):
+        spy = args.py_spy and subprocess.Popen(
+            ["py-spy", "record", "--gil", "--threads", "--format", "raw", "--rate", "50",
+             "-o", str(args.py_spy), "-p", str(process.pid)], stdout=subprocess.DEVNULL)
+        run = one_tab if args.data else classroom
+        tabs = run(browser, url, process.pid, args)
+        clicks = [c for tab in tabs for c in tab.clicks]
+        pages = [c for c in clicks if c.what in LIVE | set(PAGES)]
+        print(summary(pages, "page clicks"))
+        if args.teacher:
+            for title in TEACHER:
+                print(summary([c for c in pages if c.what == title], f"  {title}"))
+        elif args.data is None:
+            print(summary([c for c in pages if c.what != TRAIN], "  other pages"))
+            print(summary([c for c in pages if c.what == TRAIN], "  back to Train"))
+        errors = [e for tab in tabs for e in tab.errors()]
+        text = log.read_text()
+        print(f"errors: {len(errors)} in the tabs, {text.count('unexpected error')} in the "
+              "server log" + "".join(f"\n  {e[:300]}" for e in errors))
+        for part in text.split("unexpected error")[1:]:
+            print("  server log:", "\n    ".join(part.splitlines()[-12:]))
+        print(f"server peak RSS {peak_rss_mb(process.pid):.0f} MB; load average now "
+              f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+        if spy:
+            spy.send_signal(signal.SIGINT)
+            spy.wait()
 
 
 if __name__ == "__main__":

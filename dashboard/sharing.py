@@ -7,12 +7,9 @@ that lock busy, so a click in one tab (a page link, a button: a full run of its 
 behind a queue of other tabs' ticks (``benchmarks/classroom.py``). Here a full run marks itself
 while it lasts, and a tick of another tab that is about to start waits until no click younger
 than ``PRIORITY_S`` is being answered. A tick already running finishes its time slice; a long
-computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. A click
-keeps that priority for ``DRAWING_S`` after its run ends, while the tab's browser draws the
-answer: on the server's cores (the classroom benchmark, following the teacher) the browsers
-took 1-4 s to draw a page the server had answered in 0.1-0.9 s, sharing the CPU with the other
-tabs' browsers, which redraw at every tick; the tab's own next tick waits too, rather than send
-a chart before the first is drawn (what this gains is not yet measured apart: docs/classroom.md).
+computation (an audit) holds other tabs' training back for ``PRIORITY_S`` at most. (Holding
+them one second more, while the clicked tab's browser drew, was never shown to help and was
+removed: other tabs' ticks now seldom send a chart to draw, below.)
 
 A click in a tab also ends that tab's own tick: Streamlit starts the click's run in a new thread
 at once and stops the old run only at its next Streamlit call, so a tick training chunk after
@@ -24,6 +21,12 @@ And a class of tabs costs the server about what one tab does: each curve point (
 refit, the measures, the Train page's charts made again and drawn again by the browser: most of
 a tick's cost) comes at most every ``curves.CURVE_EVERY_S`` per tab alone, and that times the
 tabs training together (:func:`share`, used by ``CurvePoints.record`` through ``Pacing.share``).
+Likewise a live page's own charts (the Population page's, remade at every tick before): the
+browser drew them from scratch at every change (Streamlit mounts a new plotly chart for a new
+figure), and six browsers on Population kept the cores busy drawing while a clicked page
+waited. Now such a page keeps what it drew for ``REDRAW_EVERY_S`` per tab alone, that times the
+tabs training together (:func:`kept_while_training`); sent again unchanged, a chart costs the
+browser nothing.
 """
 
 from __future__ import annotations
@@ -33,16 +36,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: A click keeps other tabs' ticks waiting this long at most (a page answers well within it).
 PRIORITY_S = 3.0
-#: ... and this long after its run ends, within ``PRIORITY_S``: time for the browser to draw.
-DRAWING_S = 1.0
 #: How often a waiting tick looks again.
 POLL_S = 0.02
 
 _lock = threading.Lock()
-_clicks: dict[int, float] = {}  # clicks with priority: number -> its end (time.monotonic)
+_clicks: dict[int, float] = {}  # clicks being answered: number -> end of their priority
 _numbers = itertools.count()
 _local = threading.local()
 #: Where a tab keeps the number of its latest full run (``st.session_state``).
@@ -50,6 +54,9 @@ RUN_KEY = "sharing_run"
 #: A tab counts as training while its last live tick is this recent.
 TRAINING_WINDOW_S = 5.0
 _ticks: dict[int, float] = {}  # tabs training: id of its training session -> its last tick
+#: A live page's charts are made again at most this often while its tab trains alone (that
+#: times the tabs training together): every tick (0.6 s) cost the browser a chart from scratch.
+REDRAW_EVERY_S = 1.0
 
 
 @contextmanager
@@ -67,11 +74,8 @@ def click(tab_state: MutableMapping) -> Iterator[None]:
         yield
     finally:
         _local.in_click = False
-        now = time.monotonic()
         with _lock:
-            _clicks[number] = min(began + PRIORITY_S, now + DRAWING_S)
-            for old in [key for key, end in _clicks.items() if end <= now]:
-                del _clicks[old]
+            del _clicks[number]
 
 
 def answering_click() -> bool:
@@ -80,8 +84,7 @@ def answering_click() -> bool:
 
 
 def clicks_waiting(now: float | None = None) -> bool:
-    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago, or
-    answered one less than ``DRAWING_S`` ago (its browser is drawing it)."""
+    """Whether some tab is answering a click that began less than ``PRIORITY_S`` ago."""
     now = time.monotonic() if now is None else now
     with _lock:
         return any(now < end for end in _clicks.values())
@@ -112,3 +115,25 @@ def share(tab: object, now: float | None = None) -> float:
         for key in [key for key, last in _ticks.items() if now - last > TRAINING_WINDOW_S]:
             del _ticks[key]
         return 1 / len(_ticks)
+
+
+def kept_while_training(tab_state: MutableMapping, key: str, choices: object, snapshot: object,
+                        make: Callable[[], T], every: float) -> tuple[object, T]:
+    """``(snapshot, make())``, kept in the tab's state under ``key``, and what it was made from
+    is returned with it: made again on a click's run (the user acted: a new page, a new model),
+    when ``choices`` (what the user set) differ, or once ``snapshot`` is another and the kept one
+    is ``every`` seconds old (0 when paused: only a Step changes the snapshot then). Between
+    these, a live tick sends the same charts again, which the browser does not redraw."""
+    kept = tab_state.get(key)
+    now = time.monotonic()
+    if (kept is None or answering_click() or kept[1] != choices
+            or (kept[2] is not snapshot and now - kept[0] >= every)):
+        kept = (now, choices, snapshot, make())
+        tab_state[key] = kept
+    return kept[2], kept[3]
+
+
+def redraw_every(running: bool, tab_share: float) -> float:
+    """Seconds a live page keeps its charts: ``REDRAW_EVERY_S`` over the tab's share of the
+    server while it trains, none while paused."""
+    return REDRAW_EVERY_S / tab_share if running else 0.0

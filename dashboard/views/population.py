@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import frames, pages, state, ui
+from dashboard import frames, pages, sharing, state, ui
 
 
 def options(session: state.Session) -> pages.PopulationOptions:
@@ -64,9 +64,13 @@ def clicked(session: state.Session) -> None:
 
 def projection(session: state.Session, snap: state.Snapshot,
                opts: pages.PopulationOptions) -> None:
-    """The live part: rectangles + points, click-to-select, and the histograms beside them."""
+    """The live part: rectangles + points, click-to-select, and the histograms beside them;
+    while training, made again every second or so (`sharing.kept_while_training`)."""
     clicked(session)  # before drawing, so the ring marks the instance just clicked
-    page = pages.population_page(session, snap, opts)
+    drawn, page = sharing.kept_while_training(
+        st.session_state, "population_page", (opts, session.selection.index), snap,
+        lambda: pages.population_page(session, snap, opts),
+        sharing.redraw_every(session.pacing.running, session.pacing.share))
     both = " specify both features and" if opts.only_specified else ""
     if page.n_passed > len(page.chosen):
         st.warning(f"Showing the {len(page.chosen):,} fittest of the {page.n_passed:,} rules "
@@ -75,7 +79,7 @@ def projection(session: state.Session, snap: state.Snapshot,
     else:
         st.caption(f"Showing all {page.n_passed:,} rules that{both} pass the filters.")
     st.caption(f"The population holds {page.n_rules:,} distinct rules (its *macro* size) "
-               f"standing for {snap.summary['micro_size']:,} copies (its *micro* size: each rule "
+               f"standing for {drawn.summary['micro_size']:,} copies (its *micro* size: each rule "
                "counts as many times as its numerosity; N caps this one).")
     if page.n_passed == 0 and page.n_rules and opts.only_specified:
         st.info("No rule specifies both of these features: pick features from the top of the "

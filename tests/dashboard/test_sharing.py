@@ -32,7 +32,7 @@ def test_a_click_holds_other_tabs_ticks_until_it_is_answered():
     assert answered.is_set() and waited[0] >= 0.2  # the tick began once the click was answered
     assert keep_going()
     thread.join()
-    assert not sharing.clicks_waiting(time.monotonic() + sharing.DRAWING_S)
+    assert not sharing.clicks_waiting()
 
 
 def test_a_click_keeps_priority_for_a_while_only():
@@ -41,12 +41,10 @@ def test_a_click_keeps_priority_for_a_while_only():
         assert not sharing.clicks_waiting(time.monotonic() + sharing.PRIORITY_S + 0.1)
 
 
-def test_an_answered_click_keeps_priority_while_its_browser_draws():
+def test_an_answered_click_lets_other_tabs_tick_at_once():
     with sharing.click({}):
         pass
-    ended = time.monotonic()
-    assert sharing.clicks_waiting()  # other tabs' ticks send no chart while it is drawn
-    assert not sharing.clicks_waiting(ended + sharing.DRAWING_S)
+    assert not sharing.clicks_waiting()
 
 
 def test_a_click_s_own_tick_does_not_wait_for_itself():
@@ -99,3 +97,34 @@ def test_the_curves_frame_stays_the_same_object_until_a_point_is_added():
     assert log.frame() is frame and len(frame) == 2
     log.add(2, 1.0, point)
     assert log.frame() is not frame and len(log.frame()) == 4
+
+
+def test_a_live_page_keeps_its_charts_between_redraws_while_training():
+    tab, made = {}, []
+
+    def make():
+        made.append(object())
+        return made[-1]
+
+    first, second = object(), object()  # two snapshots of a model in training
+    assert sharing.kept_while_training(tab, "page", "opts", first, make, 3600) == (first,
+                                                                                   made[0])
+    # the model moved on, the charts were made less than `every` ago: sent again unchanged
+    assert sharing.kept_while_training(tab, "page", "opts", second, make, 3600) == (first,
+                                                                                    made[0])
+    # what the user set changed: made at once
+    assert sharing.kept_while_training(tab, "page", "other", second, make, 3600) == (second,
+                                                                                     made[1])
+    # `every` elapsed (0: paused), or a click's run: made from the snapshot given
+    third = object()
+    assert sharing.kept_while_training(tab, "page", "other", third, make, 0) == (third, made[2])
+    with sharing.click(tab):
+        assert sharing.kept_while_training(tab, "page", "other", third, make, 3600) == (
+            third, made[3])
+    assert len(made) == 4
+
+
+def test_a_tab_redraws_less_often_the_more_tabs_train():
+    assert sharing.redraw_every(False, 1 / 6) == 0
+    assert sharing.redraw_every(True, 1) == sharing.REDRAW_EVERY_S
+    assert sharing.redraw_every(True, 1 / 6) == pytest.approx(6 * sharing.REDRAW_EVERY_S)

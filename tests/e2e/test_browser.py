@@ -52,6 +52,22 @@ def test_start_grows_the_iteration_count_until_pause(app):
     assert app.iteration() == paused
 
 
+def test_population_follows_the_model_while_training(app):
+    app.start()
+    app.open("Population")
+    title = app.page.get_by_test_id("stPlotlyChart").first.locator(".gtitle")
+    title.wait_for()
+
+    def drawn_at() -> int:  # "127 of the 127 distinct rules, iteration 1,300"
+        return int(re.search(r"iteration ([\d,]+)", title.text_content()).group(1).replace(",", ""))
+
+    first = drawn_at()
+    app.wait_until(lambda: drawn_at() > first)  # redrawn from a later snapshot, every second
+    app.no_exception()
+    app.shot("population_training")
+    app.pause()
+
+
 def test_clicking_a_point_explains_that_instance(app):
     app.start()
     time.sleep(2.0)
