@@ -138,8 +138,11 @@ def _copy_rule_between_source() -> str:
 def _compiled(source: str, name: str):
     """A function written out from `RULE_ARRAYS` (so that a kernel copying a rule names every
     field without restating them), compiled as this file's own: numba caches it beside the
-    others."""
-    namespace = {}
+    others. The namespace names this module: numba saves a cached kernel's module by
+    ``__name__``, and without one a process that loaded the kernel from the cache failed in
+    ``_rebuild_env`` with "'NoneType' object has no attribute 'startswith'" (numba issue
+    10485: https://github.com/numba/numba/issues/10485)."""
+    namespace = {"__name__": __name__}
     exec(compile(source, __file__, "exec"), namespace)  # noqa: S102 - our own text, above
     return namespace[name]
 
