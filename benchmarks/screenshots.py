@@ -74,6 +74,9 @@ def shoot(browser, url: str, dataset: str, iterations: int) -> None:
             race(visit)
         else:
             page_action(visit, title)
+        if title == "Train (live)":  # the curves of the last Step, not their placeholder
+            page.get_by_text("Fitting the rule weights for the first point").wait_for(
+                state="hidden")
         slug = re.sub(r"\W+", "-", title.lower()).strip("-")
         screenshot(app, SHOTS / f"{dataset}-{slug}.png")
         problems = page.evaluate(LEGEND_OVERLAPS) + page.evaluate(CUT_OFF) + app.errors_seen()
