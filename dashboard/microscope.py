@@ -209,7 +209,7 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
               f"({_plural(len(t.rules_before), 'rule')}"
               + (f", the fittest {BACKGROUND_RULES} drawn)"
                  if len(t.rules_before) > BACKGROUND_RULES else ")"),
-        selected=selected)
+        selected=selected, binary=binary)
     for mark in step.marks:
         if not len(mark.lower):
             continue

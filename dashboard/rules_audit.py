@@ -70,7 +70,7 @@ def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:
     s = result.summary
 
     def count(n: int) -> str:
-        return f"{n:,}" if n >= 0 else "never"
+        return f"{n:,}" if n >= 0 else "–"  # "never" cut the metric short at 1,400 px
 
     return [
         ("Rows some rule matches", f"{s['coverage']:.1%}",
@@ -79,7 +79,8 @@ def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:
          "rules that decide at least one training row's prediction"),
         ("Rules deciding 50 / 80 / 90%",
          " / ".join(count(s[f"rules_for_{p}"]) for p in (50, 80, 90)),
-         "the fewest most decisive rules that decide that share of the rows"),
+         "the fewest most decisive rules that decide that share of the rows; – when all of "
+         "them decide less (the rules match fewer rows)"),
         ("Pruned", f"{s['n_compact']:,} rules",
          "the rules left when those deciding no training row go, except the "
          f"{s['n_restored']:,} needed to keep every training prediction"),

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, rule_budget, scorecard_figures, state, tables, ui, vote_text
+from dashboard import figures, pages, rule_budget, scorecard_figures, state, tables, ui, vote_text
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
@@ -120,9 +120,15 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
                     f"the rules of iteration {last.iteration:,} with the weights fitted to them "
                     "then (training goes on: the weights are refitted at each curve point, and "
                     "here to the rules as they are once you pause)", last.iteration)
+        cache = session.model_cache()
         with st.spinner("Fitting one weight per rule and label (ridge regression)…"):
-            return (session.model_cache().explain_fitted(index),
-                    f"all {n:,} rules with fitted weights", snap.iteration)
+            explanation = cache.explain_fitted(index)
+        with cache.lock:  # counted after the fit: on 0/1 data it adds one-condition rules
+            rules = cache.fitted_model().rule_set_
+        which = f"all {rules.rule_count:,} rules with fitted weights"
+        if rules.n_feature_rules:
+            which += f": {pages.rule_kinds(rules.n_evolved, rules.n_feature_rules)}"
+        return explanation, which, snap.iteration
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)

@@ -181,10 +181,11 @@ def scorecard(session: state.Session, budget, k: int) -> str:
     table = rule_budget.scorecard(budget.card(k), order)
     base = rule_budget.baseline(model)
     per_row = budget.rules_per_row(k)
+    median = np.median(per_row)
     st.markdown(f"**Scorecard: {len(table)} rules and the baseline.** "
                 f"{model.rule_set_.prediction_text()} A training row matches "
-                f"{np.median(per_row):g} rules (median; at most {per_row.max()}); a rule keeps "
-                "its number in the table above.")
+                f"{median:g} rule{'' if median == 1 else 's'} (median; at most {per_row.max()}); "
+                "a rule keeps its number in the table above.")
     st.plotly_chart(scorecard_figures.scorecard_heatmap(table, base), key="scorecard_heatmap")
     labels = list(base.index)
     shown = st.multiselect(

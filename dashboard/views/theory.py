@@ -49,7 +49,7 @@ def _train_the_vote() -> None:
 
 def which_population(session: state.Session) -> None:
     """Say whose rules the star measures, with the paper's vote one click away."""
-    left, right = st.columns([3, 1], vertical_alignment="center")
+    left, right = st.columns([2, 1], vertical_alignment="center")  # [3, 1] cut its button
     left.caption(f"The star measures this tab's population: {session.model_words()}. The paper's "
                  "analysis is of the rules its vote evolves (up to ⌈log2 n⌉ conditions each).")
     if session.params["weighting"] != "vote":

@@ -47,8 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT.parent / "shared" / "datasets"
 #: Screenshots the README shows, by the name a test gives them.
 README_SHOTS = {name: ROOT / "docs" / "screenshots" / f"{name}.png" for name in (
-    "population", "train_emotions", "microscope", "race", "time_travel", "rules-audit",
-    "explain-fitted", "explain-waterfall")}
+    "train_emotions", "race", "time_travel", "rules-audit", "explain-fitted",
+    "explain-waterfall")}
 
 
 @pytest.fixture(scope="session")
