@@ -58,14 +58,14 @@ def race(visit: Visit) -> None:
     visit.seconds[f"start race, pause after {RACE_S} s, idle"] = time.perf_counter() - began
 
 
-def shoot(browser, url: str, dataset: str, iterations: int) -> None:
+def shoot(browser, url: str, dataset: str, iterations: int, pages, out: Path) -> None:
     blocked: list[str] = []
     context = offline_context(browser, blocked)
     page = context.new_page()
     page.set_default_timeout(SLOW_MS)
     page.set_viewport_size({"width": WIDTH, "height": 1050})
     page.goto(url)
-    app = App(page, SHOTS)
+    app = App(page, out)
     page.get_by_test_id("stMetric").first.wait_for(timeout=SLOW_MS)
     app.idle()
     visit = Visit(app)
@@ -73,7 +73,7 @@ def shoot(browser, url: str, dataset: str, iterations: int) -> None:
     app.open("Train (live)")  # its metrics say the iteration reached
     train(visit, iterations // 2)
     print(f"{dataset}: trained to iteration {app.iteration():,}", flush=True)
-    for title in PAGES:
+    for title in pages:
         before = set(visit.seconds)
         visit.click(f"open {title}", lambda title=title: app.open(title), reruns=False)
         if title == "Race: EM vs HL":
@@ -84,7 +84,7 @@ def shoot(browser, url: str, dataset: str, iterations: int) -> None:
             page.get_by_text("Fitting the rule weights for the first point").wait_for(
                 state="hidden")
         slug = re.sub(r"\W+", "-", title.lower()).strip("-")
-        screenshot(app, SHOTS / f"{dataset}-{slug}.png")
+        screenshot(app, out / f"{dataset}-{slug}.png")
         problems = page.evaluate(LEGEND_OVERLAPS) + page.evaluate(CUT_OFF) + app.errors_seen()
         clicks = ", ".join(f"{what} {s:.1f} s" for what, s in visit.seconds.items()
                            if what not in before)
@@ -99,6 +99,9 @@ def main() -> None:
     parser.add_argument("datasets", nargs="+", help="names in the data folder, e.g. ohsumed")
     parser.add_argument("--iterations", type=int, default=2000, help="even: two Steps of half")
     parser.add_argument("--data-dir", type=Path, default=DATASETS)
+    parser.add_argument("--pages", nargs="+", default=PAGES, choices=PAGES, metavar="TITLE",
+                        help="page titles, in order (default: every page)")
+    parser.add_argument("--out", type=Path, default=SHOTS, help="folder of the pictures")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -110,7 +113,7 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 for dataset in args.datasets:
-                    shoot(browser, url, dataset, args.iterations)
+                    shoot(browser, url, dataset, args.iterations, args.pages, args.out)
                 browser.close()
         finally:
             stop(process)

@@ -39,6 +39,11 @@ QUICK = {
                         "CSVs in"),
     "reproduce_paper.py": (["--quick", "--parts", "theory", "--out", "{tmp}/results"],
                            "theory:"),
+    "live_pages.py": (["--pages", "Population", "--seconds", "2", "--warm", "1"],
+                      "server peak RSS"),
+    "under_load.py": (["--burners", "1", "--settle", "0", "--repeats", "1"], "burners stopped"),
+    "screenshots.py": (["flags", "--iterations", "200", "--pages", "Train (live)", "Population",
+                        "--out", "{tmp}"], "Population:"),
 }
 """Per script: the arguments of its quick run (``{tmp}`` is a scratch folder) and a line its
 output must contain. ``reproduce_paper.py``'s ``render`` part is left out: its PNG export needs
