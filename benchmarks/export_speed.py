@@ -85,7 +85,8 @@ def sql_figures(model, X, folder: Path) -> list[str]:
     for written_for in ENGINES:
         statements = sql_statements(model.rule_set_, "data", engine=written_for)
         (folder / f"model-{written_for}.json").write_text(json.dumps(statements))
-        sizes.append(f"{written_for}'s {len(chr(10).join(statements)) / 1e6:.2f} MB")
+        sql = "\n".join(statements)
+        sizes.append(f"{written_for}'s {len(sql) / 1e6:.2f} MB")
     expected = model.predict(X).astype(np.uint8)
     lines = []
     # SQLite's script (the default) in both engines, DuckDB's in DuckDB
