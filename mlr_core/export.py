@@ -69,7 +69,8 @@ def to_python(rule_set: RuleSet) -> str:
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
     conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
-    walked = [tests or [_passed_by_all(conditions)] for tests in conditions]
+    padding = _passed_by_all(conditions)  # once: it reads every rule's tests
+    walked = [tests or [padding] for tests in conditions]
     rules = [
         f"    ({rid}, {_py(texts[i])}, "
         f"({''.join(f'({j}, {_py_bound(lo)}, {_py_bound(hi)}), ' for j, lo, hi in walked[i])}), "
