@@ -345,6 +345,16 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     assert table["towards the answer"].is_monotonic_decreasing
     waterfall = next(s for s in _specs(at) if "contribution" in s["layout"]["title"]["text"])
     assert waterfall["data"][0]["x"][0] == "baseline"
+    # the table's "to the label" column is the waterfall's bar of each rule it names
+    label = at.selectbox(key="waterfall_label").value
+    bars = dict(zip(waterfall["data"][0]["x"], waterfall["data"][0]["y"], strict=True))
+    named = [(rule, bars[f"rule {rule}"]) for rule in table["rule_id"] if f"rule {rule}" in bars]
+    assert named
+    to_label = table.set_index("rule_id")["to the label"]
+    for rule, bar in named:
+        assert to_label[rule] == pytest.approx(bar)
+        assert to_label[rule] == pytest.approx(
+            exp.match_set.set_index("rule_id").loc[rule, f"contribution: {label}"])
     assert any(i.value.startswith("**Shown: all") for i in at.info)
     at.get("segmented_control")[0].set_value(10).run()  # a compact model of at most 10 rules
     _no_exception(at)
