@@ -455,7 +455,8 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert _metric(at, "Deciding rules") == (f"{summary['n_deciding']:,} of "
                                              f"{summary['n_rules']:,}")
     assert _downloads(at)[2:] == ["Compact model (JSON)", "Scorecard (CSV)",
-                                  "Audit report (HTML)", "Python function", "SQL query"]
+                                  "Audit report (HTML)", "Python function", "SQL for SQLite",
+                                  "SQL for DuckDB"]
     # the audit's measures, held-out rows included, fit a 1,300 px window unscrolled (a
     # 1,400 px one hid the held-out columns: "held-out · this mo")
     table = next(d for d in at.dataframe if "deciding only" in d.value.columns)
