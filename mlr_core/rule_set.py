@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from mlr_core import bipartition as bp
 from mlr_core import model_file
@@ -31,6 +32,7 @@ from mlr_core.model_file import RULE_STATS
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
+from mlr_core.sparse_rows import checked_csr
 
 __all__ = ["MAX_KNOTS", "Influence", "RuleSet", "Scaling", "VoteScorer", "Voting",
            "WeightScorer", "rank_knots", "texts"]
@@ -154,15 +156,20 @@ class RuleSet:
                f"{self.bipartition.words()}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:
-        """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
-        try:
-            X = np.asarray(X, dtype=np.float64)
-        except (TypeError, ValueError) as err:
-            raise InputError(f"X must hold numbers: {err}") from err
+        """Rows in the data's units (a checked float matrix, or scipy sparse rows) on the
+        rules' [0, 1] axes."""
+        if sp.issparse(X):
+            X = checked_csr(X)
+            values = X.data
+        else:
+            try:
+                X = values = np.asarray(X, dtype=np.float64)
+            except (TypeError, ValueError) as err:
+                raise InputError(f"X must hold numbers: {err}") from err
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
-        if not np.isfinite(X).all():
+        if not np.isfinite(values).all():
             raise InputError("X holds NaN or infinite values: every feature needs a number.")
         return self.scaling.transform(X)
 
@@ -207,13 +214,12 @@ class RuleSet:
         (the same additions in the same order). With the vote, the voters' shares of the
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
-        return self.scorer.contributions(self, xs)
+        return self.scorer.contributions(self, self.scaled(_one_row(x))[0])
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
         at, share, baseline, covered = self.contributions(x)
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
+        xs = self.scaled(_one_row(x))
         frame = self.rules_frame().iloc[at].reset_index()
         sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
@@ -362,6 +368,11 @@ class RuleSet:
         return cls(pop, labelsets, scaling, scorer, bp.checked(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
                    model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
+
+
+def _one_row(x):
+    """One row (a sequence of d numbers, or a 1 x d sparse row) as a 1 x d matrix."""
+    return x if sp.issparse(x) else np.asarray(x, dtype=np.float64).reshape(1, -1)
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
