@@ -87,8 +87,8 @@ class SparseRows(NamedTuple):
         """Canonical CSR rows (`checked_csr`) on the axes of ``positions`` (`Scaling.positions`:
         the same arithmetic as a dense matrix's transform, value by value)."""
         d = X.shape[1]
-        return cls(np.array(X.shape, dtype=np.int64), positions(X.data, X.indices), X.indices, X.indptr,
-                   positions(np.zeros(d), np.arange(d)))
+        return cls(np.array(X.shape, dtype=np.int64), positions(X.data, X.indices), X.indices,
+                   X.indptr, positions(np.zeros(d), np.arange(d)))
 
     def __len__(self) -> int:  # the rows, as for a matrix (numba reads the five fields)
         return int(self.shape[0])
@@ -103,8 +103,8 @@ class SparseRows(NamedTuple):
         lengths = stop - start
         at = np.repeat(start - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
         indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        return SparseRows(np.array([len(rows), self.shape[1]]), self.data[at], self.indices[at], indptr,
-                          self.zero)
+        return SparseRows(np.array([len(rows), self.shape[1]]), self.data[at], self.indices[at],
+                          indptr, self.zero)
 
     def dense(self, rows: np.ndarray | None = None) -> np.ndarray:
         """The rows ``rows`` (all by default) as a dense matrix: for a few rows only."""

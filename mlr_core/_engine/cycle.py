@@ -37,10 +37,10 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
                    clock):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 
-    ``X`` is scaled to [0, 1] (a matrix, or ``SparseRows``); ``y_ids[i]`` indexes instance i's labelset in ``scores`` (the
-    labelsets and their scores, see ``update.py``). ``trace`` is None, or a ``trace.Trace`` that
-    records the (single) iteration; ``clock`` is None, or a ``clock.new_clock()`` array that
-    counts the CPU cycles of each step.
+    ``X`` is scaled to [0, 1] (a matrix, or ``SparseRows``: ``rows.py``); ``y_ids[i]`` indexes
+    instance i's labelset in ``scores`` (the labelsets and their scores, see ``update.py``).
+    ``trace`` is None, or a ``trace.Trace`` that records the (single) iteration; ``clock`` is
+    None, or a ``clock.new_clock()`` array that counts the CPU cycles of each step.
     """
     capacity = pop.nspec.shape[0]
     mset = np.empty(capacity, dtype=np.int64)

@@ -103,7 +103,8 @@ def vote_rows(pop, X, labelsets, min_experience, n_nearest):
         set_birth = np.full(n_sets, -1.0)
         scratch = row_scratch(X)
         for row in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            count, covered[row] = voters(pop, row_of(X, row, scratch), min_experience, n_nearest, slots)
+            count, covered[row] = voters(pop, row_of(X, row, scratch), min_experience,
+                                         n_nearest, slots)
             n_touched = 0
             best = -1
             for k in range(count):
