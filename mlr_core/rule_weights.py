@@ -47,6 +47,12 @@ BLOCK = 2048
 """Rows at a time in the leverage's products: the squares of all n x r eigen-coordinates at once
 cost ohsumed's weight fit 89 MB more (11,121 rows x 1,002 words)."""
 
+MAX_FEATURE_RULES = 2048
+"""At most this many one-condition rules, those of the words held by the most training rows:
+their fit decomposes a words x words matrix and keeps every training row's coordinates (a row
+x words dense matrix, 786 MB for 48,000 rows), so 20,000 words would take 3.2 GB and hours. The
+widest data measured (genbase, 1,185 0/1 features) keeps all of its."""
+
 MIN_SUPPORT = 2
 """A one-condition rule is kept when it matches at least this many training rows and misses as
 many: a column constant on them has nothing to weigh."""
@@ -69,6 +75,9 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
     support = count_at_least(Xs, 0.5)
     features = np.flatnonzero(binary & (support >= MIN_SUPPORT)
                               & (support <= len(Xs) - MIN_SUPPORT))
+    if len(features) > MAX_FEATURE_RULES:
+        most = np.argsort(-support[features], kind="stable")[:MAX_FEATURE_RULES]
+        features = np.sort(features[most])
     count = len(features)
     pop = popmod.new_population(count, width)
     if count == 0:
