@@ -34,6 +34,9 @@ from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
 from mlr_core.sparse_rows import checked_csr
 
+TEXT_BLOCK = 256
+"""Rules whose bounds (rules x features) are made at once for their texts."""
+
 __all__ = ["MAX_KNOTS", "Influence", "RuleSet", "Scaling", "VoteScorer", "Voting",
            "WeightScorer", "rank_knots", "texts"]
 """`RuleSet` and, from the modules they moved to, the names a user's code imports from here."""
@@ -260,9 +263,18 @@ class RuleSet:
             out[i].append(tuple(test))
         return out
 
+    def bounds_in_blocks(self):
+        """`bounds` a block of `TEXT_BLOCK` rules at a time: (the block's positions, lower,
+        upper), so that no rules x features matrix is whole (3,000 rules of 20,000 words: 480
+        MB each)."""
+        for start in range(0, self.rule_count, TEXT_BLOCK):
+            at = np.arange(start, min(start + TEXT_BLOCK, self.rule_count))
+            yield at, *popmod.dense_bounds(popmod.take(self.rules, at), len(self.feature_names))
+
     def rule_texts(self) -> list[str]:
-        return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
-                     self.feature_names, self.label_names)
+        return [text for at, lower, upper in self.bounds_in_blocks()
+                for text in texts(self.scaling, lower, upper, self.labelsets[self.rules.ls[at]],
+                                  self.feature_names, self.label_names)]
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -276,14 +288,16 @@ class RuleSet:
     def scorecard_scaled(self, Xs: np.ndarray) -> pd.DataFrame:
         """`scorecard` with support on rows already on the rules' axes (a model's bound rows:
         ohsumed's training rows took 0.1-0.2 s and 89 MB to scale again)."""
-        scaled_lower, scaled_upper = self.bounds()
-        lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+        conditions = []
+        for _, scaled_lower, scaled_upper in self.bounds_in_blocks():
+            lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+            conditions += [condition_text(lo, hi, slo, shi, self.feature_names,
+                                          self.scaling.binary)
+                           for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
+                                                       strict=True)]
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
         frame = pd.DataFrame({
-            "condition": [condition_text(lo, hi, slo, shi, self.feature_names,
-                                         self.scaling.binary)
-                          for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
-                                                      strict=True)],
+            "condition": conditions,
             "support": support,
             "coverage": support / max(len(Xs), 1),
         }, index=pd.Index(self.rule_ids, name="rule_id"))
