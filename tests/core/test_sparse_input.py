@@ -11,7 +11,8 @@ import scipy.sparse as sp
 from mlr_core import MLRClassifier
 from mlr_core.audit import audit
 from mlr_core.compaction import compact
-from mlr_core.errors import InputError
+from mlr_core.data.loaders import load_dataset_bytes
+from mlr_core.errors import DatasetError, InputError
 from mlr_core.export import python_labels, to_python
 from mlr_core.scaling import Scaling
 from mlr_core.scorecard import to_csv
@@ -207,3 +208,29 @@ def test_bad_sparse_input_is_refused_with_a_message(pair, data):
         model.predict(X[:, :-1])
     with pytest.raises(InputError, match="feature columns"):
         model.rule_set_.scores(X[:, :-1])
+
+
+SPARSE_ARFF = """@relation words
+@attribute w0 numeric
+@attribute w1 numeric
+@attribute w2 numeric
+@attribute colour {red,blue,green}
+@attribute lab {0,1}
+@data
+{0 1,2 3,4 1}
+{1 2}
+{0 1,3 blue,4 1}
+"""
+
+
+def test_a_sparse_arff_stays_sparse():
+    sparse = load_dataset_bytes(SPARSE_ARFF.encode(), "words.arff", labels=["lab"], sparse=True)
+    dense = load_dataset_bytes(SPARSE_ARFF.encode(), "words.arff", labels=["lab"])
+    assert sp.issparse(sparse.X) and not sp.issparse(dense.X)
+    assert np.array_equal(sparse.X.toarray(), dense.X) and np.array_equal(sparse.Y, dense.Y)
+    assert sparse.feature_names == dense.feature_names
+    assert sparse.X.nnz == np.count_nonzero(dense.X) < dense.X.size
+    assert sparse.to_frame().equals(dense.to_frame().astype(sparse.to_frame().dtypes))
+    missing = SPARSE_ARFF.replace("{1 2}", "{1 ?}")
+    with pytest.raises(DatasetError, match="line 9"):
+        load_dataset_bytes(missing.encode(), "words.arff", labels=["lab"], sparse=True)
