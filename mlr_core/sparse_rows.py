@@ -94,9 +94,8 @@ class SparseRows(NamedTuple):
         return int(self.shape[0])
 
     def __getitem__(self, rows):
-        if isinstance(rows, (int, np.integer)):
-            return self.dense(np.array([rows]))[0]
-        return self._take(np.arange(self.shape[0])[rows])
+        at = np.arange(self.shape[0])[rows]  # as a matrix's rows: negative, slices, arrays
+        return self.dense(at[None])[0] if at.ndim == 0 else self._take(at)
 
     def _take(self, rows: np.ndarray) -> SparseRows:
         start, stop = self.indptr[rows], self.indptr[rows + 1]
