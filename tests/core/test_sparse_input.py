@@ -186,6 +186,10 @@ def test_training_session_steps_on_sparse_rows(data):
     for session in steps:
         session.step_traced()
         session.learn(200).tune_bipartition()
+    for session in steps:  # resized, on the rows bound, where they are
+        session.model.set_params(n_rules=600)
+        session.restart()
+    assert isinstance(steps[0].run.X, SparseRows)
     assert steps[0].model.to_json() == steps[1].model.to_json()
     warm = TrainingSession(steps[0].model).start(X, Y, warm_start=True).learn(100)
     warm = warm.tune_bipartition().model
