@@ -145,12 +145,17 @@ def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None
 def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
     # scikit-learn is imported here, not at the top: the loaders and statistics use this module
     # on the dashboard's first page, before anything trains.
+    from scipy.sparse import issparse
     from sklearn.utils.validation import validate_data
 
-    try:
-        return validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator)
+    from mlr_core.sparse_rows import checked_csr
+
+    try:  # scipy sparse input stays sparse (other formats than CSR and CSC become CSR)
+        X = validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
+                          accept_sparse=("csr", "csc"))
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
+    return checked_csr(X) if issparse(X) else X
 
 
 def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
@@ -158,6 +163,8 @@ def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
     and the dtype predictions come back in (the training labels': bool, integer or float)."""
     if Y is None:
         raise InputError("MLRClassifier requires y to be passed, but the target y is None.")
+    if hasattr(Y, "toarray"):  # scipy sparse labels (MultiLabelBinarizer's sparse_output)
+        Y = Y.toarray()
     Y = np.asarray(getattr(Y, "values", Y))
     try:
         labels = check_label_matrix(Y, "Y")

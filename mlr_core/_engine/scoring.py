@@ -13,6 +13,7 @@ from numba import prange
 
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import matches
+from mlr_core._engine.rows import row_of, row_scratch
 
 
 @njit(parallel=True)
@@ -26,8 +27,9 @@ def weighted_scores(pop, X, coef, intercept):
     out = np.empty((X.shape[0], m))
     for row in prange(X.shape[0]):
         acc = intercept.copy()
+        x = row_of(X, row, row_scratch(X))
         for i in range(n_rules):
-            if matches(pop, i, X[row]):
+            if matches(pop, i, x):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):
