@@ -155,7 +155,8 @@ PARAMETERS = (
         "When each cut is right")."""),
     Param("threshold", None, Real, (0, 1, "both"), none=True, retune=True, doc="""
         Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
-        leave-one-out scores (fitted weights) or the training votes."""),
+        leave-one-out scores (fitted weights) or the training votes. Refused with
+        ``bipartition="rcut"``, which keeps a number of labels and reads no threshold."""),
     Param("target", "guarded", options=tuple(TARGETS), retune=True, doc="""
         The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`):
         "guarded", "balanced", or a measure's own name, "hamming_loss", "accuracy", "f1",
