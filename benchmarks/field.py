@@ -88,9 +88,13 @@ over the label density, among cuts that beat predicting no label); then ``MLR de
 ``mlr_core/stopping.py``) instead of 150,000 iterations."""
 
 CUTS = {"MLR defaults": "guarded", **{f"cut: {target}": target for target in bp.TARGETS
-                                      if target != "guarded"}}
+                                      if target != "guarded"},
+        "cut: top_unless_empty": "guarded top_unless_empty"}
 """The defaults and every other ``target`` of the estimator, each a row: the same fit per fold
-(`EachCut`), its bipartition tuned for that target, on every dataset."""
+(`EachCut`), its bipartition tuned for that target (``"target bipartition"``: with that
+``bipartition`` parameter, else ``"auto"``), on every dataset. ``cut: top_unless_empty``: the
+threshold or the best label, never an empty row where no training row is empty
+(``bipartition="top_unless_empty"``, issue 31)."""
 PER_LABEL = {"what-if: per-label cut for hamming_loss": "hamming_loss",
              "what-if: per-label cut for macro_f1": "macro_f1"}
 """Cuts the estimator does not offer (its cut is one rule for all labels), measured to see whether
@@ -117,9 +121,10 @@ def per_label_thresholds(scores, truth, measure) -> np.ndarray:
 
 class EachCut(BaseEstimator):
     """``MLRClassifier(random_state=...)`` fitted once, its bipartition tuned for each of
-    ``targets``: the fit does not depend on ``target``, only the cut tuned after it, so each
-    cut is what ``MLRClassifier(target=t)`` predicts, at the cost of one fit and one more
-    weight fit instead of one fit per target. ``predict(X, cut=t)`` cuts by target t's;
+    ``targets`` (``"t"`` or ``"t b"``, b a ``bipartition`` other than ``"auto"``): the fit does
+    not depend on ``target`` or ``bipartition``, only the cut tuned after it, so each cut is
+    what ``MLRClassifier(target=t, bipartition=b)`` predicts, at the cost of one fit and one
+    more weight fit instead of one fit per cut. ``predict(X, cut=t)`` cuts by target t's;
     ``cut="per-label " + measure`` by `per_label_thresholds` for each measure of ``per_label``.
 
     The cuts are tuned on the estimator's own leave-one-out scores
@@ -134,7 +139,12 @@ class EachCut(BaseEstimator):
         model = MLRClassifier(random_state=self.random_state).fit(X, Y)
         session = TrainingSession(model)
         loo, truth = session.tuning_scores()
-        self.cuts_ = {t: session.bipartition_for(t, loo, truth) for t in self.targets}
+        own, self.cuts_ = model.bipartition, {}
+        for cut in self.targets:  # the options tried follow the bipartition parameter
+            target, _, method = cut.partition(" ")
+            model.set_params(bipartition=method or "auto")
+            self.cuts_[cut] = session.bipartition_for(target, loo, truth)
+        model.set_params(bipartition=own)
         self.cuts_.update({f"per-label {measure}": per_label_thresholds(loo, truth, measure)
                            for measure in self.per_label})
         self.model_ = model
@@ -199,7 +209,8 @@ SPARSE = {
 """Stand-ins for protein-function and text collections: 1,500 rows, 300 features of which each
 label shifts 10 by 0.2-0.8 noise standard deviations (the generator's defaults); label density
 0.09, 0.06 and 0.03. Never used to choose a default."""
-SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "cut: hamming_loss", "axis: rank")
+SPARSE_CONFIGS = ("+ balanced cut", "MLR defaults", "cut: hamming_loss", "cut: top_unless_empty",
+                  "axis: rank")
 SPARSE_PEERS = ("BR-LR", "MLkNN", "ECC-LR", "ECC-DT", "RAkELo-DT", "BOOMER")
 
 
@@ -211,7 +222,7 @@ emotions); ``slashdot-counts``, each word present replaced by a count drawn from
 (exponent 1.5, at most 2,500, seed 0), the absent words 0, as word counts are. Never used to
 choose a default."""
 HEAVY_PEERS = ("BR-LR", "MLkNN")
-HEAVY_CONFIGS = ("MLR defaults", "cut: hamming_loss", "axis: rank")
+HEAVY_CONFIGS = ("MLR defaults", "cut: hamming_loss", "cut: top_unless_empty", "axis: rank")
 
 
 def heavy(name):

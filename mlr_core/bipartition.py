@@ -54,9 +54,14 @@ class Threshold(Bipartition):
     number = float
 
     @property
+    def threshold(self) -> float:
+        """The score a label needs to be picked."""
+        return float(self.value)
+
+    @property
     def line(self) -> float:
         """The score a chart draws as the cut: the threshold."""
-        return float(self.value)
+        return self.threshold
 
     def refusal(self, n_labels: int) -> str | None:
         if isinstance(self.value, (int, float)) and 0.0 <= float(self.value) <= 1.0:
@@ -64,43 +69,83 @@ class Threshold(Bipartition):
         return f"a threshold must lie in [0, 1], got {self.value!r}."
 
     def apply(self, scores: np.ndarray) -> np.ndarray:
-        return by_threshold(scores, self.value)
+        return by_threshold(scores, self.threshold)
 
     def words(self) -> str:
-        return f"a threshold: the labels scoring at least {float(self.value)!r}"
+        return f"a threshold: the labels scoring at least {self.threshold!r}"
 
     def python_lines(self) -> list[str]:
         """The body of ``chosen(scores)`` in the exported Python: the picked label indices."""
         return [f"    picked = [j for j, score in enumerate(scores) if score >= "
-                f"{float(self.value)!r}]", "    return picked"]
+                f"{self.threshold!r}]", "    return picked"]
 
     def sql_picked(self, number, place: str) -> tuple[str, str]:
         """(the SQL expression that is 1 for a picked label of the ``long`` table (k, j,
         score), what it picks in words); ``number`` writes a float, ``place`` is the label's
         rank within its row."""
-        return (f"CASE WHEN score >= {number(self.value)} THEN 1 ELSE 0 END",
+        return (f"CASE WHEN score >= {number(self.threshold)} THEN 1 ELSE 0 END",
                 "1 for the labels at or above the threshold")
 
 
 class ThresholdOrTop(Threshold):
     __slots__ = ()
 
+    floor = 0.0
+    """The score the best label needs when no label reaches the threshold (beyond above 0)."""
+
     def apply(self, scores: np.ndarray) -> np.ndarray:
-        return or_top(by_threshold(scores, self.value), scores)
+        return or_top(by_threshold(scores, self.threshold), scores, self.floor)
+
+    def _fallback_words(self) -> str:
+        return "above 0" if self.floor == 0.0 else f"at least {self.floor!r}"
 
     def words(self) -> str:
         return (f"{super().words()}; when none does, the best-scoring one (the earlier label on "
-                "ties) if it scores above 0 (top fallback)")
+                f"ties) if it scores {self._fallback_words()} (top fallback)")
 
     def python_lines(self) -> list[str]:
-        return [*super().python_lines()[:-1], "    if not picked and max(scores) > 0.0:",
+        floor = f" and max(scores) >= {self.floor!r}" if self.floor else ""
+        return [*super().python_lines()[:-1], f"    if not picked and max(scores) > 0.0{floor}:",
                 "        picked = [scores.index(max(scores))]", "    return picked"]
 
     def sql_picked(self, number, place: str) -> tuple[str, str]:
-        best, t = "MAX(score) OVER (PARTITION BY k)", number(self.value)
-        return (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0 AND {place} = 1) "
-                "THEN 1 ELSE 0 END",
-                "1 for the labels at or above the threshold, else for the best one above 0")
+        best, t = "MAX(score) OVER (PARTITION BY k)", number(self.threshold)
+        floor = f" AND {best} >= {number(self.floor)}" if self.floor else ""
+        return (f"CASE WHEN score >= {t} OR ({best} < {t} AND {best} > 0.0e0{floor} AND "
+                f"{place} = 1) THEN 1 ELSE 0 END",
+                "1 for the labels at or above the threshold, else for the best one scoring "
+                + self._fallback_words())
+
+
+def _threshold_and_floor(value) -> tuple[float, float]:
+    return float(value[0]), float(value[1])
+
+
+class ThresholdOrTopFloor(ThresholdOrTop):
+    """``("threshold_or_top_floor", (t, floor))``: `ThresholdOrTop` whose fallback needs the
+    best label to score at least ``floor``: below it the row is left empty, as the scores say
+    no label is likely (`empty_share_floor`)."""
+
+    __slots__ = ()
+
+    number = staticmethod(_threshold_and_floor)
+
+    @property
+    def threshold(self) -> float:
+        return float(self.value[0])
+
+    @property
+    def floor(self) -> float:
+        return float(self.value[1])
+
+    def refusal(self, n_labels: int) -> str | None:
+        value = self.value
+        if (isinstance(value, (list, tuple)) and len(value) == 2
+                and all(isinstance(v, (int, float)) for v in value)
+                and 0.0 <= float(value[1]) <= float(value[0]) <= 1.0):
+            return None
+        return ("a threshold_or_top_floor bipartition is [threshold, floor] with "
+                f"0 <= floor <= threshold <= 1, got {value!r:.60}.")
 
 
 class RankCut(Bipartition):
@@ -134,7 +179,8 @@ class RankCut(Bipartition):
                 "1 for the best-scoring labels above 0 (the earlier label first on ties)")
 
 
-_KINDS = {"threshold": Threshold, "threshold_or_top": ThresholdOrTop, "rcut": RankCut}
+_KINDS = {"threshold": Threshold, "threshold_or_top": ThresholdOrTop,
+          "threshold_or_top_floor": ThresholdOrTopFloor, "rcut": RankCut}
 
 METHODS = tuple(_KINDS)
 
@@ -170,10 +216,12 @@ def by_rank(scores: np.ndarray, k: int) -> np.ndarray:
     return out & (scores > 0)
 
 
-def or_top(labels: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """``labels``, with the best-scoring label added to rows that have none (and some score):
-    an empty answer scores 0 in accuracy and F1 whenever the truth is not empty."""
-    empty = (labels.sum(axis=1) == 0) & (scores.max(axis=1, initial=0.0) > 0)
+def or_top(labels: np.ndarray, scores: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """``labels``, with the best-scoring label added to rows that have none and whose best score
+    is above 0 and at least ``floor``: an empty answer scores 0 in accuracy and F1 whenever the
+    truth is not empty."""
+    best = scores.max(axis=1, initial=0.0)
+    empty = (labels.sum(axis=1) == 0) & (best > 0) & (best >= floor)
     labels[empty, scores[empty].argmax(axis=1)] = 1
     return labels
 
@@ -290,15 +338,29 @@ TARGETS = {"guarded": guarded_accuracy, "balanced": balanced, "hamming_loss": la
 by hand, like `example_f1`, so that one label column works)."""
 
 
+def empty_share_floor(scores: np.ndarray, truth: np.ndarray) -> float:
+    """The best-label score below which `top_unless_empty` leaves a row empty: the quantile of
+    the rows' best scores at the share of rows whose true label set is empty, so that the
+    rows whose scores say least for any label are left empty as often as the truth is empty,
+    and never when no row of ``truth`` is (0: every row with a score above 0 gets its best
+    label)."""
+    share = float((truth.sum(axis=1) == 0).mean()) if len(truth) else 0.0
+    return 0.0 if share == 0.0 else float(np.quantile(scores.max(axis=1, initial=0.0), share))
+
+
 def candidates(method: str, threshold: float | None, k: int,
                with_top: bool = False) -> list[Bipartition]:
     """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
     parameters: the given threshold or all of `THRESHOLDS` (each also as
     ``threshold_or_top`` when ``with_top``), plus `EMPTY` (first, so that it wins ties) and
-    RCut at k for ``"auto"``; RCut alone for ``"rcut"``."""
+    RCut at k for ``"auto"``; RCut alone for ``"rcut"``; for ``"top_unless_empty"`` each
+    threshold as ``threshold_or_top_floor`` whose floor `tune` sets by `empty_share_floor`
+    (None until then)."""
     if method == "rcut":
         return [Bipartition("rcut", int(k))]
     thresholds = THRESHOLDS if threshold is None else [threshold]
+    if method == "top_unless_empty":
+        return [Bipartition("threshold_or_top_floor", (float(t), None)) for t in thresholds]
     kinds = ("threshold", "threshold_or_top") if with_top else ("threshold",)
     found = [Bipartition(kind, float(t)) for t in thresholds for kind in kinds]
     if method == "auto":  # EMPTY first: a cut that predicts nothing on the tuning rows ties
@@ -306,9 +368,24 @@ def candidates(method: str, threshold: float | None, k: int,
     return found
 
 
+def _floor_unset(option: Bipartition) -> bool:
+    return option.method == "threshold_or_top_floor" and option.value[1] is None
+
+
+def needs_scores(options: list[Bipartition]) -> bool:
+    """Whether `tune` reads the scores to choose among ``options`` (more than one, or a floor
+    still to set)."""
+    return len(options) > 1 or any(map(_floor_unset, options))
+
+
 def tune(scores: np.ndarray, truth: np.ndarray, options: list[Bipartition],
          target=example_f1) -> Bipartition:
-    """The option whose labels score best by ``target(truth, labels)`` (the first on ties)."""
+    """The option whose labels score best by ``target(truth, labels)`` (the first on ties),
+    a floor left None (`candidates`) set by `empty_share_floor` of these rows."""
+    if any(map(_floor_unset, options)):
+        floor = empty_share_floor(scores, truth)
+        options = [Bipartition(o.method, (o.value[0], floor)) if _floor_unset(o) else o
+                   for o in options]
     if len(options) == 1:
         return options[0]
     return max(options, key=lambda option: target(truth, apply(scores, option)))

@@ -40,8 +40,9 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         ``to_json`` go through it, or, once training has gone on, through the rules as they
         are now where they need no fitting (the vote, MLR_max).
     bipartition_ : Bipartition
-        ``rule_set_.bipartition``: ``("threshold", t)``, ``("threshold_or_top", t)`` or
-        ``("rcut", k)``, how MLR_agg turns scores into labels.
+        ``rule_set_.bipartition``: ``("threshold", t)``, ``("threshold_or_top", t)``,
+        ``("threshold_or_top_floor", (t, floor))`` or ``("rcut", k)``, how MLR_agg turns
+        scores into labels.
     n_iter_ : int
         The iterations ``fit`` ran (``n_iter``, or where ``auto`` stopped).
     tuned_under_ : dict

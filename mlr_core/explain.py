@@ -32,7 +32,8 @@ class Explanation:
     baseline : Series
         Per label, the score when no rule matches (the weights' intercept); 0 with the vote.
     bipartition : Bipartition
-        ``("threshold", t)``, ``("threshold_or_top", t)`` or ``("rcut", k)``, as used for
+        ``("threshold", t)``, ``("threshold_or_top", t)``,
+        ``("threshold_or_top_floor", (t, floor))`` or ``("rcut", k)``, as used for
         ``agg_labels`` (``mlr_core/bipartition.py``; ``line``: the score a chart draws as the
         cut, None for a rank cut).
     agg_labels, max_labels : list of str

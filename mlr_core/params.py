@@ -142,13 +142,21 @@ PARAMETERS = (
         code), or the labelset of the single fittest rule (the paper's equation)."""),
     Param("score_norm", "total", options=("total", "max"), retune=True, doc="""
         Aggregated scores as each label's share of the total vote, or of the top label's vote."""),
-    Param("bipartition", "auto", options=("auto", "threshold", "rcut"), retune=True, doc="""
+    Param("bipartition", "auto", options=("auto", "threshold", "rcut", "top_unless_empty"),
+          retune=True, doc="""
         How MLR_agg turns scores into labels; ``auto`` picks the best for ``target``. With
         fitted weights every threshold is also tried as ``threshold_or_top`` (the best label
-        when none reaches the threshold)."""),
+        when none reaches the threshold). ``"top_unless_empty"``: the threshold, or the best
+        label when none reaches it, unless that label's score is below a floor set from the
+        training rows (:func:`mlr_core.bipartition.empty_share_floor`): rows are left empty
+        about as often as training label sets are, so never when none is. It buys accuracy
+        and F1 with Hamming loss where the scores are weak: use it when every row is known to
+        have a label and a wrong label costs no more than a missing one (``docs/field.md``,
+        "When each cut is right")."""),
     Param("threshold", None, Real, (0, 1, "both"), none=True, retune=True, doc="""
         Fixed threshold; None tunes it in [0.1, 0.9] (step 0.05) for ``target`` on the
-        leave-one-out scores (fitted weights) or the training votes."""),
+        leave-one-out scores (fitted weights) or the training votes. Refused with
+        ``bipartition="rcut"``, which keeps a number of labels and reads no threshold."""),
     Param("target", "guarded", options=tuple(TARGETS), retune=True, doc="""
         The measure the bipartition is tuned for (:data:`mlr_core.bipartition.TARGETS`):
         "guarded", "balanced", or a measure's own name, "hamming_loss", "accuracy", "f1",
@@ -270,6 +278,9 @@ class Together:
 
 
 TOGETHER = (
+    Together(lambda p: p["threshold"] is None or p["bipartition"] != "rcut",
+             "bipartition='rcut' keeps a number of labels and reads no threshold: give "
+             "threshold=None, or bipartition='threshold' (or 'auto') for the threshold."),
     Together(lambda p: p["max_rules"] is None or p["weighting"] == "fitted",
              "max_rules compacts the model to a scorecard of fitted rule weights: it needs "
              "weighting='fitted' (or max_rules=None)."),

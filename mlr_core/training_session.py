@@ -246,7 +246,7 @@ class TrainingSession:
     def _vote_tuning(self, run, truth):
         rule_set = self._fitted().rules_under_last_cut(VoteScorer(self.model.score_norm),
                                                       self.model.get_params())
-        scores = rule_set.scores_scaled(run.X) if len(self._cut_options()) > 1 else None
+        scores = rule_set.scores_scaled(run.X) if bp.needs_scores(self._cut_options()) else None
         return rule_set, scores, truth
 
     # ----------------------------------------------------------------- reading

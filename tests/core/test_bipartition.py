@@ -189,3 +189,78 @@ def test_micro_f1_cut_follows_the_pooled_counts():
     assert micro != macro
     assert bp.micro_f1(truth, bp.apply(scores, micro)) > bp.micro_f1(truth, bp.apply(scores, macro))
     assert bp.macro_f1(truth, bp.apply(scores, macro)) > bp.macro_f1(truth, bp.apply(scores, micro))
+
+
+def top_unless_empty(scores, truth, target=bp.guarded_accuracy):
+    return bp.tune(scores, truth, bp.candidates("top_unless_empty", None, 1), target)
+
+
+def test_top_unless_empty_leaves_no_row_empty_where_no_training_row_is():
+    """The issue's case (every row has a label, the top label right one time in three): the
+    guarded default leaves rows empty; `top_unless_empty` gives every row its best label, which
+    buys accuracy with Hamming loss (above the empty prediction's here)."""
+    scores, truth = sparse_rows(3000, 20, right=1 / 3, seed=1)
+    guarded = bp.apply(scores, tuned(scores, truth))
+    chosen = top_unless_empty(scores, truth)
+    assert chosen.method == "threshold_or_top_floor" and chosen.value[1] == 0.0
+    pred = bp.apply(scores, chosen)
+    assert (guarded.sum(axis=1) == 0).mean() > 0.5 and pred.sum(axis=1).min() == 1
+    assert bp.example_accuracy(truth, pred) > bp.example_accuracy(truth, guarded) + 0.2
+    assert hamming_loss(truth, pred) > truth.mean() >= hamming_loss(truth, guarded)
+
+
+@pytest.mark.parametrize("share", [0.1, 0.3, 0.6])
+def test_top_unless_empty_leaves_rows_empty_as_often_as_the_truth_is(share):
+    """A share of rows without a label, their scores as noise below the labelled rows' best:
+    the floor leaves that share of the tuning rows empty, the rows whose best score is lowest."""
+    scores, truth = sparse_rows(1000, 10, right=0.5, seed=7)
+    n_empty = int(share * len(truth))
+    truth[:n_empty] = 0
+    scores[:n_empty] = np.random.default_rng(8).uniform(0.0, 0.3, (n_empty, truth.shape[1]))
+    floor = bp.empty_share_floor(scores, truth)
+    pred = bp.apply(scores, top_unless_empty(scores, truth))
+    assert (pred.sum(axis=1) == 0).mean() == pytest.approx(share, abs=0.002)
+    assert scores[pred.sum(axis=1) == 0].max() < floor <= scores[pred.sum(axis=1) > 0].max()
+
+
+def test_a_top_floor_cut_keeps_the_best_label_at_or_above_its_floor():
+    scores = np.array([[0.2, 0.4, 0.1], [0.1, 0.05, 0.0], [0.6, 0.7, 0.2], [0.0, 0.0, 0.0]])
+    floored = bp.Bipartition("threshold_or_top_floor", (0.5, 0.3))
+    assert bp.apply(scores, floored).tolist() == [[0, 1, 0], [0, 0, 0], [1, 1, 0], [0, 0, 0]]
+    for t in (0.0, 0.5, 0.95):  # a floor of 0 is threshold_or_top
+        assert np.array_equal(bp.apply(scores, ("threshold_or_top_floor", (t, 0.0))),
+                              bp.apply(scores, ("threshold_or_top", t)))
+    saved = json.loads(json.dumps(list(floored)))
+    assert saved == ["threshold_or_top_floor", [0.5, 0.3]]
+    assert bp.checked(saved, 3) == floored and "at least 0.3" in floored.words()
+
+
+@pytest.mark.parametrize("value", [(0.3, 0.5), (0.5,), 0.5, (0.5, -0.1), (1.5, 0.2), "0.5"])
+def test_a_top_floor_cut_that_cannot_cut_is_refused(value):
+    from mlr_core.errors import ModelFormatError
+
+    with pytest.raises(ModelFormatError, match="floor <= threshold"):
+        bp.checked(["threshold_or_top_floor", value], 3)
+
+
+def test_a_threshold_with_a_rank_cut_is_refused_not_ignored():
+    from mlr_core import MLRClassifier
+    from mlr_core.errors import InputError
+
+    X, Y = np.random.default_rng(9).random((30, 2)), np.eye(2, dtype=int)[np.arange(30) % 2]
+    with pytest.raises(InputError, match="'rcut' keeps a number of labels and reads no thresh"):
+        MLRClassifier(bipartition="rcut", threshold=0.3).fit(X, Y)
+
+
+def test_a_model_cut_by_top_unless_empty_saves_loads_and_labels_every_row():
+    from mlr_core import MLRClassifier
+    from mlr_core.data.synthetic import make_sparse_label_dataset
+
+    data = make_sparse_label_dataset(n_samples=300, n_labels=12, cardinality=1.1, random_state=1)
+    model = MLRClassifier(n_iter=1000, bipartition="top_unless_empty", random_state=0)
+    model.fit(data.X, data.Y)
+    assert model.bipartition_.method == "threshold_or_top_floor"
+    assert model.predict(data.X).sum(axis=1).min() == 1  # no training row is empty
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert loaded.bipartition_ == model.bipartition_
+    np.testing.assert_array_equal(loaded.predict(data.X), model.predict(data.X))

@@ -211,8 +211,8 @@ def test_sql_refuses_names_no_sql_can_hold(cube):
 
 
 @pytest.mark.parametrize("cut", [("threshold", 0.3), ("threshold_or_top", 0.95),
-                                 ("threshold_or_top", 0.0), ("rcut", 2), ("rcut", 0),
-                                 ("rcut", 3)])
+                                 ("threshold_or_top", 0.0), ("threshold_or_top_floor", (0.95, 0.6)),
+                                 ("rcut", 2), ("rcut", 0), ("rcut", 3)])
 def test_every_cut_and_its_header(cube, cut):
     model = fitted(cube, None, None)
     rule_set = model.rule_set_
@@ -226,8 +226,10 @@ def test_every_cut_and_its_header(cube, cut):
     for text in (docstring, sql.split("WITH")[0]):
         assert rule_set.scorer.squash.words in text
         assert {"threshold": "a threshold", "threshold_or_top": "top fallback",
+                "threshold_or_top_floor": "at least 0.6 (top fallback)",
                 "rcut": "rank cut"}[cut[0]] in text
-        assert (f"{cut[1]!r}" if cut[0] != "rcut" else f"{cut[1]}") in text
+        assert all((f"{v!r}" if cut[0] != "rcut" else f"{v}") in text
+                   for v in np.atleast_1d(cut[1]).tolist())
 
 
 def test_a_compact_model_exports_its_rules_by_their_full_model_ids(cube):
