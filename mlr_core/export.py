@@ -397,7 +397,8 @@ def _counted_by_failure(rule_set: RuleSet, tests) -> np.ndarray:
     experience over its age; a guess that decides only the speed, never the scores)."""
     pop, n = rule_set.rules, rule_set.rule_count
     age = np.maximum(rule_set.iteration - pop.birth[:n], 1)
-    return (pop.exp[:n] > age / 2) | np.array([not 0 < len(rule) <= NESTED for rule in tests])
+    too_few_or_many = np.array([not 0 < len(rule) <= NESTED for rule in tests], dtype=bool)
+    return (pop.exp[:n] > age / 2) | too_few_or_many
 
 
 def _sql_cut(rule_set: RuleSet) -> str:
