@@ -218,7 +218,7 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
     give the same labels in both databases; ``engine`` says which one the script is written for:
     ``"sqlite"`` (the default, within issue 33's 10 s and 500 MB in both databases) indexes the
     rows' values and the tests (below), ``"duckdb"`` leaves the indexes out: DuckDB joins by hashing
-    and reads no index here, and on genbase's 2.4 million values they cost it about 60 MB
+    and reads no index here, and on genbase's 2.4 million values they cost it about 80 MB
     (``docs/export_speed.md``).
 
     Relational, so that its size grows with the rules' tests and weights, never with rows x rules or
@@ -244,12 +244,13 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
     a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables). Why one join per
     number of tests, not a table of the rows still passing after each test (the previous export):
     SQLite stored and read back 3.3 million such rows on the cube of ``docs/export_speed.md`` and
-    looked up a rule's next test once per row (11.8 s against about 7). Why the rows are read in the
-    table's order, unsorted: sorting 2.4 million values by key cost SQLite 1 s and DuckDB about 100
-    MB on genbase. Why the index is made after the rows are in: SQLite took twice as long to fill an
-    indexed table. Why not one expression per label (the first export): SQLite caps expression depth
-    at 1000 and inlines a label's whole sum wherever the cut reads it; DuckDB plans such expressions
-    at a fraction of a millisecond per term, minutes for a full model."""
+    looked up a rule's next test once per row (its query: 13 to 15 s of CPU against 8.6 s, at load
+    10). Why the rows are read in the table's order, unsorted: sorting 2.4 million values by key
+    cost SQLite 1 s and DuckDB about 100 MB on genbase. Why the index is made after the rows are in:
+    SQLite took twice as long to fill an indexed table. Why not one expression per label (the first
+    export): SQLite caps expression depth at 1000 and inlines a label's whole sum wherever the cut
+    reads it; DuckDB plans such expressions at a fraction of a millisecond per term, minutes for a
+    full model."""
     if engine not in ENGINES:
         raise InputError(f"The SQL export is written for one of {ENGINES}, not {engine!r}.")
     scorer = _checked(rule_set)
