@@ -211,48 +211,49 @@ def to_sql(rule_set: RuleSet, table: str = "data", key: str = "row_id",
 
 def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                    engine: str = "sqlite") -> list[str]:
-    """The statements of the SQL export, each ending in ``;``: the model's numbers and the
-    rows' values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the
-    session), then one ``SELECT`` over them, after ``table`` has been read: it has a column
-    ``key`` identifying each row (unique, not NULL) and one numeric column per feature, named
-    as the feature (no NULLs). It returns one row per input row, ordered by ``key``: the key,
-    then one 0/1 column per label, named as the label. (Python's ``sqlite3`` runs one
-    statement per ``execute``: run the others with ``executescript``, then ``execute`` the
-    last.) Both scripts are standard SQL and give the same labels in both databases;
-    ``engine`` says which one the script is written for: ``"sqlite"`` indexes the rows'
-    values (below), ``"duckdb"`` leaves the indexes out: DuckDB joins by hashing and reads no
-    index here, and on genbase's 2.4 million values they cost it about 150 MB
+    """The statements of the SQL export, each ending in ``;``: the model's numbers and the rows'
+    values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the session),
+    then one ``SELECT`` over them, after ``table`` has been read: it has a column ``key``
+    identifying each row (unique, not NULL) and one numeric column per feature, named as the feature
+    (no NULLs). It returns one row per input row, ordered by ``key``: the key, then one 0/1 column
+    per label, named as the label. (Python's ``sqlite3`` runs one statement per ``execute``: run the
+    others with ``executescript``, then ``execute`` the last.) Both scripts are standard SQL and
+    give the same labels in both databases; ``engine`` says which one the script is written for:
+    ``"sqlite"`` (the default, within issue 33's 10 s and 500 MB in both databases) indexes the
+    rows' values and the tests (below), ``"duckdb"`` leaves the indexes out: DuckDB joins by hashing
+    and reads no index here, and on genbase's 2.4 million values they cost it about 80 MB
     (``docs/export_speed.md``).
 
-    Relational, so that its size grows with the rules' tests and weights, never with rows x
-    rules or rules x labels, and no expression is deeper than log(features). A test is the
-    interval of values it accepts in the data's units (``Scaling.accepted``: exact, so no axis
-    is computed; a test accepting every value is left out). Each row is unpivoted once to one
-    row per tested feature (``mlr_axis``, keyed by the row's rank times the number of tested
-    features plus the feature's position: INTEGER PRIMARY KEY, so SQLite finds a row's value by
-    that key, and indexed by feature and value, so that a test's passing or failing values are
-    a range of that index, not a scan of every row). A rule is counted on the side it is true
-    on less often in training (its experience over its age): where it matches (its narrowest
-    test's passing values, then its next tests looked up by key, slot by slot, ``due``
-    ``MATERIALIZED``: SQLite 3.35 or newer) or, for a rule that matches most rows, where it
-    fails (any test's failing values, each pair once): its weights are then in the baseline
-    row (-1) and subtracted where it fails. On genbase, whose rules mostly match, that is
-    250,000 pairs of row and rule against 1.8 million matches. The pairs are joined to the
-    weights, summed per row with ``GROUP BY``, clipped, and cut with window functions.
-    ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL, run in the tests
-    by SQLite and DuckDB. ``SUM`` adds in an order of the database's own, and a rule counted
-    by its failures adds and subtracts its weights, so a score may differ from
+    Relational, so that its size grows with the rules' tests and weights, never with rows x rules or
+    rules x labels, and no expression is deeper than log(features). A test is the interval of values
+    it accepts in the data's units (``Scaling.accepted``: exact, so no axis is computed; a test
+    accepting every value is left out). Each row is unpivoted once to one row per tested feature
+    (``mlr_axis``, keyed by the row's rank times the number of tested features plus the feature's
+    position: INTEGER PRIMARY KEY, so SQLite finds a row's value by that key, and indexed by feature
+    and value, so that a test's passing or failing values are a range of that index, not a scan of
+    every row). A rule is counted on the side it is true on less often in training (its experience
+    over its age): where it matches (one join per number of tests, `_matched`: its narrowest test's
+    passing values, then its next tests' values looked up by key; up to ``NESTED`` tests) or, for a
+    rule that matches most rows or has more tests, where it fails (any test's failing values, each
+    pair once): its weights are then in the baseline row (-1) and subtracted where it fails. On
+    genbase, whose rules mostly match, that is 250,000 pairs of row and rule against 1.8 million
+    matches. The pairs are joined to the weights, summed per row with ``GROUP BY``, clipped, and cut
+    with window functions. ``CROSS JOIN`` where SQLite must scan the left table first. Standard SQL,
+    run in the tests by SQLite and DuckDB. ``SUM`` adds in an order of the database's own, and a
+    rule counted by its failures adds and subtracts its weights, so a score may differ from
     ``predict_proba`` in its last bits.
 
-    Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB
-    each, and a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables).
-    Why ``due`` materialized: without it DuckDB joined every row's values to the next slot's
-    tests before the rules still passing. Why the index is made after the rows are in: SQLite
-    took twice as long to fill an indexed table (DuckDB, which reads no index here, pays about
-    150 MB for it on genbase's 2.4 million values). Why not one expression per label (the
-    first export): SQLite caps expression depth at 1000 and inlines a label's whole sum
-    wherever the cut reads it; DuckDB plans such expressions at a fraction of a millisecond per
-    term, minutes for a full model."""
+    Why tables, not ``VALUES`` in the query: DuckDB plans a query's literals at about 2 kB each, and
+    a full model has 123,000 weights (a peak of 700 MB, against 500 MB as tables). Why one join per
+    number of tests, not a table of the rows still passing after each test (the previous export):
+    SQLite stored and read back 3.3 million such rows on the cube of ``docs/export_speed.md`` and
+    looked up a rule's next test once per row (its query: 13 to 15 s of CPU against 8.6 s, at load
+    10). Why the rows are read in the table's order, unsorted: sorting 2.4 million values by key
+    cost SQLite 1 s and DuckDB about 100 MB on genbase. Why the index is made after the rows are in:
+    SQLite took twice as long to fill an indexed table. Why not one expression per label (the first
+    export): SQLite caps expression depth at 1000 and inlines a label's whole sum wherever the cut
+    reads it; DuckDB plans such expressions at a fraction of a millisecond per term, minutes for a
+    full model."""
     if engine not in ENGINES:
         raise InputError(f"The SQL export is written for one of {ENGINES}, not {engine!r}.")
     scorer = _checked(rule_set)
@@ -284,14 +285,16 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
         "what counting a rule adds to each label's score (w<j>: label j): its weights where it "
         "matches; a rule counted where it fails has its weights in the baseline row (-1, the "
         "intercept plus those weights) and here negated")
-    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "last INTEGER", "j INTEGER",
+    model += _table("mlr_test", ["rule INTEGER", "slot INTEGER", "n INTEGER", "j INTEGER",
                                  "p INTEGER", "lo", "hi"], [
-        [str(ids[i]), str(0 if by_failure[i] else slot), str(int(slot == len(rule))), str(j),
+        [str(ids[i]), str(0 if by_failure[i] else slot), str(len(rule)), str(j),
          str(place[j]), _num(lo), _num(hi)]
         for i, rule in enumerate(tests) for slot, (j, lo, hi) in enumerate(rule, 1)],
         "each rule's tests: a value passes when lo <= value <= hi; slots 1, 2, ... narrowest "
-        "first for a rule counted where it matches (last: its last test), slot 0 for one "
-        "counted where it fails")
+        "first for a rule counted where it matches, slot 0 for one counted where it fails; n: "
+        "the rule's number of tests")
+    if engine == "sqlite":
+        model.append("CREATE INDEX mlr_test_by_rule ON mlr_test (rule, slot);")
     rows = [f"-- each row's rank times {width}, and its key\n"
             "DROP TABLE IF EXISTS temp.mlr_row;",
             f"CREATE TEMP TABLE mlr_row AS SELECT (ROW_NUMBER() OVER (ORDER BY {_ident(key)})"
@@ -307,9 +310,9 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                  + (" PRIMARY KEY" if engine == "sqlite" else "") + ", j INTEGER, "
                  "x DOUBLE PRECISION);",
                  f"INSERT INTO temp.mlr_axis\n  SELECT row.r + feature.p, feature.j, "
-                 f"{_pick(used, features, table)}\n  FROM {query_rows} CROSS JOIN "
-                 f"{_ident(table)} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
-                 f"{_ident(table)}.{_ident(key)} = row.k\n  ORDER BY row.r, feature.p;"]
+                 f"{_pick(used, features, table)}\n  FROM {_ident(table)} CROSS JOIN "
+                 f"{query_rows} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
+                 f"{_ident(table)}.{_ident(key)} = row.k;"]
         if engine == "sqlite":
             rows.append("CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);")
         failing = (f"SELECT axis.cell - test.p, test.rule\n  FROM {test} CROSS JOIN {axis}\n"
@@ -318,29 +321,13 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                     "pair once)\nfailed (r, rule) AS (\n  " + failing.format("<", "lo")
                     + "\n  UNION\n  " + failing.format(">", "hi") + "\n)")
         counted.append("SELECT r, rule FROM failed")
-        slots = max((len(rule) for rule, fail in zip(tests, by_failure, strict=True) if not fail),
-                    default=0)
-        if slots:
-            ctes.append("-- the rows and rules that pass the test of slot 1\n"
-                        f"pass1 (r, rule, last) AS (\n  SELECT axis.cell - test.p, test.rule, "
-                        f"test.last\n  FROM {test} CROSS JOIN {axis}\n  WHERE test.slot = 1 "
-                        "AND axis.j = test.j AND axis.x >= test.lo AND axis.x <= test.hi\n)")
-        for slot in range(1, slots + 1):
-            if slot > 1:
-                ctes.append(  # materialized: else a planner may join every row's values to
-                    # the slot's tests first, a table as large as rows x rules
-                    f"-- the test of slot {slot} of each rule that passed slots 1 to "
-                    f"{slot - 1} and has more\ndue{slot} (cell, r, rule, last, lo, hi) AS "
-                    f"MATERIALIZED (\n  SELECT pass{slot - 1}.r + test.p, pass{slot - 1}.r, "
-                    f"test.rule, test.last, test.lo, test.hi\n  FROM pass{slot - 1} CROSS "
-                    f"JOIN {test}\n  WHERE pass{slot - 1}.last = 0 AND test.rule = "
-                    f"pass{slot - 1}.rule AND test.slot = {slot}\n)")
-                ctes.append(
-                    f"-- the rows and rules that pass the tests of slots 1 to {slot}\n"
-                    f"pass{slot} (r, rule, last) AS (\n  SELECT due{slot}.r, due{slot}.rule, "
-                    f"due{slot}.last\n  FROM due{slot} CROSS JOIN {axis}\n  WHERE axis.cell = "
-                    f"due{slot}.cell AND axis.x >= due{slot}.lo AND axis.x <= due{slot}.hi\n)")
-            counted.append(f"SELECT r, rule FROM pass{slot} WHERE last = 1")
+        lengths = sorted({len(rule) for rule, fail in zip(tests, by_failure, strict=True)
+                          if not fail})
+        if lengths:
+            ctes.append("-- the rows and rules counted where they match that pass every test\n"
+                        "matched (r, rule) AS (\n  "
+                        + "\n  UNION ALL\n  ".join(map(_matched, lengths)) + "\n)")
+            counted.append("SELECT r, rule FROM matched")
     ctes.append("-- each row's counted rules (matched or failed), and the baseline (-1) that "
                 "every row counts\ncounted (r, rule) AS (\n  "
                 + "\n  UNION ALL\n  ".join(counted) + "\n)")
@@ -385,13 +372,37 @@ def _intervals(rule_set: RuleSet) -> list[list[tuple[int, float, float]]]:
             for tests in rule_set.tests()]
 
 
+NESTED = 4
+"""The most tests a rule counted where it matches may have: its tests are one join of twice as
+many tables (SQLite joins at most 64); a rule with more is counted where it fails."""
+
+
+def _matched(n: int) -> str:
+    """The rows and rules of ``n`` tests, counted where they match, that pass them all: one
+    join, read in its written order by SQLite (``CROSS JOIN``): a rule's tests (t1 to tn, found
+    by rule and slot), then the values passing its first test (a range of the index on
+    ``mlr_axis``), then that row's value of each next test, looked up by its cell. Nothing is
+    stored between tests, and a rule's tests are found once, not once per row."""
+    slots = range(2, n + 1)
+    tables = [f"temp.mlr_test AS t{s}" for s in range(1, n + 1)] + [
+        f"temp.mlr_axis AS a{s}" for s in range(1, n + 1)]
+    where = [f"t1.slot = 1 AND t1.n = {n}",
+             *(f"t{s}.rule = t1.rule AND t{s}.slot = {s}" for s in slots),
+             "a1.j = t1.j AND a1.x >= t1.lo AND a1.x <= t1.hi",
+             *(f"a{s}.cell = a1.cell - t1.p + t{s}.p AND a{s}.x >= t{s}.lo AND a{s}.x <= t{s}.hi"
+               for s in slots)]
+    return (f"SELECT a1.cell - t1.p, t1.rule\n  FROM {' CROSS JOIN '.join(tables)}\n  WHERE "
+            + "\n    AND ".join(where))
+
+
 def _counted_by_failure(rule_set: RuleSet, tests) -> np.ndarray:
-    """Per rule, whether the SQL counts it where it fails: a rule that tests nothing, or one
-    that matched more than half the training rows it saw (its experience over its age; a guess
-    that decides only the speed, never the scores)."""
+    """Per rule, whether the SQL counts it where it fails: a rule that tests nothing or more
+    than ``NESTED`` features, or one that matched more than half the training rows it saw (its
+    experience over its age; a guess that decides only the speed, never the scores)."""
     pop, n = rule_set.rules, rule_set.rule_count
     age = np.maximum(rule_set.iteration - pop.birth[:n], 1)
-    return (pop.exp[:n] > age / 2) | np.array([not rule for rule in tests], dtype=bool)
+    too_few_or_many = np.array([not 0 < len(rule) <= NESTED for rule in tests], dtype=bool)
+    return (pop.exp[:n] > age / 2) | too_few_or_many
 
 
 def _sql_cut(rule_set: RuleSet) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from mlr_core import InputError, MLRClassifier, load_dataset, make_hypercube_dataset
 from mlr_core.compaction import compact
-from mlr_core.export import MODEL_TABLES, python_labels, sql_statements, to_python, to_sql
+from mlr_core.export import MODEL_TABLES, NESTED, python_labels, sql_statements, to_python, to_sql
 
 ENGINES = ("sqlite", "duckdb")
 RUNS = (("sqlite", "sqlite"), ("sqlite", "duckdb"), ("duckdb", "duckdb"))
@@ -351,11 +351,24 @@ def test_a_rule_that_tests_nothing_matches_every_row_in_both_exports(cube):
     assert_exports_predict(rule_set, cube.X)
 
 
+def test_rules_of_more_tests_than_one_join_holds_are_counted_where_they_fail(cube):
+    """A rule counted where it matches is one join of twice its tests' tables (SQLite joins at
+    most 64): a rule of more than NESTED tests is counted where it fails, with the same labels."""
+    model = MLRClassifier(n_iter=3000, max_specified=2 * NESTED, random_state=0).fit(
+        cube.X, cube.Y)
+    lengths = {len(tests) for tests in model.rule_set_.tests()}
+    assert max(lengths) > NESTED and min(lengths) <= NESTED
+    sql = to_sql(model.rule_set_)
+    assert f"t{NESTED} " in sql and f"t{NESTED + 1} " not in sql
+    assert_exports_predict(model.rule_set_, cube.X)
+
+
 def test_duckdbs_script_leaves_out_the_indexes_it_would_not_read(cube):
-    """DuckDB joins by hashing: its script makes no index (they cost it 150 MB on genbase),
-    SQLite's makes the one its range lookups read; any other engine is refused by name."""
+    """DuckDB joins by hashing: its script makes no index (they cost it 60 MB on genbase),
+    SQLite's makes the two its lookups read (values by feature, tests by rule); any other
+    engine is refused by name."""
     rule_set = fitted(cube, None, None).rule_set_
-    for engine, indexes in (("duckdb", 0), ("sqlite", 1)):
+    for engine, indexes in (("duckdb", 0), ("sqlite", 2)):
         db = duckdb.connect()
         frame = pd.DataFrame(cube.X, columns=list(rule_set.feature_names))
         frame.insert(0, "row_id", np.arange(len(frame)))
