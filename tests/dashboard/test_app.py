@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apptest import APP, TIMEOUT, started
 from stepping import step
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
@@ -19,12 +20,9 @@ from streamlit.testing.v1 import AppTest
 from dashboard import frames, pages, rules_audit, tables, vote_text
 from dashboard.page_registry import BY_NAME, PAGES
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
-TIMEOUT = 120  # the first run in a fresh checkout may compile the engine (numba cache)
-
 
 def _app() -> AppTest:
-    return AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    return started()
 
 
 def _page(at: AppTest, name: str) -> AppTest:

@@ -4,19 +4,16 @@ rule budget's parts: test_rule_budget.py)."""
 
 import io
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from apptest import started
 from stepping import step
-from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, rules_audit, vote_text
 from mlr_core import MLRClassifier, TrainingSession, make_hypercube_dataset
 from mlr_core import bipartition as bp
-
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +165,7 @@ def test_explain_pages_labelsets_are_the_rules_own_for_compact_and_full_models()
     """The fitted-weights table of the Explain page (sample data, instance 7, as reported):
     each rule's labelset column is its THEN part, and its number and text are the full
     model's (the rules table's), for all rules and for a compact model of 20."""
-    at = AppTest.from_file(APP, default_timeout=120).run()
+    at = started()
     step(at)
     at = at.switch_page("views/explain.py").run()
     at.number_input(key="instance_index").set_value(7).run()
@@ -196,7 +193,7 @@ def test_while_training_explain_shows_the_last_fitted_weights_at_once_and_says_s
     """Training on: the fitted-weights explanation is the rules and weights of the last refit,
     shown without refitting on the click, the page naming their iteration; paused: the rules
     as they are, refitted."""
-    at = AppTest.from_file(APP, default_timeout=120).run()
+    at = started()
     step(at)  # Step: a curve point refits the weights
     session = at.session_state["session"]
     fitted_at = session.iteration

@@ -7,17 +7,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from apptest import APP, started
 from streamlit.testing.v1 import AppTest
 
 from mlr_core import make_hypercube_dataset
 from mlr_core.evaluation.experiments import run_experiment
 from mlr_core.evaluation.tables import write_results
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
-
 
 def _page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180).run()
+    at = started()
     return at.switch_page("views/experiments.py").run()
 
 

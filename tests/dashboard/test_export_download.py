@@ -6,18 +6,15 @@ plant no note (issue 33)."""
 import csv
 import io
 import sqlite3
-from pathlib import Path
 
 import duckdb
 import numpy as np
 import pandas as pd
+from apptest import started
 from stepping import step
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-from streamlit.testing.v1 import AppTest
 
 from mlr_core import make_hypercube_dataset
-
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
 
 
 def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
@@ -42,7 +39,7 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     writer.writerow([*features, *(f"label:{name}" for name in labels)])
     writer.writerows(np.hstack([data.X, data.Y]).tolist())
 
-    at = AppTest.from_file(APP, default_timeout=120).run()
+    at = started()
     at = at.switch_page("views/data.py").run()
     at.file_uploader(key="data_files").set_value(("names.csv", text.getvalue().encode(),
                                                   "text/csv"))

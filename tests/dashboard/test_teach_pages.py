@@ -2,19 +2,17 @@
 page, Time travel. Each ``run()`` is one tick of the live fragments."""
 
 import json
-from pathlib import Path
 
 import numpy as np
+from apptest import started
 from stepping import step
 from streamlit.testing.v1 import AppTest
 
 from dashboard import pages, vote_text
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
-
 
 def _app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120).run()
+    at = started()
     assert not at.exception
     return at
 

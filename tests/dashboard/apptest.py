@@ -1,0 +1,18 @@
+"""The app under Streamlit's AppTest, as every dashboard test file starts it."""
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
+
+TIMEOUT = 900
+"""Seconds one script run may take before AppTest calls it hung: a bound for a run that never
+ends, not a speed. A run may compile the engine (a fresh numba cache) or compact and audit a
+model, and the suite must pass on a 2-core machine that runs other work (one such run took over
+120 s beside two other test suites)."""
+
+
+def started() -> AppTest:
+    """The app's first run."""
+    return AppTest.from_file(APP, default_timeout=TIMEOUT).run()
