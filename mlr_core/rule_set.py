@@ -31,6 +31,7 @@ from mlr_core.model_file import RULE_STATS
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
+from mlr_core.validation import check_no_infinity
 
 __all__ = ["MAX_KNOTS", "Influence", "RuleSet", "Scaling", "VoteScorer", "Voting",
            "WeightScorer", "rank_knots", "texts"]
@@ -162,8 +163,7 @@ class RuleSet:
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
-        if not np.isfinite(X).all():
-            raise InputError("X holds NaN or infinite values: every feature needs a number.")
+        check_no_infinity(X)
         return self.scaling.transform(X)
 
     def scorer_for(self, prediction: str):

@@ -40,8 +40,16 @@ class Scaling:
 
     @classmethod
     def of(cls, X: np.ndarray, axis: str = "minmax") -> Scaling:
+        """The scaling of training rows ``X``, from their known values: a missing one (NaN)
+        stays NaN on its axis (``mlr_core/missing.py``); a column with none known gets the
+        range 0 to 0."""
         knots = tuple(rank_knots(column) for column in X.T) if axis == "rank" else None
-        return cls(X.min(axis=0), X.max(axis=0), binary_features(X), knots)
+        known = ~np.isnan(X)
+        data_min = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
+        data_max = np.where(known, X, -np.inf).max(axis=0, initial=-np.inf)
+        unknown = ~known.any(axis=0)
+        return cls(np.where(unknown, 0.0, data_min), np.where(unknown, 0.0, data_max),
+                   binary_features(X), knots)
 
     @property
     def axis(self) -> str:
@@ -127,8 +135,9 @@ def rank_knots(column: np.ndarray, max_knots: int = MAX_KNOTS):
     """A training column's rank axis: (values, positions), its distinct values (at most
     ``max_knots``: the quantiles, ends kept) at their mid-rank positions (the share of rows
     below, plus half of those equal), put on [0, 1] from the least to the greatest; None for
-    two distinct values or fewer, whose axis is their range."""
-    values, counts = np.unique(column, return_counts=True)
+    two distinct values or fewer, whose axis is their range. Missing values (NaN) are left
+    out: the knots are the known values'."""
+    values, counts = np.unique(column[~np.isnan(column)], return_counts=True)
     if len(values) <= 2:
         return None
     mid = np.cumsum(counts) - 0.5 * counts

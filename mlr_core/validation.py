@@ -2,11 +2,12 @@
 
 `check_label_matrix` is the one check of a 0/1 label matrix, shared by the estimator, the
 loaders, the statistics and the measures, so that every layer refuses the same inputs with the
-same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf,
-feature names and counts); its ValueErrors are re-raised as :class:`InputError` so callers catch
-one family. `check_unique_names` is the one check that names are unique, wherever names enter
-(the estimator, the loaders, a model file); `check_count` the one check of a count a caller
-gives (``learn``'s iterations, ``compact``'s rule budget).
+same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, inf, feature
+names and counts; NaN, a missing value, passes); its ValueErrors are re-raised as
+:class:`InputError` so callers catch one family. `check_unique_names` is the one check that
+names are unique, wherever names enter (the estimator, the loaders, a model file);
+`check_count` the one check of a count a caller gives (``learn``'s iterations, ``compact``'s
+rule budget).
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ def check_label_matrix(
 
 
 def check_features(estimator, X) -> np.ndarray:
-    """X as a finite float matrix that agrees with what ``estimator`` was fitted on (its
-    ``n_features_in_`` and ``feature_names_in_``)."""
+    """X as a float matrix (NaN: a missing value, ``mlr_core/missing.py``) that agrees with
+    what ``estimator`` was fitted on (its ``n_features_in_`` and ``feature_names_in_``)."""
     return _validated(estimator, X, False, estimator)
 
 
@@ -148,9 +149,20 @@ def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
     from sklearn.utils.validation import validate_data
 
     try:
-        return validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator)
+        return validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
+                             ensure_all_finite="allow-nan")  # +-inf still refused
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
+
+
+def check_no_infinity(X: np.ndarray) -> None:
+    """Refuse +-inf, naming its first cell: NaN is a missing value, but an infinite one is
+    no measurement a rule could bound (most often a division by zero upstream)."""
+    infinite = np.isinf(X)
+    if infinite.any():
+        row, column = (int(k) for k in np.argwhere(infinite)[0])
+        raise InputError(f"X holds an infinite value (row {row}, column {column}): give a "
+                         "number, or NaN where the value is missing.")
 
 
 def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
