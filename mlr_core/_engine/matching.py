@@ -17,19 +17,31 @@ _FULL_SCAN = 32  # up to this many slots per rule, check them all; beyond, exit 
 
 
 @njit(inline="always")
-def matches(pop, i, x):
-    """True if rule ``i`` covers ``x``: each specified feature's value is known and within its
-    interval (``abs(NaN - c) > s`` is False, so NaN is failed by its own term)."""
+def has_missing(x):
+    """True if ``x`` holds a missing value (NaN): checked once per row, so that a complete row
+    pays nothing in `matches` for the rows that are not."""
+    for value in x:
+        if np.isnan(value):
+            return True
+    return False
+
+
+@njit(inline="always")
+def matches(pop, i, x, missing):
+    """True if rule ``i`` covers ``x``: each feature it specifies is known and within its
+    interval. ``missing`` is `has_missing` of ``x``: only then are the specified features
+    looked at again for NaN (``abs(NaN - c) > s`` is False, and an unused slot must pass)."""
     slots = pop.feat.shape[1]
     if slots <= _FULL_SCAN:
         outside = 0
         for k in range(slots):
-            value, spread = x[pop.feat[i, k]], pop.spread[i, k]
-            outside |= (abs(value - pop.center[i, k]) > spread) | (np.isnan(value)
-                                                                   & (spread < np.inf))
+            outside |= abs(x[pop.feat[i, k]] - pop.center[i, k]) > pop.spread[i, k]
+        if missing:
+            for k in range(pop.nspec[i]):
+                outside |= np.isnan(x[pop.feat[i, k]])
         return outside == 0
     for k in range(pop.nspec[i]):
-        if not abs(x[pop.feat[i, k]] - pop.center[i, k]) <= pop.spread[i, k]:
+        if not abs(x[pop.feat[i, k]] - pop.center[i, k]) <= pop.spread[i, k]:  # NaN: fails
             return False
     return True
 
@@ -42,9 +54,10 @@ def match_set(pop, x, out):
     Every slot is written and the count moves on only for a match: whether a rule matches is a
     coin flip the CPU cannot predict, and a branch on it cost more than the whole test."""
     count = 0
+    missing = has_missing(x)
     for i in range(pop.size[0]):
         out[count] = i
-        count += matches(pop, i, x)
+        count += matches(pop, i, x, missing)
     return count
 
 
@@ -56,8 +69,9 @@ def match_matrix(pop, X):
     n_rules = pop.size[0]
     out = np.zeros((X.shape[0], n_rules))
     for row in prange(X.shape[0]):
+        missing = has_missing(X[row])
         for i in range(n_rules):
-            if matches(pop, i, X[row]):
+            if matches(pop, i, X[row], missing):
                 out[row, i] = 1.0
     return out
 

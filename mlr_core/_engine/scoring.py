@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 from mlr_core._engine.jit import njit
-from mlr_core._engine.matching import matches
+from mlr_core._engine.matching import has_missing, matches
 
 
 @njit(parallel=True)
@@ -26,8 +26,9 @@ def weighted_scores(pop, X, coef, intercept):
     out = np.empty((X.shape[0], m))
     for row in prange(X.shape[0]):
         acc = intercept.copy()
+        missing = has_missing(X[row])
         for i in range(n_rules):
-            if matches(pop, i, X[row]):
+            if matches(pop, i, X[row], missing):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):

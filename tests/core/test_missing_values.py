@@ -213,3 +213,19 @@ def test_empty_csv_cells_load_as_nan_and_train():
         raise AssertionError(f"the model file holds {constant}")
 
     json.loads(model.to_json(), parse_constant=refuse)  # no NaN in a model trained on NaN
+
+
+def test_words_missing_read_alike_in_predict_and_both_exports():
+    """On 0/1 word features the weights also fit one rule per word (``feature_rules``, matched
+    in NumPy, not by the kernel): a missing word fails those too, in predict and the exports."""
+    r = np.random.default_rng(6)
+    X = (r.random((300, 40)) < 0.15).astype(float)
+    Y = np.column_stack([X[:, 0] + X[:, 1] > 0, X[:, 2] > 0]).astype(np.uint8)
+    X = with_missing(X, 0.2, 7)
+    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0).fit(X, Y)
+    expected = model.rule_set_.labels(X)
+    assert np.array_equal(model.predict(X), expected)
+    assert np.array_equal(python_labels(to_python(model.rule_set_), X.tolist()), expected)
+    statements = sql_statements(model.rule_set_)
+    assert np.array_equal(run_sql(statements, X, model.rule_set_.feature_names, "sqlite"),
+                          expected)
