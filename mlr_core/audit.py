@@ -165,7 +165,8 @@ def row_rules(model, X, prediction=None) -> RowRules:
     buffer = np.empty(rule_set.rules.nspec.shape[0], dtype=np.int64)
     voter_lists, match_lists = [], []
     covered = np.zeros(len(scaled), dtype=bool)
-    for r, x in enumerate(scaled):
+    for r in range(len(scaled)):
+        x = scaled[r]  # one dense row, also of sparse rows
         count = match_set(rule_set.rules, x, buffer)
         match_lists.append(buffer[:count].copy())
         voted, covered[r] = scorer.voters(rule_set, x, match_lists[-1], buffer)

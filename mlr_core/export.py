@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.sparse import issparse
 
 from mlr_core.errors import InputError
 from mlr_core.rule_set import RuleSet
@@ -184,9 +185,11 @@ def python_labels(source: str, rows, feature_names=None) -> np.ndarray:
     if feature_names is not None and list(feature_names) != list(namespace["FEATURES"]):
         raise InputError("The rows' feature names are not the exported model's.")
     scores, chosen = namespace["scores"], namespace["chosen"]
-    out = np.zeros((len(rows), len(namespace["LABELS"])), dtype=np.uint8)
-    for r, row in enumerate(rows):
-        out[r, chosen(scores(row))] = 1
+    sparse = issparse(rows)  # scipy sparse rows: each densified alone, never rows x features
+    out = np.zeros((rows.shape[0] if sparse else len(rows), len(namespace["LABELS"])),
+                   dtype=np.uint8)
+    for r in range(len(out)):
+        out[r, chosen(scores(rows[[r]].toarray()[0] if sparse else rows[r]))] = 1
     return out
 
 

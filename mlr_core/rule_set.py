@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from mlr_core import bipartition as bp
 from mlr_core import model_file
@@ -31,7 +32,11 @@ from mlr_core.model_file import RULE_STATS
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
-from mlr_core.validation import check_no_infinity
+from mlr_core.sparse_rows import checked_csr
+from mlr_core.validation import check_no_infinity, check_no_missing_stored
+
+TEXT_BLOCK = 256
+"""Rules whose bounds (rules x features) are made at once for their texts."""
 
 __all__ = ["MAX_KNOTS", "Influence", "RuleSet", "Scaling", "VoteScorer", "Voting",
            "WeightScorer", "rank_knots", "texts"]
@@ -155,15 +160,22 @@ class RuleSet:
                f"{self.bipartition.words()}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:
-        """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
-        try:
-            X = np.asarray(X, dtype=np.float64)
-        except (TypeError, ValueError) as err:
-            raise InputError(f"X must hold numbers: {err}") from err
+        """Rows in the data's units (a checked float matrix, or scipy sparse rows) on the
+        rules' [0, 1] axes."""
+        if sp.issparse(X):
+            X = checked_csr(X)
+            values = X.data
+        else:
+            try:
+                X = values = np.asarray(X, dtype=np.float64)
+            except (TypeError, ValueError) as err:
+                raise InputError(f"X must hold numbers: {err}") from err
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
-        check_no_infinity(X)
+        if sp.issparse(X):
+            check_no_missing_stored(values)
+        check_no_infinity(values)
         return self.scaling.transform(X)
 
     def scorer_for(self, prediction: str):
@@ -207,13 +219,12 @@ class RuleSet:
         (the same additions in the same order). With the vote, the voters' shares of the
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
-        return self.scorer.contributions(self, xs)
+        return self.scorer.contributions(self, self.scaled(_one_row(x))[0])
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
         at, share, baseline, covered = self.contributions(x)
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
+        xs = self.scaled(_one_row(x))
         frame = self.rules_frame().iloc[at].reset_index()
         sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
@@ -254,9 +265,18 @@ class RuleSet:
             out[i].append(tuple(test))
         return out
 
+    def bounds_in_blocks(self):
+        """`bounds` a block of `TEXT_BLOCK` rules at a time: (the block's positions, lower,
+        upper), so that no rules x features matrix is whole (3,000 rules of 20,000 words: 480
+        MB each)."""
+        for start in range(0, self.rule_count, TEXT_BLOCK):
+            at = np.arange(start, min(start + TEXT_BLOCK, self.rule_count))
+            yield at, *popmod.dense_bounds(popmod.take(self.rules, at), len(self.feature_names))
+
     def rule_texts(self) -> list[str]:
-        return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
-                     self.feature_names, self.label_names)
+        return [text for at, lower, upper in self.bounds_in_blocks()
+                for text in texts(self.scaling, lower, upper, self.labelsets[self.rules.ls[at]],
+                                  self.feature_names, self.label_names)]
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -270,14 +290,16 @@ class RuleSet:
     def scorecard_scaled(self, Xs: np.ndarray) -> pd.DataFrame:
         """`scorecard` with support on rows already on the rules' axes (a model's bound rows:
         ohsumed's training rows took 0.1-0.2 s and 89 MB to scale again)."""
-        scaled_lower, scaled_upper = self.bounds()
-        lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+        conditions = []
+        for _, scaled_lower, scaled_upper in self.bounds_in_blocks():
+            lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+            conditions += [condition_text(lo, hi, slo, shi, self.feature_names,
+                                          self.scaling.binary)
+                           for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
+                                                       strict=True)]
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
         frame = pd.DataFrame({
-            "condition": [condition_text(lo, hi, slo, shi, self.feature_names,
-                                         self.scaling.binary)
-                          for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
-                                                      strict=True)],
+            "condition": conditions,
             "support": support,
             "coverage": support / max(len(Xs), 1),
         }, index=pd.Index(self.rule_ids, name="rule_id"))
@@ -362,6 +384,11 @@ class RuleSet:
         return cls(pop, labelsets, scaling, scorer, bp.checked(data["bipartition"], m),
                    Voting.from_dict(data["voting"]), tuple(features), tuple(labels), iteration,
                    model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
+
+
+def _one_row(x):
+    """One row (a sequence of d numbers, or a 1 x d sparse row) as a 1 x d matrix."""
+    return x if sp.issparse(x) else np.asarray(x, dtype=np.float64).reshape(1, -1)
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):

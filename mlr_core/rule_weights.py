@@ -33,6 +33,7 @@ from threadpoolctl import ThreadpoolController
 
 from mlr_core._engine import population as popmod
 from mlr_core.scorers import WeightScorer
+from mlr_core.sparse_rows import at_least, count_at_least
 
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""
@@ -45,6 +46,12 @@ costs O(n^2 N) or O(n N^2), and 5,000 rows already pin down a few thousand weigh
 BLOCK = 2048
 """Rows at a time in the leverage's products: the squares of all n x r eigen-coordinates at once
 cost ohsumed's weight fit 89 MB more (11,121 rows x 1,002 words)."""
+
+MAX_FEATURE_RULES = 2048
+"""At most this many one-condition rules, those of the words held by the most training rows:
+their fit decomposes a words x words matrix and keeps every training row's coordinates (a row
+x words dense matrix, 786 MB for 48,000 rows), so 20,000 words would take 3.2 GB and hours. The
+widest data measured (genbase, 1,185 0/1 features) keeps all of its."""
 
 MIN_SUPPORT = 2
 """A one-condition rule is kept when it matches at least this many training rows and misses as
@@ -65,9 +72,12 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
     first in the same way, cost yeast (fold 0 of the shared folds) ranking loss 0.176 -> 0.182
     and Hamming loss 0.204 -> 0.209, flags Hamming loss 0.229 -> 0.254, and moved mediamill's
     ranking loss by 0.001: the evolved intervals already do their work there."""
-    support = np.count_nonzero(Xs >= 0.5, axis=0)
+    support = count_at_least(Xs, 0.5)
     features = np.flatnonzero(binary & (support >= MIN_SUPPORT)
                               & (support <= len(Xs) - MIN_SUPPORT))
+    if len(features) > MAX_FEATURE_RULES:
+        most = np.argsort(-support[features], kind="stable")[:MAX_FEATURE_RULES]
+        features = np.sort(features[most])
     count = len(features)
     pop = popmod.new_population(count, width)
     if count == 0:
@@ -94,12 +104,11 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
 
 def feature_matches(pop: popmod.Population, Xs: np.ndarray) -> sp.csr_matrix:
     """The rows x rules 0/1 match matrix of `feature_rules` (one condition each, on distinct
-    features), sparse: a word's rule matches the rows that hold the word. Compared in place
-    (a bool per value) rather than on a copy of the rules' columns (8 bytes per value)."""
+    features), sparse: a word's rule matches the rows that hold the word (`at_least`)."""
     feat = pop.feat[: int(pop.size[0]), 0]
     lower = np.full(Xs.shape[1], np.inf)
     lower[feat] = pop.center[: len(feat), 0] - pop.spread[: len(feat), 0]
-    return sp.csr_matrix(Xs >= lower, dtype=np.float64)[:, feat]
+    return at_least(Xs, lower, feat)
 
 
 def fitting_rows(n: int, seed: int) -> np.ndarray:

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import scipy.sparse as sp
 
 from mlr_core.errors import require
 from mlr_core.model_file import booleans, floats
 from mlr_core.rules import binary_features
+from mlr_core.sparse_rows import SparseRows, column_stats
 
 MAX_KNOTS = 4096
 """The most knots a feature's rank axis keeps (its quantiles beyond that many distinct values):
@@ -40,9 +42,13 @@ class Scaling:
 
     @classmethod
     def of(cls, X: np.ndarray, axis: str = "minmax") -> Scaling:
-        """The scaling of training rows ``X``, from their known values: a missing one (NaN)
-        stays NaN on its axis (``mlr_core/missing.py``); a column with none known gets the
-        range 0 to 0."""
+        """The scaling of training rows ``X`` (dense, or canonical CSR: `column_stats`), from
+        their known values: a missing one (NaN, dense rows only) stays NaN on its axis
+        (``mlr_core/missing.py``); a column with none known gets the range 0 to 0."""
+        if sp.issparse(X):
+            low, high, binary, counted = column_stats(X, axis == "rank")
+            knots = tuple(counted_knots(*c) for c in counted) if axis == "rank" else None
+            return cls(low, high, binary, knots)
         knots = tuple(rank_knots(column) for column in X.T) if axis == "rank" else None
         known = ~np.isnan(X)
         data_min = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
@@ -67,7 +73,10 @@ class Scaling:
         return _Pieces.of(self)
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """X (a float matrix of the training width) on the [0, 1] axes, clipped there."""
+        """X (a float matrix of the training width) on the [0, 1] axes, clipped there; a
+        canonical CSR matrix (``sparse_rows.checked_csr``) as `SparseRows`."""
+        if sp.issparse(X):
+            return SparseRows.scaled(X, self.positions)
         return self._pieces.transform(X)
 
     def positions(self, values, features) -> np.ndarray:
@@ -137,7 +146,11 @@ def rank_knots(column: np.ndarray, max_knots: int = MAX_KNOTS):
     below, plus half of those equal), put on [0, 1] from the least to the greatest; None for
     two distinct values or fewer, whose axis is their range. Missing values (NaN) are left
     out: the knots are the known values'."""
-    values, counts = np.unique(column[~np.isnan(column)], return_counts=True)
+    return counted_knots(*np.unique(column[~np.isnan(column)], return_counts=True), max_knots)
+
+
+def counted_knots(values: np.ndarray, counts: np.ndarray, max_knots: int = MAX_KNOTS):
+    """`rank_knots` of a column given as its distinct values, ascending, and their counts."""
     if len(values) <= 2:
         return None
     mid = np.cumsum(counts) - 0.5 * counts

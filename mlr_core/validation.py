@@ -146,23 +146,40 @@ def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None
 def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
     # scikit-learn is imported here, not at the top: the loaders and statistics use this module
     # on the dashboard's first page, before anything trains.
+    from scipy.sparse import issparse
     from sklearn.utils.validation import validate_data
 
-    try:
-        return validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
-                             ensure_all_finite="allow-nan")  # +-inf still refused
+    from mlr_core.sparse_rows import checked_csr
+
+    try:  # scipy sparse input stays sparse (other formats than CSR and CSC become CSR)
+        X = validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
+                          accept_sparse=("csr", "csc"),
+                          ensure_all_finite="allow-nan")  # +-inf still refused
+        if issparse(X):
+            check_no_missing_stored(X.data)
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
+    return checked_csr(X) if issparse(X) else X
+
+
+def check_no_missing_stored(values: np.ndarray) -> None:
+    """Refuse NaN among a sparse matrix's stored values: missing values are learned from dense
+    rows only (``mlr_core/missing.py``); a sparse row's absent value is a 0, never missing."""
+    if np.isnan(values).any():
+        raise InputError("A sparse X cannot hold missing values (NaN): pass the rows dense, "
+                         "or fill the missing cells.")
 
 
 def check_no_infinity(X: np.ndarray) -> None:
-    """Refuse +-inf, naming its first cell: NaN is a missing value, but an infinite one is
-    no measurement a rule could bound (most often a division by zero upstream)."""
+    """Refuse +-inf in ``X`` (a dense matrix, or a sparse one's stored values), naming its first
+    place: NaN is a missing value, but an infinite one is no measurement a rule could bound
+    (most often a division by zero upstream)."""
     infinite = np.isinf(X)
     if infinite.any():
-        row, column = (int(k) for k in np.argwhere(infinite)[0])
-        raise InputError(f"X holds an infinite value (row {row}, column {column}): give a "
-                         "number, or NaN where the value is missing.")
+        at = [int(k) for k in np.argwhere(infinite)[0]]
+        where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"stored value {at[0]}"
+        raise InputError(f"X holds an infinite value ({where}): give a number, or NaN where "
+                         "the value is missing.")
 
 
 def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
@@ -170,6 +187,8 @@ def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:
     and the dtype predictions come back in (the training labels': bool, integer or float)."""
     if Y is None:
         raise InputError("MLRClassifier requires y to be passed, but the target y is None.")
+    if hasattr(Y, "toarray"):  # scipy sparse labels (MultiLabelBinarizer's sparse_output)
+        Y = Y.toarray()
     Y = np.asarray(getattr(Y, "values", Y))
     try:
         labels = check_label_matrix(Y, "Y")

@@ -41,6 +41,7 @@ QUICK = {
                         "CSVs in"),
     "reproduce_paper.py": (["--quick", "--parts", "theory", "--out", "{tmp}/results"],
                            "theory:"),
+    "sparse_input.py": (["--quick"], "sparse / dense fit time:"),
     "live_pages.py": (["--pages", "Population", "--seconds", "2", "--warm", "1"],
                       "server peak RSS"),
     "under_load.py": (["--burners", "1", "--settle", "0", "--repeats", "1"], "burners stopped"),

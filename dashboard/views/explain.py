@@ -102,13 +102,15 @@ def voters(session: state.Session, exp, index: int) -> None:
         st.code(exp.text(), language=None, wrap_lines=True)
 
 
-def contributions_table(exp, label_names) -> pd.DataFrame:
+def contributions_table(exp, label_names, label: str) -> pd.DataFrame:
     """The matching rules under fitted weights, the strongest push towards the answer first:
-    what each adds to the predicted labels' scores minus what it adds to the others'."""
+    what each adds to ``label``'s score (the waterfall's bar for it), and what it adds to the
+    predicted labels' scores minus what it adds to the others' (a sum over every label)."""
     weights = exp.match_set[[f"contribution: {n}" for n in label_names]].to_numpy()
     predicted = np.isin(label_names, exp.agg_labels)
     table = pd.DataFrame({
         "rule_id": exp.match_set["rule_id"].to_numpy(),
+        "to the label": weights[:, list(label_names).index(label)],
         "towards the answer": weights @ np.where(predicted, 1.0, -1.0),
         "labelset": exp.match_set["labelset"].to_numpy(),
         "rule": exp.match_set["rule"].to_numpy(),
@@ -196,14 +198,18 @@ def fitted_weights(session: state.Session, index: int) -> None:
     st.plotly_chart(scorecard_figures.waterfall(exp, label), key="waterfall")
     if exp.fallback:
         return
-    contributions = contributions_table(exp, data.label_names)
-    st.markdown("**Matching rules** · select a row to read its rule in full")
+    contributions = contributions_table(exp, data.label_names, label)
+    st.markdown(f"**Matching rules** · *to {label}*: the rule's bar in the waterfall above; "
+                "*towards the answer*: summed over every label, its weights for the predicted "
+                "labels minus those for the others · select a row to read its rule in full")
     event = st.dataframe(
         contributions, hide_index=True, key=f"fitted-{index}", on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(exp.rule_ids), 320),
         column_config=tables.fit_columns(contributions, index=False, within=tables.PAGE_PX,
                                          config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
+            "to the label": st.column_config.NumberColumn(
+                f"to {label}", format="%+.3f", help=f"what the rule adds to {label}'s score"),
             "towards the answer": st.column_config.NumberColumn(
                 format="%+.3f", help="its weights for the predicted labels minus "
                 "its weights for the others"),

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import figures, frames, microscope, tables, ui
+from dashboard import figures, frames, microscope, tables, ui, vote_text
 
 STEP = "micro_step"
 
@@ -61,10 +61,16 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         st.plotly_chart(figure, key="microscope_figure")
         table = microscope.rules_table(traced, step)
         if table is not None:
-            st.dataframe(table, key="microscope_table", hide_index=True,
-                         column_config=tables.fit_columns(table, index=False, config={
-                             "fitness": st.column_config.NumberColumn(format="%.3f")},
-                             within=tables.PAGE_PX))
+            st.markdown("**The match set [M]** · select a row to read its rule in full")
+            event = st.dataframe(
+                table, key="microscope_table", hide_index=True, on_select="rerun",
+                selection_mode="single-row",
+                column_config=tables.fit_columns(table, index=False, config={
+                    "fitness": st.column_config.NumberColumn(format="%.3f"),
+                    "rule": st.column_config.TextColumn("rule (select the row for all of it)")},
+                    within=tables.PAGE_PX))
+            chosen, _ = tables.selected_row(table, event)
+            st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
         with st.expander("The whole iteration as text"):
             st.caption(f"The engine numbers rows within the training split: its row "
                        f"{traced.trace.row} is instance #{traced.index} of the dataset.")

@@ -269,14 +269,16 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         "text/x-python",
         key="download_python", icon=":material/download:", on_click="ignore",
         help="predict(row) in plain Python, no package needed: the same labels as here.")
-    row.download_button(
-        "SQL query", export.to_sql(model.rule_set_, "data"), f"{name}-{size}-rules.sql",
-        "application/sql",
-        key="download_sql", icon=":material/download:", on_click="ignore",
-        help="An SQL script: the model's numbers into temporary tables, then a SELECT over a "
-             "table `data` (a unique key column `row_id` and one column per feature): per "
-             "row_id, one 0/1 column per label. Run it as a file: `sqlite3 my.db < it.sql`, "
-             "or DuckDB.")
+    for engine, title, run in (("sqlite", "SQL for SQLite", "`sqlite3 my.db < it.sql`"),
+                               ("duckdb", "SQL for DuckDB", "`duckdb my.db < it.sql`")):
+        row.download_button(
+            title, export.to_sql(model.rule_set_, "data", engine=engine),
+            f"{name}-{size}-rules-{engine}.sql", "application/sql",
+            key=f"download_sql_{engine}", icon=":material/download:", on_click="ignore",
+            help="An SQL script: the model's numbers into temporary tables, then a SELECT over "
+                 "a table `data` (a unique key column `row_id` and one column per feature): "
+                 f"per row_id, one 0/1 column per label. Run it as a file: {run}. Each "
+                 "script runs in both databases; each is written for the one it names.")
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run

@@ -16,6 +16,7 @@ from mlr_core._engine.deletion import delete_excess
 from mlr_core._engine.ga import ga_due, run_ga
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import match_set
+from mlr_core._engine.rows import row_of, row_scratch
 from mlr_core._engine.subsumption import correct_set_subsumption
 from mlr_core._engine.trace import COVERED, record_rule, record_sets
 from mlr_core._engine.trace import GA as TRACE_GA
@@ -36,14 +37,15 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
                    clock):
     """Advance training by ``n_iterations`` instances of the shuffled training set.
 
-    ``X`` is scaled to [0, 1]; ``y_ids[i]`` indexes instance i's labelset in ``scores`` (the
-    labelsets and their scores, see ``update.py``). ``trace`` is None, or a ``trace.Trace`` that
-    records the (single) iteration; ``clock`` is None, or a ``clock.new_clock()`` array that
-    counts the CPU cycles of each step.
+    ``X`` is scaled to [0, 1] (a matrix, or ``SparseRows``: ``rows.py``); ``y_ids[i]`` indexes
+    instance i's labelset in ``scores`` (the labelsets and their scores, see ``update.py``).
+    ``trace`` is None, or a ``trace.Trace`` that records the (single) iteration; ``clock`` is
+    None, or a ``clock.new_clock()`` array that counts the CPU cycles of each step.
     """
     capacity = pop.nspec.shape[0]
     mset = np.empty(capacity, dtype=np.int64)
     cset = np.empty(capacity, dtype=np.int64)
+    scratch = row_scratch(X)
     for _ in range(n_iterations):
         if counters[POSITION] == order.shape[0]:
             rng.shuffle(state, order)
@@ -52,7 +54,7 @@ def run_iterations(pop, X, y_ids, scores, order, counters, state, cfg, n_iterati
         row = order[counters[POSITION]]
         counters[POSITION] += 1
         iteration = counters[ITERATION]
-        x = X[row]
+        x = row_of(X, row, scratch)
         y_id = y_ids[row]
 
         t = start(clock)

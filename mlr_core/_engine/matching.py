@@ -12,6 +12,7 @@ import numpy as np
 from numba import prange
 
 from mlr_core._engine.jit import njit
+from mlr_core._engine.rows import row_of, row_scratch
 
 _FULL_SCAN = 32  # up to this many slots per rule, check them all; beyond, exit early
 
@@ -69,9 +70,10 @@ def match_matrix(pop, X):
     n_rules = pop.size[0]
     out = np.zeros((X.shape[0], n_rules))
     for row in prange(X.shape[0]):
-        missing = has_missing(X[row])
+        x = row_of(X, row, row_scratch(X))
+        missing = has_missing(x)
         for i in range(n_rules):
-            if matches(pop, i, X[row], missing):
+            if matches(pop, i, x, missing):
                 out[row, i] = 1.0
     return out
 

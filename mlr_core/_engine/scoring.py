@@ -13,6 +13,7 @@ from numba import prange
 
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import has_missing, matches
+from mlr_core._engine.rows import row_of, row_scratch
 
 
 @njit(parallel=True)
@@ -26,9 +27,10 @@ def weighted_scores(pop, X, coef, intercept):
     out = np.empty((X.shape[0], m))
     for row in prange(X.shape[0]):
         acc = intercept.copy()
-        missing = has_missing(X[row])
+        x = row_of(X, row, row_scratch(X))
+        missing = has_missing(x)
         for i in range(n_rules):
-            if matches(pop, i, X[row], missing):
+            if matches(pop, i, x, missing):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):

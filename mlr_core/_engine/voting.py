@@ -13,6 +13,7 @@ from numba import prange
 
 from mlr_core._engine.jit import njit
 from mlr_core._engine.matching import distance, match_set
+from mlr_core._engine.rows import row_of, row_scratch
 
 
 @njit
@@ -100,8 +101,10 @@ def vote_rows(pop, X, labelsets, min_experience, n_nearest):
         set_vote = np.zeros(n_sets)
         set_num = np.zeros(n_sets)
         set_birth = np.full(n_sets, -1.0)
+        scratch = row_scratch(X)
         for row in range(chunk * _CHUNK, min(n, (chunk + 1) * _CHUNK)):
-            count, covered[row] = voters(pop, X[row], min_experience, n_nearest, slots)
+            count, covered[row] = voters(pop, row_of(X, row, scratch), min_experience,
+                                         n_nearest, slots)
             n_touched = 0
             best = -1
             for k in range(count):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import arff
 import numpy as np
+import scipy.sparse as sp
 
 from mlr_core.data.dataset import (
     RAISE_BUDGET,
@@ -135,6 +136,29 @@ def _arff_columns(obj: dict, sparse: bool) -> Callable[[int], np.ndarray]:
     return column
 
 
+class _SparseColumns:
+    """Feature columns written one at a time (``X[:, k] = cells``, as into a dense matrix),
+    kept as their non-zero cells: a sparse ARFF read with ``sparse=True`` never takes rows x
+    columns (each column is dense alone while it is encoded)."""
+
+    def __init__(self, n: int, width: int):
+        self.shape = (n, width)
+        self.rows, self.cols, self.values = [], [], []
+
+    def __setitem__(self, at, cells):
+        held = np.flatnonzero(cells)
+        self.rows.append(held)
+        self.cols.append(np.full(len(held), at[1]))
+        self.values.append(np.asarray(cells, dtype=np.float64)[held])
+
+    def tocsr(self) -> sp.csr_matrix:
+        def joined(parts, dtype):
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+        return sp.csr_matrix((joined(self.values, np.float64),
+                              (joined(self.rows, np.int64), joined(self.cols, np.int64))),
+                             shape=self.shape)
+
+
 def _encoded_width(kind) -> int:
     """Columns of X that an attribute becomes: none for a string, one for a number or a yes/no
     nominal, one per value for any other nominal."""
@@ -252,11 +276,14 @@ def _decode_label(attr, kind, col, source, row_label: RowLabel) -> np.ndarray:
     return _nominal_indicators(col, kind, what, source, row_label)[kind.index(true)]
 
 
-def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, notes):
+def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, notes,
+                     sparse=False):
     """Feature matrix, names, types and source attributes of the non-label attributes; the
-    matrix is allocated once, at its final size, and filled column by column."""
+    matrix is allocated once, at its final size, and filled column by column (``sparse``:
+    kept as its non-zero cells, a CSR matrix)."""
     kept = [(j, attr, kind) for j, (attr, kind) in enumerate(attributes) if j not in skip]
-    X = np.empty((n, sum(_encoded_width(kind) for _, _, kind in kept)))
+    width = sum(_encoded_width(kind) for _, _, kind in kept)
+    X = _SparseColumns(n, width) if sparse else np.empty((n, width))
     names, types, sources = [], [], []
     for j, attr, kind in kept:
         what = f"attribute {attr!r}"
@@ -294,7 +321,7 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             f"{n_nominal} nominal attribute(s) one-hot encoded into {types.count('nominal')} "
             "columns named 'attribute=value'"
         )
-    return X, names, types, sources
+    return (X.tocsr() if sparse else X), names, types, sources
 
 
 def _relation_without_comment(line: str) -> str:
@@ -311,7 +338,11 @@ def _relation_without_comment(line: str) -> str:
     return line
 
 
-def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) -> Dataset:
+def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes,
+               stay_sparse=False) -> Dataset:
+    """An ARFF file's text as a `Dataset`; with ``stay_sparse``, a sparse ARFF's features stay
+    sparse (a CSR matrix), checked against ``max_bytes`` by what the file can hold (16 bytes per
+    value at most: a value and its index take at least 4 characters), not rows x columns."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines = [_relation_without_comment(line) if line.lstrip().upper().startswith("@RELATION")
              else line for line in lines]
@@ -334,7 +365,9 @@ def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) ->
     skip = set(label_idx)
     width = len(label_idx) + sum(_encoded_width(kind) for j, (_, kind) in enumerate(attributes)
                                  if j not in skip)
-    check_memory(8 * n_rows * width, f"{source}: {n_rows:,} rows x {width:,} columns",
+    keep_sparse = stay_sparse and lines[next(_iter_data_lines(lines)) - 1].lstrip()[:1] == "{"
+    cells = n_rows * len(label_idx) + len(text) // 2 if keep_sparse else n_rows * width
+    check_memory(8 * cells, f"{source}: {n_rows:,} rows x {width:,} columns",
                  DatasetError, max_bytes, RAISE_BUDGET)
     obj, sparse = _decode_arff(lines, source)
     if sparse:
@@ -345,7 +378,7 @@ def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes) ->
         [_decode_label(*attributes[j], column(j), source, row_label) for j in label_idx]
     )
     X, feature_names, feature_types, source_attributes = _encode_features(
-        attributes, column, len(obj["data"]), skip, source, row_label, notes
+        attributes, column, len(obj["data"]), skip, source, row_label, notes, keep_sparse
     )
     label_names = [names[j] for j in label_idx]
     X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)

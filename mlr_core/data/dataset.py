@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.sparse import issparse
 
 from mlr_core.errors import DatasetError
+from mlr_core.sparse_rows import checked_csr
 from mlr_core.validation import check_label_matrix, check_unique_names
 
 LABEL_PREFIX = "label:"
@@ -34,8 +36,8 @@ class Dataset:
 
     Attributes
     ----------
-    X : ndarray of shape (n, d), float64
-        Features, finite.
+    X : ndarray of shape (n, d), float64, or scipy CSR matrix
+        Features, finite; sparse for a sparse ARFF loaded with ``sparse=True``.
     Y : ndarray of shape (n, m), uint8
         Labels, 0/1.
     feature_names, label_names : list of str
@@ -109,7 +111,8 @@ class Dataset:
         Written with ``to_csv(index=False)`` it is a CSV that ``load_dataset`` reads back with no
         ``labels=`` argument.
         """
-        features = pd.DataFrame(self.X, columns=self.feature_names)
+        features = (pd.DataFrame.sparse.from_spmatrix(self.X, columns=self.feature_names)
+                    if issparse(self.X) else pd.DataFrame(self.X, columns=self.feature_names))
         labels = pd.DataFrame(self.Y, columns=[LABEL_PREFIX + lab for lab in self.label_names])
         return pd.concat([features, labels], axis=1)
 
@@ -120,9 +123,11 @@ def excerpt(text: str) -> str:
 
 
 def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: RowLabel):
-    """Validate and convert ``X`` (float64, finite) and ``Y`` (uint8 0/1); raise `DatasetError`."""
+    """Validate and convert ``X`` (float64, finite; scipy sparse rows stay sparse, as
+    ``sparse_rows.checked_csr`` makes them) and ``Y`` (uint8 0/1); raise `DatasetError`."""
+    sparse = issparse(X)
     try:
-        X = np.asarray(X, dtype=np.float64)
+        X = checked_csr(X) if sparse else np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as err:
         raise DatasetError(f"{source}: features are not numeric ({err})") from err
     if X.ndim != 2:
@@ -141,14 +146,20 @@ def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Row
         if len(names) != width:
             raise DatasetError(f"{source}: {len(names)} {what} names for {width} {what} columns")
         check_unique_names(names, what, DatasetError, source)
-    bad = np.isinf(X)  # NaN is a missing value (mlr_core/missing.py); inf is no measurement
+    # NaN is a missing value (mlr_core/missing.py) in dense rows only; inf is no measurement
+    bad = ~np.isfinite(X.data) if sparse else np.isinf(X)  # a value not stored is a 0
     if bad.any():
-        i, j = (int(k) for k in np.argwhere(bad)[0])
+        if sparse:
+            k = int(np.argmax(bad))
+            i, j = int(np.searchsorted(X.indptr, k, side="right")) - 1, int(X.indices[k])
+        else:
+            i, j = (int(k) for k in np.argwhere(bad)[0])
         raise DatasetError(
             f"{source}, {row_label(i)}: feature {feature_names[j]!r} is {X[i, j]} "
-            "(infinite values are not allowed; leave the cell empty, ? in ARFF, if missing)"
+            "(inf is not allowed, nor NaN in sparse rows; in dense rows leave a missing cell "
+            "empty, ? in ARFF)"
         )
-    return np.ascontiguousarray(X), Y
+    return (X if sparse else np.ascontiguousarray(X)), Y
 
 
 def pick_columns(names: Sequence[str], labels, source: str) -> list[int]:

@@ -57,7 +57,8 @@ __all__ = ["FEATURE_TYPES", "LABEL_PREFIX", "Dataset", "dataset_from_frame", "lo
            "load_dataset_bytes"]
 
 
-def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET) -> Dataset:
+def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET,
+                 sparse: bool = False) -> Dataset:
     """Load a multi-label dataset from a file (or a DataFrame).
 
     Parameters
@@ -73,6 +74,10 @@ def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET) -> Dataset
     max_bytes : float
         The most memory the file and the dataset's arrays may take: a larger one is refused
         before it is read or allocated, with a `DatasetError` naming both sizes.
+    sparse : bool
+        Keep a sparse ARFF's features sparse (``X`` a scipy CSR matrix, its memory growing with
+        the values the file holds, not rows x columns), as ``MLRClassifier`` reads them; other
+        files are read dense whatever it says.
 
     Returns
     -------
@@ -98,12 +103,12 @@ def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET) -> Dataset
         xml_path = path.with_suffix(".xml")
         xml = _read_bytes(xml_path, max_bytes) if xml_path.is_file() else None
     return load_dataset_bytes(_read_bytes(path, max_bytes), str(path), xml=xml, labels=labels,
-                              max_bytes=max_bytes)
+                              max_bytes=max_bytes, sparse=sparse)
 
 
 def load_dataset_bytes(
     data: bytes, filename: str, xml: bytes | None = None, labels=None,
-    max_bytes: float = MEMORY_BUDGET,
+    max_bytes: float = MEMORY_BUDGET, sparse: bool = False,
 ) -> Dataset:
     """Load a dataset from the bytes of a file, e.g. an upload; the bytes are parsed as text only.
 
@@ -119,7 +124,7 @@ def load_dataset_bytes(
         Content of the MULAN ``.xml`` label file that goes with an ``.arff``.
     labels : None, int or sequence of str
         As in `load_dataset`.
-    max_bytes : float
+    max_bytes, sparse
         As in `load_dataset`.
 
     Returns
@@ -140,7 +145,8 @@ def load_dataset_bytes(
     name = Path(filename).stem
     if suffix == ".arff":
         xml_source = str(Path(filename).with_suffix(".xml"))
-        return parse_arff(text, filename, name, xml, xml_source, labels, notes, max_bytes)
+        return parse_arff(text, filename, name, xml, xml_source, labels, notes, max_bytes,
+                          sparse)
     if suffix == ".csv":
         return parse_csv(text, filename, name, labels, notes, max_bytes)
     raise DatasetError(

@@ -345,6 +345,16 @@ def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):
     assert table["towards the answer"].is_monotonic_decreasing
     waterfall = next(s for s in _specs(at) if "contribution" in s["layout"]["title"]["text"])
     assert waterfall["data"][0]["x"][0] == "baseline"
+    # the table's "to the label" column is the waterfall's bar of each rule it names
+    label = at.selectbox(key="waterfall_label").value
+    bars = dict(zip(waterfall["data"][0]["x"], waterfall["data"][0]["y"], strict=True))
+    named = [(rule, bars[f"rule {rule}"]) for rule in table["rule_id"] if f"rule {rule}" in bars]
+    assert named
+    to_label = table.set_index("rule_id")["to the label"]
+    for rule, bar in named:
+        assert to_label[rule] == pytest.approx(bar)
+        assert to_label[rule] == pytest.approx(
+            exp.match_set.set_index("rule_id").loc[rule, f"contribution: {label}"])
     assert any(i.value.startswith("**Shown: all") for i in at.info)
     at.get("segmented_control")[0].set_value(10).run()  # a compact model of at most 10 rules
     _no_exception(at)
@@ -445,7 +455,8 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert _metric(at, "Deciding rules") == (f"{summary['n_deciding']:,} of "
                                              f"{summary['n_rules']:,}")
     assert _downloads(at)[2:] == ["Compact model (JSON)", "Scorecard (CSV)",
-                                  "Audit report (HTML)", "Python function", "SQL query"]
+                                  "Audit report (HTML)", "Python function", "SQL for SQLite",
+                                  "SQL for DuckDB"]
     # the audit's measures, held-out rows included, fit a 1,300 px window unscrolled (a
     # 1,400 px one hid the held-out columns: "held-out · this mo")
     table = next(d for d in at.dataframe if "deciding only" in d.value.columns)

@@ -5,6 +5,7 @@ plant no note (issue 33)."""
 
 import csv
 import io
+import sqlite3
 from pathlib import Path
 
 import duckdb
@@ -65,19 +66,26 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     names = np.array(labels, dtype=object)
     assert [namespace["predict"](dict(zip(features, row, strict=True))) for row in X] == [
         list(names[bits.astype(bool)]) for bits in expected]
-    sql = next(content for name, content in files.items() if name.endswith("-rules.sql"))
-    # the file as its reader runs it: a whole script (DuckDB runs it as one call)
     frame = pd.DataFrame(X, columns=features)
     frame.insert(0, "row_id", np.arange(len(X)))
-    db = duckdb.connect()
-    db.register("frame", frame)
-    db.execute("CREATE TABLE data AS SELECT * FROM frame")
-    cursor = db.execute(sql.decode())
-    got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
-    assert [d[0] for d in cursor.description] == ["row_id", *labels]
-    assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
-    db.close()
-    assert np.array_equal(got, expected)
+    for engine in ("sqlite", "duckdb"):  # each script as its reader runs it: a whole file
+        sql = files[next(name for name in files if name.endswith(f"-rules-{engine}.sql"))]
+        if engine == "sqlite":
+            db = sqlite3.connect(":memory:")
+            frame.to_sql("data", db, index=False)
+            *setup, query = _statements(sql.decode())
+            db.executescript("".join(setup))
+            cursor = db.execute(query)
+        else:
+            db = duckdb.connect()
+            db.register("frame", frame)
+            db.execute("CREATE TABLE data AS SELECT * FROM frame")
+            cursor = db.execute(sql.decode())
+        got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
+        assert [d[0] for d in cursor.description] == ["row_id", *labels]
+        assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
+        db.close()
+        assert np.array_equal(got, expected), engine
     assert not marker.exists()
     card = next(content for name, content in files.items()
                 if name.endswith("-scorecard.csv")).decode()
@@ -90,3 +98,16 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     assert table.filter(like="weight: ").columns.tolist() == [f"weight: {n}" for n in labels]
     assert table["rule_id"].iloc[0] == "baseline"  # then the rules in the order shown
     assert sorted(table["rule_id"].iloc[1:].astype(int)) == model.rule_set_.rule_ids.tolist()
+
+
+def _statements(script: str) -> list[str]:
+    """The script's statements as SQLite reads a file, line by line until a statement is whole:
+    the last is the query whose rows the file's reader sees."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending)
+            pending = ""
+    assert not pending.strip()
+    return statements

@@ -172,6 +172,11 @@ def test_population_curves_plot_history_columns():
     fig = figures.population_curves(history).to_dict()
     assert len(fig["data"]) == 5
     assert fig["layout"]["yaxis"]["title"]["text"] == "rules"
+    # both near 1 on wide data: generality is drawn over a broad dotted coverage line
+    lines = {trace["name"]: (i, trace["line"]) for i, trace in enumerate(fig["data"])}
+    coverage, generality = lines["coverage of training data"], lines["mean generality"]
+    assert coverage[0] < generality[0]
+    assert coverage[1]["dash"] == "dot" and coverage[1]["width"] > generality[1]["width"]
     empty = figures.population_curves(pd.DataFrame()).to_dict()
     assert len(empty["data"]) == 5 and empty["layout"]["xaxis"]["title"]["text"] == "iteration"
 
