@@ -220,3 +220,10 @@ def shared_pair(bounds: RuleBounds, numerosity) -> tuple[tuple[int, int], int]:
 def specified_matrix(lower: np.ndarray) -> np.ndarray:
     """Which features each rule specifies (True) rather than leaves as a wildcard (False)."""
     return ~np.isnan(np.asarray(lower, dtype=float))
+
+
+def feature_values(feature_names: Sequence[str], row: np.ndarray) -> pd.DataFrame:
+    """One instance's feature values as the Explain page lists them: a missing value (NaN)
+    reads ``missing``, the others as numbers (``g``, six significant digits)."""
+    return pd.DataFrame({"feature": list(feature_names),
+                         "value": ["missing" if np.isnan(v) else format(v, "g") for v in row]})

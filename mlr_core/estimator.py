@@ -102,6 +102,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         tags.target_tags.multi_output = True
         tags.target_tags.single_output = False
         tags.non_deterministic = False
+        tags.input_tags.allow_nan = True  # a missing value: mlr_core/missing.py
         tags.input_tags.sparse = True  # scipy sparse rows stay sparse (sparse_rows.py)
         return tags
 

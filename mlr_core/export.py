@@ -46,7 +46,8 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         f"A scorecard of {rule_set.rule_count} rules on {len(rule_set.feature_names)} features "
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
         "A rule matches when each feature it tests lies within its bounds, lower <= x <= upper",
-        "(in the data's units; an unbounded end is infinite); a label's",
+        "(in the data's units; an unbounded end is infinite); a test on a missing value fails;",
+        "a label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         f"then {rule_set.scorer.squash.words}.",
         f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
@@ -70,14 +71,13 @@ def to_python(rule_set: RuleSet) -> str:
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
     conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
-    padding = _passed_by_all(conditions)  # once: it reads every rule's tests
-    walked = [tests or [padding] for tests in conditions]
+    walked = [tests or [PASSED_BY_ALL] for tests in conditions]
     rules = [
         f"    ({rid}, {_py(texts[i])}, "
         f"({''.join(f'({j}, {_py_bound(lo)}, {_py_bound(hi)}), ' for j, lo, hi in walked[i])}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
-    tested = sorted({j for tests in walked for j, _, _ in tests})
+    tested = sorted({j for tests in conditions for j, _, _ in tests})
     cut = rule_set.bipartition.words()
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
@@ -91,12 +91,13 @@ def to_python(rule_set: RuleSet) -> str:
         f"FEATURES = ({''.join(f'{_py(n)}, ' for n in rule_set.feature_names)})",
         f"LABELS = ({''.join(f'{_py(n)}, ' for n in rule_set.label_names)})",
         'INF = float("inf")',
+        'NAN = float("nan")',
         f"BASELINE = {_py_floats(scorer.intercept)}",
         "# The features a rule tests (indices into FEATURES): the only ones read.",
         f"TESTED = ({''.join(f'{j}, ' for j in tested)})",
         "# One entry per rule: (rule id, its text, its tests as (feature index, lower, upper) in",
         "# the data's units, narrowest first, its weight for each label in LABELS order). A rule",
-        "# that tests no feature is given a test every value passes.",
+        "# that tests no feature is given a test of x[-1] (0.0) that every value passes.",
         "RULES = (",
         *rules,
         ")",
@@ -109,7 +110,10 @@ def to_python(rule_set: RuleSet) -> str:
         '    """Each label\'s score (LABELS order) for the feature values by index in FEATURES (a',
         "    list in FEATURES order, or a dict from each index in TESTED): the baseline plus the",
         f'    weights of every matching rule, added in rule order, then {scorer.squash.words}."""',
-        "    x = {j: float(values[j]) for j in TESTED}",
+        "    # a missing value (None or NaN) is NaN, which fails every test, as in predict; the",
+        "    # test a rule that tests nothing is given reads x[-1], never missing",
+        "    x = {j: NAN if values[j] is None else float(values[j]) for j in TESTED}",
+        "    x[-1] = 0.0",
         "    matching = []",
         "    for j, lower, upper, others, weights in WALK:",
         "        if lower <= x[j] <= upper:",
@@ -145,10 +149,9 @@ def to_python(rule_set: RuleSet) -> str:
     return "\n".join(lines)
 
 
-def _passed_by_all(conditions) -> tuple[int, float, float]:
-    """A test every value passes, on a feature some rule tests (the first feature if none
-    does): what a rule that tests fewer features is padded with."""
-    return min((j for tests in conditions for j, _, _ in tests), default=0), -np.inf, np.inf
+PASSED_BY_ALL = (-1, -np.inf, np.inf)
+"""The test a rule that tests no feature is given in the Python export: of ``x[-1]``, a value
+that is never missing (a missing one fails every test, ``mlr_core/missing.py``)."""
 
 
 def _narrowest_first(tests) -> list[tuple[int, float, float]]:
@@ -215,7 +218,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
     values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the session),
     then one ``SELECT`` over them, after ``table`` has been read: it has a column ``key``
     identifying each row (unique, not NULL) and one numeric column per feature, named as the feature
-    (no NULLs). It returns one row per input row, ordered by ``key``: the key, then one 0/1 column
+    (NULL: a missing value, which fails every test, as in ``predict``).
+    It returns one row per input row, ordered by ``key``: the key, then one 0/1 column
     per label, named as the label. (Python's ``sqlite3`` runs one statement per ``execute``: run the
     others with ``executescript``, then ``execute`` the last.) Both scripts are standard SQL and
     give the same labels in both databases; ``engine`` says which one the script is written for:
@@ -226,8 +230,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
 
     Relational, so that its size grows with the rules' tests and weights, never with rows x rules or
     rules x labels, and no expression is deeper than log(features). A test is the interval of values
-    it accepts in the data's units (``Scaling.accepted``: exact, so no axis is computed; a test
-    accepting every value is left out). Each row is unpivoted once to one row per tested feature
+    it accepts in the data's units (``Scaling.accepted``: exact, so no axis is computed; every test
+    is kept, NULL failing each). Each row is unpivoted once to one row per tested feature
     (``mlr_axis``, keyed by the row's rank times the number of tested features plus the feature's
     position: INTEGER PRIMARY KEY, so SQLite finds a row's value by that key, and indexed by feature
     and value, so that a test's passing or failing values are a range of that index, not a scan of
@@ -316,10 +320,11 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
         if engine == "sqlite":
             rows.append("CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);")
         failing = (f"SELECT axis.cell - test.p, test.rule\n  FROM {test} CROSS JOIN {axis}\n"
-                   "  WHERE test.slot = 0 AND axis.j = test.j AND axis.x {} test.{}")
-        ctes.append("-- the rows and rules counted where they fail that fail a test (each "
-                    "pair once)\nfailed (r, rule) AS (\n  " + failing.format("<", "lo")
-                    + "\n  UNION\n  " + failing.format(">", "hi") + "\n)")
+                   "  WHERE test.slot = 0 AND axis.j = test.j AND axis.x {}")
+        ctes.append("-- the rows and rules counted where they fail that fail a test, a missing "
+                    "value (NULL) failing every test (each pair once)\nfailed (r, rule) AS (\n  "
+                    + "\n  UNION\n  ".join(failing.format(test) for test in
+                                            ("< test.lo", "> test.hi", "IS NULL")) + "\n)")
         counted.append("SELECT r, rule FROM failed")
         lengths = sorted({len(rule) for rule, fail in zip(tests, by_failure, strict=True)
                           if not fail})
@@ -366,9 +371,9 @@ def _intervals(rule_set: RuleSet) -> list[list[tuple[int, float, float]]]:
     """Each rule's tests as (feature index, lo, hi), narrowest first: a value in the data's
     units passes when lo <= value <= hi (`RuleSet.tests`, exact; an end it does not bound is
     the largest float, which every finite value passes, and a test that accepts nothing has
-    lo > hi). A test accepting every value is left out."""
+    lo > hi). A test accepting every value is kept: a missing value (NULL) fails it."""
     return [[(j, float(np.clip(lo, -_LARGEST, _LARGEST)), float(np.clip(hi, -_LARGEST, _LARGEST)))
-             for j, lo, hi in _narrowest_first(tests) if not (lo == -np.inf and hi == np.inf)]
+             for j, lo, hi in _narrowest_first(tests)]
             for tests in rule_set.tests()]
 
 

@@ -33,6 +33,7 @@ from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
 from mlr_core.sparse_rows import checked_csr
+from mlr_core.validation import check_no_infinity, check_no_missing_stored
 
 TEXT_BLOCK = 256
 """Rules whose bounds (rules x features) are made at once for their texts."""
@@ -172,8 +173,9 @@ class RuleSet:
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
-        if not np.isfinite(values).all():
-            raise InputError("X holds NaN or infinite values: every feature needs a number.")
+        if sp.issparse(X):
+            check_no_missing_stored(values)
+        check_no_infinity(values)
         return self.scaling.transform(X)
 
     def scorer_for(self, prediction: str):

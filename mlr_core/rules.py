@@ -16,11 +16,13 @@ def labelset_text(bits, label_names) -> str:
 
 
 def binary_features(X) -> np.ndarray:
-    """Which columns of ``X`` take no value but 0 and 1 (``False`` for an empty ``X``)."""
+    """Which columns of ``X`` take no value but 0 and 1, missing values (NaN) aside (``False``
+    for an empty ``X`` and for a column with no value known)."""
     X = np.asarray(X, dtype=float)
     if X.shape[0] == 0:
         return np.zeros(X.shape[1], dtype=bool)
-    return ((X == 0.0) | (X == 1.0)).all(axis=0)
+    known = ~np.isnan(X)
+    return ((X == 0.0) | (X == 1.0) | ~known).all(axis=0) & known.any(axis=0)
 
 
 def _binary_term(name: str, low: float, high: float) -> str | None:

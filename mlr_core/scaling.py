@@ -42,13 +42,20 @@ class Scaling:
 
     @classmethod
     def of(cls, X: np.ndarray, axis: str = "minmax") -> Scaling:
-        """The scaling of training rows ``X`` (dense, or canonical CSR: `column_stats`)."""
+        """The scaling of training rows ``X`` (dense, or canonical CSR: `column_stats`), from
+        their known values: a missing one (NaN, dense rows only) stays NaN on its axis
+        (``mlr_core/missing.py``); a column with none known gets the range 0 to 0."""
         if sp.issparse(X):
             low, high, binary, counted = column_stats(X, axis == "rank")
             knots = tuple(counted_knots(*c) for c in counted) if axis == "rank" else None
             return cls(low, high, binary, knots)
         knots = tuple(rank_knots(column) for column in X.T) if axis == "rank" else None
-        return cls(X.min(axis=0), X.max(axis=0), binary_features(X), knots)
+        known = ~np.isnan(X)
+        data_min = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
+        data_max = np.where(known, X, -np.inf).max(axis=0, initial=-np.inf)
+        unknown = ~known.any(axis=0)
+        return cls(np.where(unknown, 0.0, data_min), np.where(unknown, 0.0, data_max),
+                   binary_features(X), knots)
 
     @property
     def axis(self) -> str:
@@ -137,8 +144,9 @@ def rank_knots(column: np.ndarray, max_knots: int = MAX_KNOTS):
     """A training column's rank axis: (values, positions), its distinct values (at most
     ``max_knots``: the quantiles, ends kept) at their mid-rank positions (the share of rows
     below, plus half of those equal), put on [0, 1] from the least to the greatest; None for
-    two distinct values or fewer, whose axis is their range."""
-    return counted_knots(*np.unique(column, return_counts=True), max_knots)
+    two distinct values or fewer, whose axis is their range. Missing values (NaN) are left
+    out: the knots are the known values'."""
+    return counted_knots(*np.unique(column[~np.isnan(column)], return_counts=True), max_knots)
 
 
 def counted_knots(values: np.ndarray, counts: np.ndarray, max_knots: int = MAX_KNOTS):

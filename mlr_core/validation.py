@@ -2,11 +2,12 @@
 
 `check_label_matrix` is the one check of a 0/1 label matrix, shared by the estimator, the
 loaders, the statistics and the measures, so that every layer refuses the same inputs with the
-same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, NaN/inf,
-feature names and counts); its ValueErrors are re-raised as :class:`InputError` so callers catch
-one family. `check_unique_names` is the one check that names are unique, wherever names enter
-(the estimator, the loaders, a model file); `check_count` the one check of a count a caller
-gives (``learn``'s iterations, ``compact``'s rule budget).
+same words. For X, scikit-learn's ``validate_data`` does the work (shapes, dtypes, inf, feature
+names and counts; NaN, a missing value, passes); its ValueErrors are re-raised as
+:class:`InputError` so callers catch one family. `check_unique_names` is the one check that
+names are unique, wherever names enter (the estimator, the loaders, a model file);
+`check_count` the one check of a count a caller gives (``learn``'s iterations, ``compact``'s
+rule budget).
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ def check_label_matrix(
 
 
 def check_features(estimator, X) -> np.ndarray:
-    """X as a finite float matrix that agrees with what ``estimator`` was fitted on (its
-    ``n_features_in_`` and ``feature_names_in_``)."""
+    """X as a float matrix (NaN: a missing value, ``mlr_core/missing.py``) that agrees with
+    what ``estimator`` was fitted on (its ``n_features_in_`` and ``feature_names_in_``)."""
     return _validated(estimator, X, False, estimator)
 
 
@@ -152,10 +153,33 @@ def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
 
     try:  # scipy sparse input stays sparse (other formats than CSR and CSC become CSR)
         X = validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
-                          accept_sparse=("csr", "csc"))
+                          accept_sparse=("csr", "csc"),
+                          ensure_all_finite="allow-nan")  # +-inf still refused
+        if issparse(X):
+            check_no_missing_stored(X.data)
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
     return checked_csr(X) if issparse(X) else X
+
+
+def check_no_missing_stored(values: np.ndarray) -> None:
+    """Refuse NaN among a sparse matrix's stored values: missing values are learned from dense
+    rows only (``mlr_core/missing.py``); a sparse row's absent value is a 0, never missing."""
+    if np.isnan(values).any():
+        raise InputError("A sparse X cannot hold missing values (NaN): pass the rows dense, "
+                         "or fill the missing cells.")
+
+
+def check_no_infinity(X: np.ndarray) -> None:
+    """Refuse +-inf in ``X`` (a dense matrix, or a sparse one's stored values), naming its first
+    place: NaN is a missing value, but an infinite one is no measurement a rule could bound
+    (most often a division by zero upstream)."""
+    infinite = np.isinf(X)
+    if infinite.any():
+        at = [int(k) for k in np.argwhere(infinite)[0]]
+        where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"stored value {at[0]}"
+        raise InputError(f"X holds an infinite value ({where}): give a number, or NaN where "
+                         "the value is missing.")
 
 
 def check_labels(Y, n_rows: int) -> tuple[np.ndarray, np.dtype]:

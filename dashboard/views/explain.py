@@ -6,7 +6,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import figures, pages, rule_budget, scorecard_figures, state, tables, ui, vote_text
+from dashboard import (
+    figures,
+    frames,
+    pages,
+    rule_budget,
+    scorecard_figures,
+    state,
+    tables,
+    ui,
+    vote_text,
+)
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
@@ -242,7 +252,7 @@ def explanation(session: state.Session, index: int) -> None:
     )
     voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
-        values = pd.DataFrame({"feature": data.feature_names, "value": data.X[index]})
+        values = frames.feature_values(data.feature_names, data.X[index])
         st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 

@@ -31,13 +31,14 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     """Insert a rule that matches ``x`` and predicts labelset ``ls_id``; return its slot.
 
     Each feature is a wildcard with probability ``p_hash``; the others get a random interval
-    around ``x_j``. At most ``max_specified`` features are specified.
+    around ``x_j``. At most ``max_specified`` features are specified. A feature whose value is
+    missing (NaN) stays a wildcard, as in ExSTraCS: no interval is centred on it.
     """
     d = x.shape[0]
     chosen = np.empty(d, dtype=np.int32)
     count = 0
     for j in range(d):
-        if rng.uniform(state) >= cfg.p_hash:
+        if rng.uniform(state) >= cfg.p_hash and not np.isnan(x[j]):
             chosen[count] = j
             count += 1
     count = specify_at_most(chosen, count, cfg.max_specified, state)

@@ -85,9 +85,10 @@ def mutate(spec, c, s, x, cfg, state):
     """Per feature with probability mu: a wildcard becomes an interval around x_j; an interval
     becomes a wildcard (probability 0.5) or has its centre and spread moved by U(-m0, m0) and is
     then widened, if needed, to keep containing x_j. An interval spanning the whole axis is a
-    wildcard."""
+    wildcard. A feature whose value is missing (NaN) is left as it is: there is no x_j to
+    centre on or to keep containing."""
     for f in range(spec.shape[0]):
-        if rng.uniform(state) >= cfg.mu:
+        if rng.uniform(state) >= cfg.mu or np.isnan(x[f]):
             continue
         if not spec[f]:
             spec[f] = True

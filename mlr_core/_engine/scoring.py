@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 from mlr_core._engine.jit import njit
-from mlr_core._engine.matching import matches
+from mlr_core._engine.matching import has_missing, matches
 from mlr_core._engine.rows import row_of, row_scratch
 
 
@@ -28,8 +28,9 @@ def weighted_scores(pop, X, coef, intercept):
     for row in prange(X.shape[0]):
         acc = intercept.copy()
         x = row_of(X, row, row_scratch(X))
+        missing = has_missing(x)
         for i in range(n_rules):
-            if matches(pop, i, x):
+            if matches(pop, i, x, missing):
                 for j in range(m):
                     acc[j] += coef[i, j]
         for j in range(m):

@@ -129,7 +129,7 @@ def _arff_columns(obj: dict, sparse: bool) -> Callable[[int], np.ndarray]:
         elif kind == "STRING":  # dropped by the encoder: only its length matters
             cells = np.full(n, "", dtype=object)
         else:
-            cells = np.zeros(n)  # a missing value ('?', None) becomes NaN, refused by its line
+            cells = np.zeros(n)  # a missing value ('?', None) becomes NaN
         cells[present[j][0]] = present[j][1]
         return cells
 
@@ -181,10 +181,15 @@ def _binary_true_value(values: Sequence[str]) -> str | None:
     return None
 
 
-def _nominal_indicators(col, values, what: str, source: str, row_label: RowLabel) -> list:
-    """One boolean column per declared value; a cell matching none (``?``) raises with its line."""
-    indicators = [col == value for value in values]
-    bad = ~np.logical_or.reduce(indicators)
+def _nominal_indicators(col, values, what: str, source: str, row_label: RowLabel,
+                        missing: bool = False) -> list:
+    """One 0/1 column per declared value; a cell matching none raises with its line, unless it
+    is missing (``?``) and ``missing`` allows that (a feature's): then it is NaN in each."""
+    indicators = [(col == value).astype(np.float64) for value in values]
+    absent = np.array([cell is None for cell in col], dtype=bool) if missing else False
+    bad = ~np.logical_or.reduce(indicators).astype(bool) & ~absent
+    if missing:
+        indicators = [np.where(absent, np.nan, indicator) for indicator in indicators]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         value = "missing ('?')" if col[i] is None else f"{col[i]!r}, not one of {values}"
@@ -292,7 +297,7 @@ def _encode_features(attributes, column, n, skip, source, row_label: RowLabel, n
             types.append("numeric")
             sources.append((attr, "numeric"))
             continue
-        indicators = _nominal_indicators(column(j), kind, what, source, row_label)
+        indicators = _nominal_indicators(column(j), kind, what, source, row_label, missing=True)
         true = _binary_true_value(kind)
         if true is not None:
             X[:, k] = indicators[kind.index(true)]

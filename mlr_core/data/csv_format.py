@@ -18,8 +18,9 @@ def _blank(row: list[str]) -> bool:
 
 
 def _csv_number(cell: str, column: str, source: str, line: int) -> float:
-    """One cell that numpy's bulk conversion refused: empty -> NaN (refused afterwards as a
-    missing value, with its line), true/false -> 1/0, else a number or a `DatasetError`."""
+    """One cell that numpy's bulk conversion refused: empty -> NaN (a missing value; in a label
+    column refused afterwards, with its line), true/false -> 1/0, else a number or a
+    `DatasetError`."""
     text = cell.strip()
     if not text:
         return np.nan

@@ -146,7 +146,8 @@ def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Row
         if len(names) != width:
             raise DatasetError(f"{source}: {len(names)} {what} names for {width} {what} columns")
         check_unique_names(names, what, DatasetError, source)
-    bad = ~np.isfinite(X.data if sparse else X)  # a value not stored is a 0
+    # NaN is a missing value (mlr_core/missing.py) in dense rows only; inf is no measurement
+    bad = ~np.isfinite(X.data) if sparse else np.isinf(X)  # a value not stored is a 0
     if bad.any():
         if sparse:
             k = int(np.argmax(bad))
@@ -155,7 +156,8 @@ def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Row
             i, j = (int(k) for k in np.argwhere(bad)[0])
         raise DatasetError(
             f"{source}, {row_label(i)}: feature {feature_names[j]!r} is {X[i, j]} "
-            "(missing values, NaN and inf are not allowed)"
+            "(inf is not allowed, nor NaN in sparse rows; in dense rows leave a missing cell "
+            "empty, ? in ARFF)"
         )
     return (X if sparse else np.ascontiguousarray(X)), Y
 
@@ -195,8 +197,8 @@ def pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
 
 
 def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
-    """A column as float64; a cell that is not a number raises with its line (missing -> NaN,
-    which `checked_arrays` then refuses with its line too)."""
+    """A column as float64; a cell that is not a number raises with its line (missing ->
+    NaN)."""
     if isinstance(values, np.ndarray):  # ARFF cells: already floats, unless liac-arff gave up
         try:
             return values.astype(np.float64)

@@ -19,8 +19,9 @@ Encodings: numeric attributes stay as they are; a nominal attribute whose two va
 yes/no (``{YES,NO}``, ``{0,1}``, ``{1,0}``, ``{t,f}``, ``{true,false}``, any case) becomes one 0/1
 column, decoded by value name and never by position; any other nominal attribute becomes one
 one-hot column per value, named ``attribute=value``; string attributes (IDs, free text) are
-dropped with a note. Missing values (``?`` or empty cells), NaN and inf are errors: the engine
-cannot use them and silently imputing would change the data. So are two columns of one name (in
+dropped with a note. A missing feature value (``?``, an empty cell, NaN) stays NaN, which the
+engine reads as missing (``mlr_core/missing.py``; a missing nominal is NaN in each of its
+one-hot columns); a missing label and inf are errors. So are two columns of one name (in
 a header, or made by one-hot encoding) and a sparse row giving one index twice: a name picks one
 column, and the rules, their texts and exports address features by name.
 

@@ -1,0 +1,231 @@
+"""Missing values (NaN, ARFF ``?``, empty CSV cells), natively (``mlr_core/missing.py``): a test
+on a missing value fails, the same in ``predict``, the explanations, the scorecard, the
+compact model, the audit, a saved model and both exports; covering and mutation never centre
+an interval on one; inf is still refused."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from test_export import RUNS, run_sql
+
+from mlr_core import InputError, MLRClassifier, TrainingSession, audit
+from mlr_core._engine.matching import distance
+from mlr_core.compaction import compact
+from mlr_core.data.loaders import load_dataset_bytes
+from mlr_core.export import python_labels, sql_statements, to_python
+from mlr_core.missing import with_missing
+from mlr_core.scaling import Scaling
+
+
+def planted(n=400, d=6, seed=0):
+    """Two labels planted on features 0 and 1, the other features noise."""
+    r = np.random.default_rng(seed)
+    X = r.random((n, d))
+    Y = np.column_stack([X[:, 0] > 0.5, X[:, 1] < 0.4]).astype(np.uint8)
+    return X, Y
+
+
+@pytest.fixture(scope="module")
+def holed():
+    """A model fitted on rows with 20% of their cells missing, and test rows holed alike."""
+    X, Y = planted()
+    X_train, X_test = with_missing(X[:300], 0.2, 1), with_missing(X[300:], 0.2, 2)
+    model = MLRClassifier(n_rules=300, n_iter=6000, random_state=0).fit(X_train, Y[:300])
+    return model, X_train, X_test, Y[300:]
+
+
+def expected_matches(rule_set, X) -> np.ndarray:
+    """Rows x rules: the rule matches when each of its tests reads a known value within its
+    bounds, from the tests in the data's units (`RuleSet.tests`), not from the engine."""
+    out = np.ones((len(X), rule_set.rule_count), dtype=bool)
+    for i, tests in enumerate(rule_set.tests()):
+        for j, lower, upper, _ in tests:
+            out[:, i] &= ~np.isnan(X[:, j]) & (lower <= X[:, j]) & (X[:, j] <= upper)
+    return out
+
+
+def test_fit_and_predict_take_nan_and_learn_the_planted_labels(holed):
+    model, _, X_test, Y_test = holed
+    labels, scores = model.predict(X_test), model.predict_proba(X_test)
+    assert labels.shape == Y_test.shape and np.isfinite(scores).all()
+    known = ~np.isnan(X_test[:, :2]).any(axis=1)  # rows whose planted features are known
+    assert (labels[known] == Y_test[known]).mean() > 0.85
+
+
+def test_a_test_on_a_missing_value_fails(holed):
+    model, _, X_test, _ = holed
+    rule_set = model.rule_set_
+    assert np.isnan(X_test).any() and any(rule_set.tests())
+    expected = expected_matches(rule_set, X_test)
+    assert np.array_equal(rule_set.match_counts(X_test), expected.sum(axis=1))
+    for r in np.flatnonzero(np.isnan(X_test).any(axis=1))[:20]:
+        ids = rule_set.explain(X_test[r]).rule_ids
+        assert np.array_equal(ids, rule_set.rule_ids[np.flatnonzero(expected[r])])
+
+
+def test_no_rule_tests_a_feature_missing_in_every_training_row():
+    """Covering and mutation centre no interval on NaN: a column all NaN in training is tested
+    by no rule, its range is 0 to 0, and rows with or without a value there predict alike."""
+    X, Y = planted(seed=1)
+    X[:, 3] = np.nan
+    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0).fit(X, Y)
+    lower, _ = model.rule_bounds()
+    assert np.isnan(lower[:, 3]).all() and not np.isnan(lower).all()
+    assert model.run_.scaling.data_min[3] == model.run_.scaling.data_max[3] == 0.0
+    filled = X.copy()
+    filled[:, 3] = 5.0
+    assert np.array_equal(model.predict(X), model.predict(filled))
+
+
+def test_nan_only_at_predict_time_reads_as_missing():
+    X, Y = planted(seed=2)
+    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0).fit(X, Y)
+    holes = with_missing(X, 0.3, 3)
+    expected = expected_matches(model.rule_set_, holes)
+    assert np.array_equal(model.rule_set_.match_counts(holes), expected.sum(axis=1))
+    assert np.isfinite(model.predict_proba(holes)).all()
+    all_missing = np.full((1, X.shape[1]), np.nan)  # only the rules that test nothing match
+    untested = sum(not tests for tests in model.rule_set_.tests())
+    assert model.rule_set_.match_counts(all_missing)[0] == untested
+
+
+def test_infinity_is_refused_with_its_cell():
+    X, Y = planted()
+    X[7, 2] = np.inf
+    with pytest.raises(InputError, match="infinity"):
+        MLRClassifier(n_iter=10).fit(X, Y)
+
+
+def test_the_nearest_rules_measure_known_features_only(holed):
+    """With the vote, a row no rule matches is answered by the nearest rules; a missing value
+    adds no distance (else every distance to a rule testing it would be NaN)."""
+    model, X_train, X_test, _ = holed
+    pop = model.rule_set_.rules
+    x = model.run_.scaling.transform(X_test[:1] * 0.0 + 3.0)[0]  # beyond the range: clipped
+    x[[0, 2]] = np.nan
+    lower, upper = model.rule_set_.bounds()
+    gap = np.maximum(np.maximum(lower - x, x - upper), 0.0)
+    expected = np.sqrt(np.where(np.isnan(gap), 0.0, gap ** 2).sum(axis=1))
+    got = [distance(pop, i, x) for i in range(model.rule_set_.rule_count)]
+    assert np.allclose(got, expected, rtol=0, atol=1e-12) and np.isfinite(got).all()
+    vote = MLRClassifier(n_rules=300, n_iter=3000, weighting="vote", random_state=0)
+    vote.fit(X_train, model.run_.truth())
+    assert np.isfinite(vote.predict_proba(np.full((3, X_train.shape[1]), np.nan))).all()
+
+
+@pytest.mark.parametrize("axis", ["minmax", "rank"])
+def test_scaling_reads_the_known_values_and_keeps_nan(axis):
+    X = np.array([[0.0, np.nan], [np.nan, 1.0], [4.0, 2.0], [2.0, 3.0], [1.0, np.nan]])
+    scaling = Scaling.of(X, axis)
+    assert scaling.data_min.tolist() == [0.0, 1.0] and scaling.data_max.tolist() == [4.0, 3.0]
+    scaled = scaling.transform(X)
+    assert np.array_equal(np.isnan(scaled), np.isnan(X))
+    assert ((scaled[~np.isnan(X)] >= 0) & (scaled[~np.isnan(X)] <= 1)).all()
+    if axis == "rank":
+        assert scaling.knots[0][0].tolist() == [0.0, 1.0, 2.0, 4.0]
+    binary = Scaling.of(np.array([[0.0, np.nan], [np.nan, np.nan], [1.0, np.nan]]))
+    assert binary.binary.tolist() == [True, False]
+
+
+def test_python_export_reads_none_and_nan_as_missing(holed):
+    model, _, X_test, _ = holed
+    rule_set = model.rule_set_
+    source = to_python(rule_set)
+    expected = rule_set.labels(X_test)
+    assert np.array_equal(python_labels(source, X_test.tolist()), expected)
+    as_none = [[None if math.isnan(v) else v for v in row] for row in X_test.tolist()]
+    assert np.array_equal(python_labels(source, as_none), expected)
+    namespace: dict = {}
+    exec(compile(source, "<scorecard>", "exec"), namespace)
+    row = dict(zip(rule_set.feature_names, as_none[0], strict=True))
+    names = np.array(rule_set.label_names)
+    assert namespace["predict"](row) == list(names[expected[0].astype(bool)])
+
+
+@pytest.mark.parametrize(("written_for", "engine"), RUNS)
+def test_sql_export_reads_null_as_missing(holed, written_for, engine):
+    model, _, X_test, _ = holed
+    rule_set = model.rule_set_
+    statements = sql_statements(rule_set, engine=written_for)
+    got = run_sql(statements, X_test, rule_set.feature_names, engine)
+    assert np.array_equal(got, rule_set.labels(X_test))
+
+
+def test_saved_compact_and_audited_models_agree_on_missing_values(holed):
+    model, X_train, X_test, _ = holed
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert np.array_equal(loaded.predict_proba(X_test), model.predict_proba(X_test))
+    small = compact(model, 10)
+    assert np.array_equal(small.predict(X_test), small.rule_set_.labels(X_test))
+    expected = expected_matches(small.rule_set_, X_test)
+    card = small.rule_set_.scorecard(X_test)
+    assert card["support"].tolist() == expected.sum(axis=0).tolist()
+    decisions = audit.rule_decisions(model, X_test)
+    assert decisions.loc[model.rule_set_.rule_ids, "n_matched"].tolist() == expected_matches(
+        model.rule_set_, X_test).sum(axis=0).tolist()
+    assert audit.rows_matched(model).sum() == expected_matches(model.rule_set_,
+                                                               X_train).sum()
+
+
+def test_a_training_session_trains_on_missing_values():
+    X, Y = planted(seed=4)
+    holes = with_missing(X, 0.2, 5)
+    session = TrainingSession(MLRClassifier(n_rules=200, random_state=0)).start(holes, Y)
+    session.learn(1500)
+    session.tune_bipartition()
+    assert session.summary()["n_covering"] > 0
+    assert np.isfinite(session.model.predict_proba(holes)).all()
+    frame = session.model.rules_frame()
+    assert frame["rule"].str.len().gt(0).all()
+
+
+ARFF = """@relation r
+@attribute a numeric
+@attribute b {x, y, z}
+@attribute c {yes, no}
+@attribute L1 {0, 1}
+@attribute L2 {0, 1}
+@data
+1.5, x, yes, 1, 0
+?, y, no, 0, 1
+0, ?, ?, 0, 0
+"""
+
+
+def test_arff_question_marks_load_as_nan():
+    data = load_dataset_bytes(ARFF.encode(), "m.arff", labels=2)
+    assert data.feature_names == ["a", "b=x", "b=y", "b=z", "c"]
+    X = data.X
+    assert math.isnan(X[1, 0]) and np.isnan(X[2, 1:]).all() and not np.isnan(X[:2, 1:]).any()
+    assert X[0].tolist() == [1.5, 1.0, 0.0, 0.0, 1.0]
+
+
+def test_empty_csv_cells_load_as_nan_and_train():
+    text = "a,b,label:y\n" + "".join(
+        f"{i / 40},{'' if i % 5 == 0 else (i * 7) % 11},{int(i >= 20)}\n" for i in range(40))
+    data = load_dataset_bytes(text.encode(), "m.csv")
+    assert np.isnan(data.X[::5, 1]).all() and np.isnan(data.X).sum() == 8
+    model = MLRClassifier(n_rules=100, n_iter=1500, random_state=0).fit(data.X, data.Y)
+    assert model.predict(data.X).shape == (40, 1)
+    def refuse(constant):
+        raise AssertionError(f"the model file holds {constant}")
+
+    json.loads(model.to_json(), parse_constant=refuse)  # no NaN in a model trained on NaN
+
+
+def test_words_missing_read_alike_in_predict_and_both_exports():
+    """On 0/1 word features the weights also fit one rule per word (``feature_rules``, matched
+    in NumPy, not by the kernel): a missing word fails those too, in predict and the exports."""
+    r = np.random.default_rng(6)
+    X = (r.random((300, 40)) < 0.15).astype(float)
+    Y = np.column_stack([X[:, 0] + X[:, 1] > 0, X[:, 2] > 0]).astype(np.uint8)
+    X = with_missing(X, 0.2, 7)
+    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0).fit(X, Y)
+    expected = model.rule_set_.labels(X)
+    assert np.array_equal(model.predict(X), expected)
+    assert np.array_equal(python_labels(to_python(model.rule_set_), X.tolist()), expected)
+    statements = sql_statements(model.rule_set_)
+    assert np.array_equal(run_sql(statements, X, model.rule_set_.feature_names, "sqlite"),
+                          expected)
