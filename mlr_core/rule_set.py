@@ -28,6 +28,7 @@ from mlr_core._engine.voting import vote
 from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contribution_columns
 from mlr_core.model_file import RULE_STATS
+from mlr_core.nominal import encoded
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
@@ -156,7 +157,7 @@ class RuleSet:
     def scaled(self, X: np.ndarray) -> np.ndarray:
         """Rows in the data's units (a checked float matrix) on the rules' [0, 1] axes."""
         try:
-            X = np.asarray(X, dtype=np.float64)
+            X = np.asarray(encoded(X, self.scaling.categories), dtype=np.float64)
         except (TypeError, ValueError) as err:
             raise InputError(f"X must hold numbers: {err}") from err
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
@@ -256,7 +257,8 @@ class RuleSet:
 
     def rule_texts(self) -> list[str]:
         return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
-                     self.feature_names, self.label_names)
+                     self.feature_names, self.label_names,
+                     popmod.dense_sets(self.rules, len(self.feature_names)))
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -273,11 +275,13 @@ class RuleSet:
         scaled_lower, scaled_upper = self.bounds()
         lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
+        sets = popmod.dense_sets(self.rules, len(self.feature_names))
+        rows = sets if sets is not None else [None] * len(lower)
         frame = pd.DataFrame({
             "condition": [condition_text(lo, hi, slo, shi, self.feature_names,
-                                         self.scaling.binary)
-                          for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
-                                                      strict=True)],
+                                         self.scaling.binary, row, self.scaling.categories)
+                          for lo, hi, slo, shi, row in zip(lower, upper, scaled_lower,
+                                                           scaled_upper, rows, strict=True)],
             "support": support,
             "coverage": support / max(len(Xs), 1),
         }, index=pd.Index(self.rule_ids, name="rule_id"))
@@ -307,7 +311,7 @@ class RuleSet:
     def rules_frame(self) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,
         numerosity, experience, generality, ..."""
-        generality = popmod.generality(self.rules, len(self.feature_names))
+        generality = popmod.generality(self.rules, len(self.feature_names), self.scaling.levels)
         return rules_frame(self.rules, self.rule_texts(), self.labelsets[self.rules.ls],
                            generality, self.label_names, self.rule_ids)
 
@@ -324,8 +328,10 @@ class RuleSet:
             for k in range(pop.nspec[i]):
                 center[pop.feat[i, k]] = float(pop.center[i, k])
                 spread[pop.feat[i, k]] = float(pop.spread[i, k])
-            rule = {"condition": {"type": "hyperrectangle_csr", "center": center,
-                                  "spread": spread},
+            condition = {"type": "hyperrectangle_csr", "center": center, "spread": spread}
+            if popmod.has_sets(pop):
+                condition["allowed"] = popmod.allowed_lists(pop, i, d)
+            rule = {"condition": condition,
                     "labelset": self.labelsets[pop.ls[i]].tolist()}
             rule.update({key: getattr(pop, field)[i].item() for key, field in RULE_STATS.items()})
             rules.append(rule)
@@ -354,7 +360,8 @@ class RuleSet:
         max_specified = min(max_specified, d)
         scaling = Scaling.from_dict(data, features)
         rules = model_file.listed(data, "rules")
-        pop, labelsets = model_file.population(rules, d, m, max_population, max_specified)
+        pop, labelsets = model_file.population(rules, d, m, max_population, max_specified,
+                                               scaling.levels)
         n = len(rules)
         scorer = scorer_from_dict(data["scorer"], n, m)
         iteration = model_file.iteration(data["iteration"])
@@ -364,9 +371,12 @@ class RuleSet:
                    model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
 
 
-def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
+def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
+          sets=None):
     """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows; a
-    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``."""
+    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``, one on a nominal
+    feature names the categories of its set (``sets``, `population.dense_sets`)."""
     lower, upper = scaling.unscale(scaled_lower, scaled_upper)
     return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
-                      label_names, binary=scaling.binary)
+                      label_names, binary=scaling.binary, sets=sets,
+                      categories=scaling.categories)
