@@ -19,7 +19,6 @@ import numpy as np
 
 from mlr_core._engine.jit import njit
 
-
 MAX_CATEGORIES = 64
 """The most categories a nominal feature may have: its set of allowed codes is one uint64."""
 NO_SET = np.uint64(2**64 - 1)
