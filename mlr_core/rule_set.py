@@ -208,14 +208,24 @@ class RuleSet:
         (the same additions in the same order). With the vote, the voters' shares of the
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))[0]
+        xs = self.scaled(self._one_row(x))[0]
         return self.scorer.contributions(self, xs)
+
+    def _one_row(self, x):
+        """One row in the data's units as a 1 x d matrix (a table of one row where features
+        are nominal: their values are categories)."""
+        if self.scaling.categories is None:
+            return np.asarray(x, dtype=np.float64).reshape(1, -1)
+        return pd.DataFrame([list(np.asarray(x, dtype=object).ravel())])
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
         at, share, baseline, covered = self.contributions(x)
-        xs = self.scaled(np.asarray(x, dtype=np.float64).reshape(1, -1))
+        xs = self.scaled(self._one_row(x))
         frame = self.rules_frame().iloc[at].reset_index()
+        if self.scaling.categories is not None:  # "colour = red ∈ {red, ochre}"
+            frame["rule"] = np.array(self.rule_texts(self._one_row(x).iloc[0].tolist()),
+                                     dtype=object)[at]
         sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
         scores = self.scores_scaled(xs)
@@ -244,9 +254,12 @@ class RuleSet:
         """Per rule, its tests in the data's units: (feature, lower, upper, spread) for each
         feature it specifies, in slot order; it accepts a value ``x`` of the feature exactly
         when ``lower <= x <= upper`` (`Scaling.accepted`: -inf or inf where the axis's end is
-        reached; ``spread`` is its half-width on the axis)."""
+        reached; ``spread`` is its half-width on the axis). Nominal tests are `set_tests`."""
         pop = self.rules
         rows, slots = np.nonzero(np.arange(pop.feat.shape[1]) < pop.nspec[:, None])
+        if popmod.has_sets(pop):
+            numeric = pop.allowed[rows, slots] == popmod.NO_SET
+            rows, slots = rows[numeric], slots[numeric]
         features, spread = pop.feat[rows, slots], pop.spread[rows, slots]
         lower, upper = self.scaling.accepted(features, pop.center[rows, slots], spread)
         out = [[] for _ in range(self.rule_count)]
@@ -255,10 +268,28 @@ class RuleSet:
             out[i].append(tuple(test))
         return out
 
-    def rule_texts(self) -> list[str]:
+    def set_tests(self) -> list[list[tuple[int, tuple]]]:
+        """Per rule, its nominal tests: (feature, the categories it allows) for each nominal
+        feature it specifies, in slot order; it accepts a value exactly when the value is one
+        of them (a category training never saw, or a missing value, is in no set)."""
+        out = [[] for _ in range(self.rule_count)]
+        if not popmod.has_sets(self.rules):
+            return out
+        pop, categories = self.rules, self.scaling.categories
+        for i in range(self.rule_count):
+            for k in range(int(pop.nspec[i])):
+                if pop.allowed[i, k] != popmod.NO_SET:
+                    j, mask = int(pop.feat[i, k]), int(pop.allowed[i, k])
+                    out[i].append((j, tuple(v for code, v in enumerate(categories[j])
+                                            if mask >> code & 1)))
+        return out
+
+    def rule_texts(self, row=None) -> list[str]:
+        """One readable line per rule; with ``row`` (one row's values in the data's units), a
+        nominal test also names the row's value (``colour = red ∈ {red, ochre}``)."""
         return texts(self.scaling, *self.bounds(), self.labelsets[self.rules.ls],
                      self.feature_names, self.label_names,
-                     popmod.dense_sets(self.rules, len(self.feature_names)))
+                     popmod.dense_sets(self.rules, len(self.feature_names)), row)
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -372,11 +403,11 @@ class RuleSet:
 
 
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
-          sets=None):
+          sets=None, row=None):
     """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows; a
     condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``, one on a nominal
     feature names the categories of its set (``sets``, `population.dense_sets`)."""
     lower, upper = scaling.unscale(scaled_lower, scaled_upper)
     return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
                       label_names, binary=scaling.binary, sets=sets,
-                      categories=scaling.categories)
+                      categories=scaling.categories, row=row)

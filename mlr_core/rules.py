@@ -40,16 +40,17 @@ def set_text(allowed, categories) -> str:
 
 
 def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
-                   binary=None, sets=None, categories=None) -> str:
+                   binary=None, sets=None, categories=None, row=None) -> str:
     """The conjunction of a rule's specified features (``TRUE`` when all are wildcards).
     ``binary[j]``: feature ``j`` takes only the values 0 and 1 (see `binary_features`);
     ``sets[j]``: the rule's set of codes on the nominal feature ``j`` (``categories[j]``, the
-    feature's category list)."""
+    feature's category list; ``row``: one row's values, which a nominal test then names)."""
     terms = []
     for j in np.flatnonzero(~np.isnan(lower)):
         name = feature_names[j]
         if categories is not None and categories[j] is not None:
-            terms.append(f"{name} ∈ {set_text(sets[j], categories[j])}")
+            value = "" if row is None else f" = {'missing' if _missing(row[j]) else row[j]}"
+            terms.append(f"{name}{value} ∈ {set_text(sets[j], categories[j])}")
             continue
         if binary is not None and binary[j]:
             term = _binary_term(name, lower[j], upper[j])
@@ -66,15 +67,19 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
     return " AND ".join(terms) if terms else "TRUE"
 
 
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value))
+
+
 def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
-               binary=None, sets=None, categories=None):
+               binary=None, sets=None, categories=None, row=None):
     """One readable line per rule (rows of the bound matrices, NaN = wildcard); ``binary``,
-    ``sets`` (one row per rule) and ``categories`` as in `condition_text`."""
+    ``sets`` (one row per rule), ``categories`` and ``row`` as in `condition_text`."""
     rows = sets if sets is not None else [None] * len(lower)
     return [
-        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary, row, categories)} "
-        f"THEN {labelset_text(bits, label_names)}"
-        for lo, hi, slo, shi, bits, row in zip(
+        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary, rule_sets, categories, row)}"
+        f" THEN {labelset_text(bits, label_names)}"
+        for lo, hi, slo, shi, bits, rule_sets in zip(
             lower, upper, scaled_lower, scaled_upper, labelsets, rows, strict=True
         )
     ]

@@ -145,6 +145,13 @@ class Scaling:
             knots = tuple(_knots(knot, data_min[j], data_max[j], features[j])
                           for j, knot in enumerate(knots))
         categories = checked_categories(data.get("categories"), features)
+        if categories is not None:
+            count = levels(categories, d)
+            j = int(np.argmax((count > 0) & ((data_max >= count) | binary)))
+            require(count[j] == 0 or (data_max[j] < count[j] and not binary[j]),
+                    f"feature {features[j]!r} has {count[j]} categories, but its codes reach "
+                    f"{data_max[j]:g} or it is marked binary: the category list does not "
+                    "belong to this model.")
         return cls(data_min, data_max, binary, knots, categories)
 
 

@@ -32,6 +32,7 @@ QUICK = {
     "fit_time.py": (["--quick"], "| flags | 0 |"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
     "many_labels.py": (["--rows", "20", "--labels", "300"], "calibrate"),
+    "nominal_features.py": (["--quick"], "| categories | mean |"),
     "monotone_maps.py": (["--datasets", "flags", "--axes", "rank"], "| flags | 0 | rank | exp |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),
     "profile_fit.py": (["--quick"], "cycle: matching"),
