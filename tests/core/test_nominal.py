@@ -180,11 +180,15 @@ def test_category_values_are_data_not_code(tmp_path):
     for engine in ("sqlite", "duckdb"):
         assert np.array_equal(run_sql(rule_set, X, engine), expected), engine
     text = to_csv(rule_set, X)
-    cells = [cell for row in csv.reader(io.StringIO(text.split("\n", int(text.split()[1]) + 1)[-1]))
-             for cell in row]
-    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
-    bounds = [json.loads(cell) for cell in cells if cell.startswith("{\"colour\"")]
-    assert any(set(b["colour"]["in"]) <= set(PAYLOADS) for b in bounds)
+    notes = int(text.split("\n", 1)[0].removeprefix("# notes: ").split()[0])
+    rows = list(csv.reader(io.StringIO(text.split("\n", notes + 1)[-1], newline="")))
+    header, cells = rows[0], [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+    assert not any(row[column].startswith(("=", "+", "-", "@"))
+                   for row in cells for column in ("condition", "bounds"))
+    assert "bounds" in header and "condition" in header
+    allowed = [json.loads(row["bounds"].removeprefix("'")).get("colour") for row in cells]
+    assert any(test and test["in"] and set(test["in"]) <= set(PAYLOADS) for test in allowed)
+    assert any("colour ∈ {" in row["condition"] for row in cells)
     loaded = MLRClassifier.from_json(model.to_json())
     assert np.array_equal(loaded.predict(X), expected)
 
