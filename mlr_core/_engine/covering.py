@@ -86,6 +86,7 @@ def cover(pop, x, ls_id, cfg, state, iteration):
         else:
             center[kept] = x[f]
             spread[kept] = random_spread(cfg.r0, state)
+            allowed[kept] = NO_SET  # a set drawn full for a feature skipped above
         chosen[kept] = f
         kept += 1
     return insert_rule(pop, kept, chosen[:kept], center, spread, allowed, ls_id, 1.0, 1.0,
