@@ -50,7 +50,8 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
         name = feature_names[j]
         if categories is not None and categories[j] is not None:
             value = "" if row is None else f" = {'missing' if _missing(row[j]) else row[j]}"
-            terms.append(f"{name}{value} ∈ {set_text(sets[j], categories[j])}")
+            allowed = "{...}" if sets is None else set_text(sets[j], categories[j])
+            terms.append(f"{name}{value} ∈ {allowed}")  # {...}: a set not recorded
             continue
         if binary is not None and binary[j]:
             term = _binary_term(name, lower[j], upper[j])

@@ -189,9 +189,9 @@ class TrainingSession:
         trace = run.step_traced()
         row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
         return describe(trace, before, iteration, run.labelsets, row_bits, model.label_names_,
-                        lambda lower, upper, sets: texts(run.scaling, lower, upper, sets,
-                                                         model.feature_names_,
-                                                         model.label_names_))
+                        lambda lower, upper, bits, sets=None: texts(
+                            run.scaling, lower, upper, bits, model.feature_names_,
+                            model.label_names_, sets))
 
     # ------------------------------------------------------------------ tuning
 
