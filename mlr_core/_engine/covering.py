@@ -72,7 +72,7 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     count = specify_at_most(chosen, count, cfg.max_specified, state)
     center = np.empty(count)
     spread = np.empty(count)
-    allowed = np.full(count, NO_SET)
+    allowed = np.full(count if has_sets(pop) else 0, NO_SET)
     kept = 0
     for k in range(count):
         f = chosen[k]
@@ -86,7 +86,8 @@ def cover(pop, x, ls_id, cfg, state, iteration):
         else:
             center[kept] = x[f]
             spread[kept] = random_spread(cfg.r0, state)
-            allowed[kept] = NO_SET  # a set drawn full for a feature skipped above
+            if has_sets(pop):
+                allowed[kept] = NO_SET  # a set drawn full for a feature skipped above
         chosen[kept] = f
         kept += 1
     return insert_rule(pop, kept, chosen[:kept], center, spread, allowed, ls_id, 1.0, 1.0,

@@ -76,13 +76,15 @@ def to_dense(pop, i, spec, c, s, a):
 @njit
 def crossover(spec_a, c_a, s_a, a_a, spec_b, c_b, s_b, a_b, state):
     """Uniform crossover: each feature's whole interval or set (or wildcard) swaps with
-    probability 0.5. Both parents match x, so both children do."""
+    probability 0.5 (``a_a``, ``a_b``: empty for numeric data). Both parents match x, so both
+    children do."""
     for f in range(spec_a.shape[0]):
         if rng.uniform(state) < 0.5:
             spec_a[f], spec_b[f] = spec_b[f], spec_a[f]
             c_a[f], c_b[f] = c_b[f], c_a[f]
             s_a[f], s_b[f] = s_b[f], s_a[f]
-            a_a[f], a_b[f] = a_b[f], a_a[f]
+            if a_a.shape[0]:
+                a_a[f], a_b[f] = a_b[f], a_a[f]
 
 
 @njit
@@ -134,11 +136,11 @@ def mutate(spec, c, s, a, x, pop, cfg, state):
 @njit
 def to_sparse(spec, c, s, a, limit, state):
     """The sparse (feat, centre, spread, allowed, count) form, generalising random features
-    beyond ``limit``."""
+    beyond ``limit`` (``allowed`` empty, as ``a``, for numeric data)."""
     chosen = np.nonzero(spec)[0].astype(np.int32)
     count = specify_at_most(chosen, chosen.shape[0], limit, state)
     feat = chosen[:count].copy()
-    return feat, c[feat], s[feat], a[feat], count
+    return feat, c[feat], s[feat], a[feat] if a.shape[0] else a, count
 
 
 @njit
@@ -153,7 +155,8 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration, trace):
     spec_a = np.empty(d, dtype=np.bool_)
     spec_b = np.empty(d, dtype=np.bool_)
     c_a, s_a, c_b, s_b = np.empty(d), np.empty(d), np.empty(d), np.empty(d)
-    a_a, a_b = np.full(d, NO_SET), np.full(d, NO_SET)
+    width = d if has_sets(pop) else 0  # numeric data: no sets to carry
+    a_a, a_b = np.full(width, NO_SET), np.full(width, NO_SET)
     to_dense(pop, p1, spec_a, c_a, s_a, a_a)
     to_dense(pop, p2, spec_b, c_b, s_b, a_b)
     crossed = rng.uniform(state) < cfg.chi

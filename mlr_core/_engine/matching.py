@@ -5,8 +5,9 @@ features, not d: 1,185 binary features match as fast as 103. The unused slots of
 test every x passes (spread = inf), so that matching can check all slots without branching, which
 profiling showed to be 1.7x faster than exiting at the first failing feature (the exit point is a
 branch the CPU cannot predict). For the same reason the match set is written without a branch.
-A population with nominal tests (``population.has_sets``) is matched by `matches_with_sets`:
-the choice is the same for every rule of a population, so the CPU predicts it.
+A population with nominal tests (``population.has_sets``) is matched by `matches_with_sets`,
+chosen once per call, outside the loop over the rules: the loop that matches numeric data is
+the one it was before nominal features.
 """
 
 import numpy as np
@@ -42,9 +43,7 @@ def matches_with_sets(pop, i, x):
 
 @njit(inline="always")
 def matches(pop, i, x):
-    """True if rule ``i`` covers ``x``."""
-    if has_sets(pop):
-        return matches_with_sets(pop, i, x)
+    """True if rule ``i`` of a population without nominal tests covers ``x``."""
     slots = pop.feat.shape[1]
     if slots <= _FULL_SCAN:
         outside = 0
@@ -64,10 +63,22 @@ def match_set(pop, x, out):
 
     Every slot is written and the count moves on only for a match: whether a rule matches is a
     coin flip the CPU cannot predict, and a branch on it cost more than the whole test."""
+    if has_sets(pop):
+        return match_set_with_sets(pop, x, out)
     count = 0
     for i in range(pop.size[0]):
         out[count] = i
         count += matches(pop, i, x)
+    return count
+
+
+@njit
+def match_set_with_sets(pop, x, out):
+    """`match_set` of a population with nominal tests."""
+    count = 0
+    for i in range(pop.size[0]):
+        out[count] = i
+        count += matches_with_sets(pop, i, x)
     return count
 
 
@@ -77,10 +88,11 @@ def match_matrix(pop, X):
     feature, for the fitted rule weights (``mlr_core/rule_weights.py``). Sized by the
     population's own ``size``, the bound of the loop that fills it."""
     n_rules = pop.size[0]
+    sets = has_sets(pop)
     out = np.zeros((X.shape[0], n_rules))
     for row in prange(X.shape[0]):
         for i in range(n_rules):
-            if matches(pop, i, X[row]):
+            if matches_with_sets(pop, i, X[row]) if sets else matches(pop, i, X[row]):
                 out[row, i] = 1.0
     return out
 

@@ -221,3 +221,26 @@ def test_predicting_needs_the_training_columns(mixed):
     model, X, _ = mixed
     with pytest.raises(InputError, match="DataFrame"):
         model.predict(X.to_numpy())
+
+
+def test_the_audit_report_reads_the_categories(mixed):
+    from mlr_core.audit import audit
+    from mlr_core.audit_report import report_html
+
+    model, X, Y = mixed
+    result = audit(model, X, Y)
+    assert result.rules["rule"].str.contains("colour ∈ {", regex=False).any()
+    assert "colour ∈ {" in report_html(result)
+
+
+def test_a_traced_step_names_the_sets(mixed):
+    from mlr_core import TrainingSession
+
+    model, X, Y = mixed
+    session = TrainingSession(MLRClassifier(n_rules=100, random_state=1))
+    session.start(X, Y)
+    session.learn(300)
+    text = session.step_traced().text()
+    assert "THEN" in text
+    logged = [line for line in text.splitlines() if "offspring" not in line]
+    assert not any("{...}" in line for line in logged)  # only the offspring's sets go unrecorded
