@@ -6,8 +6,9 @@ test every x passes (spread = inf), so that matching can check all slots without
 profiling showed to be 1.7x faster than exiting at the first failing feature (the exit point is a
 branch the CPU cannot predict). For the same reason the match set is written without a branch.
 A population with nominal tests (``population.has_sets``) is matched by `matches_with_sets`,
-chosen once per call, outside the loop over the rules: the loop that matches numeric data is
-the one it was before nominal features.
+numeric data by `matches_intervals`; `match_set`, the training cycle's, chooses once per call,
+outside its loop over the rules, so that numeric data runs the loop it ran before nominal
+features; `matches` chooses per rule.
 """
 
 import numpy as np
@@ -43,6 +44,14 @@ def matches_with_sets(pop, i, x):
 
 @njit(inline="always")
 def matches(pop, i, x):
+    """True if rule ``i`` covers ``x``."""
+    if has_sets(pop):
+        return matches_with_sets(pop, i, x)
+    return matches_intervals(pop, i, x)
+
+
+@njit(inline="always")
+def matches_intervals(pop, i, x):
     """True if rule ``i`` of a population without nominal tests covers ``x``."""
     slots = pop.feat.shape[1]
     if slots <= _FULL_SCAN:
@@ -68,7 +77,7 @@ def match_set(pop, x, out):
     count = 0
     for i in range(pop.size[0]):
         out[count] = i
-        count += matches(pop, i, x)
+        count += matches_intervals(pop, i, x)
     return count
 
 
@@ -88,11 +97,10 @@ def match_matrix(pop, X):
     feature, for the fitted rule weights (``mlr_core/rule_weights.py``). Sized by the
     population's own ``size``, the bound of the loop that fills it."""
     n_rules = pop.size[0]
-    sets = has_sets(pop)
     out = np.zeros((X.shape[0], n_rules))
     for row in prange(X.shape[0]):
         for i in range(n_rules):
-            if matches_with_sets(pop, i, X[row]) if sets else matches(pop, i, X[row]):
+            if matches(pop, i, X[row]):
                 out[row, i] = 1.0
     return out
 
