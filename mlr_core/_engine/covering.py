@@ -34,11 +34,11 @@ def random_set(value, n_categories, r0, state):
     return allowed
 
 
-@njit
-def nominal(cfg, pop, f):
+@njit(inline="always")  # called per feature
+def nominal(cfg, f):
     """True if feature ``f`` is nominal (``cfg.levels``: the category counts, empty for numeric
     data)."""
-    return has_sets(pop) and cfg.levels[f] > 0
+    return cfg.levels.shape[0] > 0 and cfg.levels[f] > 0
 
 
 @njit
@@ -76,7 +76,7 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     kept = 0
     for k in range(count):
         f = chosen[k]
-        if nominal(cfg, pop, f):
+        if nominal(cfg, f):
             if not in_set(full_set(cfg.levels[f]), x[f]):
                 continue  # no code (missing): the feature stays a wildcard
             allowed[kept] = random_set(int(x[f]), cfg.levels[f], cfg.r0, state)

@@ -108,7 +108,7 @@ def mutate_set(spec, a, f, x, cfg, state):
 
 
 @njit
-def mutate(spec, c, s, a, x, pop, cfg, state):
+def mutate(spec, c, s, a, x, cfg, state):
     """Per feature with probability mu: a wildcard becomes an interval around x_j; an interval
     becomes a wildcard (probability 0.5) or has its centre and spread moved by U(-m0, m0) and is
     then widened, if needed, to keep containing x_j. An interval spanning the whole axis is a
@@ -116,7 +116,7 @@ def mutate(spec, c, s, a, x, pop, cfg, state):
     for f in range(spec.shape[0]):
         if rng.uniform(state) >= cfg.mu:
             continue
-        if nominal(cfg, pop, f):
+        if nominal(cfg, f):
             mutate_set(spec, a, f, x, cfg, state)
             c[f], s[f] = 0.0, 0.0
         elif not spec[f]:
@@ -174,7 +174,7 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration, trace):
     subsumed = 0
     for child in range(2):
         spec, c, s, a = (spec_a, c_a, s_a, a_a) if child == 0 else (spec_b, c_b, s_b, a_b)
-        mutate(spec, c, s, a, x, pop, cfg, state)
+        mutate(spec, c, s, a, x, cfg, state)
         if trace is not None:
             record_offspring(trace, child, 1, spec, c, s)
         feat, center, spread, allowed, count = to_sparse(spec, c, s, a, cfg.max_specified,

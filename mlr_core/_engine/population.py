@@ -198,7 +198,9 @@ def dense_sets(pop: Population, n_features: int) -> np.ndarray | None:
 
 
 def _copy_rule_between_source() -> str:
-    lines = [f"    b.{name}[j] = a.{name}[i]" for name in RULE_ARRAYS]
+    lines = [f"    b.{name}[j] = a.{name}[i]" for name in RULE_ARRAYS if name != "allowed"]
+    lines.append("    if has_sets(b):  # numeric data has no sets to copy\n"
+                 "        b.allowed[j] = a.allowed[i]")
     return ("def copy_rule_between(a, i, b, j):\n"
             '    """Copy every field of rule ``i`` of population ``a`` into slot ``j`` of '
             'population ``b`` (of the same width)."""\n' + "\n".join(lines) + "\n")
@@ -211,7 +213,7 @@ def _compiled(source: str, name: str):
     ``__name__``, and without one a process that loaded the kernel from the cache failed in
     ``_rebuild_env`` with "'NoneType' object has no attribute 'startswith'" (numba issue
     10485: https://github.com/numba/numba/issues/10485)."""
-    namespace = {"__name__": __name__}
+    namespace = {"__name__": __name__, "has_sets": has_sets}
     exec(compile(source, __file__, "exec"), namespace)  # noqa: S102 - our own text, above
     return namespace[name]
 
@@ -236,7 +238,7 @@ def remove_rule(pop, i):
     pop.size[0] = last
 
 
-@njit
+@njit(inline="always")  # called per rule by insert_rule
 def same_condition(pop, i, nspec, feat, center, spread, allowed):
     """True if rule ``i``'s condition equals the given sparse condition exactly."""
     if pop.nspec[i] != nspec:
@@ -245,8 +247,10 @@ def same_condition(pop, i, nspec, feat, center, spread, allowed):
         if (pop.feat[i, k] != feat[k] or pop.center[i, k] != center[k]
                 or pop.spread[i, k] != spread[k]):
             return False
-        if has_sets(pop) and pop.allowed[i, k] != allowed[k]:
-            return False
+    if has_sets(pop):  # outside the loop above: numeric data runs it as before
+        for k in range(nspec):
+            if pop.allowed[i, k] != allowed[k]:
+                return False
     return True
 
 
