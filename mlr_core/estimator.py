@@ -9,6 +9,7 @@ from mlr_core import io, params
 from mlr_core._deprecation import deprecated_method
 from mlr_core._engine import population as popmod
 from mlr_core.fitted_state import FittedState
+from mlr_core.nominal import encoded
 from mlr_core.rule_set import WeightScorer
 from mlr_core.training_session import TrainingSession
 from mlr_core.validation import check_features
@@ -141,7 +142,8 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _scaled(self, X):
         """X (checked) on the model's [0, 1]-scaled axes, where the rules' conditions live: the
         rows the engine's kernels match (the audit uses it)."""
-        return self._fitted().run.scaling.transform(check_features(self, X))
+        scaling = self._fitted().run.scaling
+        return scaling.transform(check_features(self, encoded(X, scaling.categories)))
 
     def _rule_set_for(self, prediction=None):
         """The :class:`~mlr_core.rule_set.RuleSet` that answers ``prediction`` (``"agg"`` or

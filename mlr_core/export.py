@@ -70,14 +70,29 @@ def to_python(rule_set: RuleSet) -> str:
     rules are tested (no list rebuilt per matching rule); the cut is made once."""
     scorer = _checked(rule_set)
     texts = rule_set.rule_texts()
-    conditions = [_narrowest_first(tests) for tests in rule_set.tests()]
+    sets, set_tests = _set_features(rule_set)
+    conditions = [_narrowest_first(tests) + extra
+                  for tests, extra in zip(rule_set.tests(), set_tests, strict=True)]
     walked = [tests or [PASSED_BY_ALL] for tests in conditions]
     rules = [
         f"    ({rid}, {_py(texts[i])}, "
         f"({''.join(f'({j}, {_py_bound(lo)}, {_py_bound(hi)}), ' for j, lo, hi in walked[i])}), "
         f"{_py_floats(scorer.coef[i])}),"
         for i, rid in enumerate(_rule_ids(rule_set))]
-    tested = sorted({j for tests in conditions for j, _, _ in tests})
+    tested = sorted({j for tests in conditions for j, _, _ in tests} - set(sets)
+                    | {j for j, _ in sets.values()})
+    nominal = sorted({j for j, _ in sets.values()})
+    set_lines = [
+        "# Each set a rule tests a nominal feature by, as a test of its own beyond FEATURES",
+        "# (index, feature index, the categories it allows): 1.0 when the value is one of them.",
+        "SETS = (", *(f"    ({p}, {j}, frozenset(({''.join(f'{v!r}, ' for v in values)}))),"
+                      for p, (j, values) in sets.items()), ")",
+        f"NOMINAL = ({''.join(f'{j}, ' for j in nominal)})"] if sets else []
+    number = "NAN if values[j] is None else float(values[j])"
+    reads = [f"    x = {{j: {number} for j in TESTED if j not in NOMINAL}}",
+             "    for p, j, allowed in SETS:  # a missing category is in no set",
+             "        x[p] = 1.0 if values[j] in allowed else 0.0"] if sets else \
+        [f"    x = {{j: {number} for j in TESTED}}"]
     cut = rule_set.bipartition.words()
     lines = [
         '"""' + "\n".join(_header(rule_set, "added one at a time in rule order")),
@@ -95,6 +110,7 @@ def to_python(rule_set: RuleSet) -> str:
         f"BASELINE = {_py_floats(scorer.intercept)}",
         "# The features a rule tests (indices into FEATURES): the only ones read.",
         f"TESTED = ({''.join(f'{j}, ' for j in tested)})",
+        *set_lines,
         "# One entry per rule: (rule id, its text, its tests as (feature index, lower, upper) in",
         "# the data's units, narrowest first, its weight for each label in LABELS order). A rule",
         "# that tests no feature is given a test of x[-1] (0.0) that every value passes.",
@@ -112,7 +128,7 @@ def to_python(rule_set: RuleSet) -> str:
         f'    weights of every matching rule, added in rule order, then {scorer.squash.words}."""',
         "    # a missing value (None or NaN) is NaN, which fails every test, as in predict; the",
         "    # test a rule that tests nothing is given reads x[-1], never missing",
-        "    x = {j: NAN if values[j] is None else float(values[j]) for j in TESTED}",
+        *reads,
         "    x[-1] = 0.0",
         "    matching = []",
         "    for j, lower, upper, others, weights in WALK:",
@@ -152,6 +168,18 @@ def to_python(rule_set: RuleSet) -> str:
 PASSED_BY_ALL = (-1, -np.inf, np.inf)
 """The test a rule that tests no feature is given in the Python export: of ``x[-1]``, a value
 that is never missing (a missing one fails every test, ``mlr_core/missing.py``)."""
+
+
+def _set_features(rule_set: RuleSet) -> tuple[dict, list]:
+    """The rules' nominal tests as tests of their own: ({index: (feature, categories)}, one
+    index per distinct set, numbered after the features; per rule its tests on them as
+    (index, 1.0, 1.0): the test holds where the value is in the set)."""
+    sets: dict = {}
+    per_rule = []
+    for tests in rule_set.set_tests():
+        per_rule.append([(sets.setdefault(test, len(rule_set.feature_names) + len(sets)), 1.0,
+                          1.0) for test in tests])
+    return {p: test for test, p in sets.items()}, per_rule
 
 
 def _narrowest_first(tests) -> list[tuple[int, float, float]]:
@@ -269,7 +297,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
         raise InputError(f"The export keeps the model in temporary tables named {MODEL_TABLES}"
                          f": rename the table {table!r}.")
     ids = _rule_ids(rule_set)
-    tests = _intervals(rule_set)
+    sets, set_tests = _set_features(rule_set)
+    tests = [rule + extra for rule, extra in zip(_intervals(rule_set), set_tests, strict=True)]
     by_failure = _counted_by_failure(rule_set, tests)
     used = sorted({j for rule in tests for j, _, _ in rule})
     place = {j: p for p, j in enumerate(used)}
@@ -314,8 +343,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                  + (" PRIMARY KEY" if engine == "sqlite" else "") + ", j INTEGER, "
                  "x DOUBLE PRECISION);",
                  f"INSERT INTO temp.mlr_axis\n  SELECT row.r + feature.p, feature.j, "
-                 f"{_pick(used, features, table)}\n  FROM {_ident(table)} CROSS JOIN "
-                 f"{query_rows} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
+                 f"{_pick(used, _values(features, sets, table))}\n  FROM {_ident(table)} "
+                 f"CROSS JOIN {query_rows} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
                  f"{_ident(table)}.{_ident(key)} = row.k;"]
         if engine == "sqlite":
             rows.append("CREATE INDEX mlr_axis_by_value ON mlr_axis (j, x);")
@@ -423,15 +452,41 @@ def _cte(name, columns, values, source, what) -> str:
             + ",\n    ".join(values) + f"\n  FROM {source}\n)")
 
 
-def _pick(used, features, table) -> str:
-    """The value of feature ``j`` of a row, as a double: a binary search over ``used`` (sorted
-    feature indices), so a row's unpivot costs log(features) tests per feature, with no
-    ``UNION`` of a term per feature (SQLite 3.5x refuses large ones read more than once)."""
+def _values(features, sets, table):
+    """A function from a tested index to a row's value there as a double: a feature's column,
+    or for a nominal feature's set (`_set_features`) 1 where the column's value is in it, else
+    0 (a missing value too)."""
+    def value(j):
+        if j in sets:
+            column, values = sets[j]
+            return (f"CASE WHEN {_ident(table)}.{_ident(features[column])} IN "
+                    f"({', '.join(map(_sql_value, values))}) THEN 1.0 ELSE 0.0 END")
+        return f"CAST({_ident(table)}.{_ident(features[j])} AS DOUBLE PRECISION)"
+    return value
+
+
+def _sql_value(value) -> str:
+    """A category as an SQL literal (data, never code): a string quoted (quotes doubled), a
+    number as `_num`, a boolean as TRUE or FALSE."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return _num(value)
+    if "\0" in str(value):
+        raise InputError(f"SQL cannot hold the category {value!r}: it holds a NUL character.")
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _pick(used, value) -> str:
+    """The value of feature ``j`` of a row (``value(j)``, SQL), as a double: a binary search
+    over ``used`` (sorted feature indices), so a row's unpivot costs log(features) tests per
+    feature, with no ``UNION`` of a term per feature (SQLite 3.5x refuses large ones read more
+    than once)."""
     if len(used) == 1:
-        return f"CAST({_ident(table)}.{_ident(features[used[0]])} AS DOUBLE PRECISION)"
+        return value(used[0])
     half = len(used) // 2
-    return (f"CASE WHEN feature.j < {used[half]} THEN {_pick(used[:half], features, table)} "
-            f"ELSE {_pick(used[half:], features, table)} END")
+    return (f"CASE WHEN feature.j < {used[half]} THEN {_pick(used[:half], value)} "
+            f"ELSE {_pick(used[half:], value)} END")
 
 
 def _table(name, columns, rows, what, chunk=500) -> list[str]:

@@ -99,7 +99,8 @@ def _read(data, checked_params):
                      f"The population of n_rules={count:,} the model file declares in \"{part}\"",
                      ModelFormatError, MEMORY_BUDGET)
     rule_set = RuleSet.from_dict(data["rule_set"], n_rules, max_specified)
-    config = engine_config(params, len(rule_set.feature_names), n_rules, max_specified)
+    config = engine_config(params, len(rule_set.feature_names), n_rules, max_specified)._replace(
+        levels=rule_set.scaling.levels)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
     return params, label_dtype, rule_set, run

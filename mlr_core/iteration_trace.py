@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from mlr_core._engine import trace as tr
-from mlr_core._engine.population import dense_bounds, live
+from mlr_core._engine.population import dense_bounds, dense_sets, live
 
 
 @dataclass(frozen=True)
@@ -109,14 +109,16 @@ def describe(trace: tr.Trace, rules_before: pd.DataFrame, iteration: int, labels
              row_bits, label_names, texts) -> IterationTrace:
     """Put a kernel ``trace`` into words. ``labelsets`` are the run's labelsets (rules refer to
     them by row), ``row_bits`` the drawn row's labelset; ``texts(scaled_lower, scaled_upper,
-    labelset_bits)`` writes rules as the estimator does."""
+    labelset_bits, sets=None)`` writes rules as the estimator does (``sets``: their nominal
+    tests, `dense_sets`; the offspring's are not recorded)."""
     ints = trace.ints
 
     def logged(log):
         if log.size[0] == 0:
             return []
         lower, upper = dense_bounds(log, trace.offspring.shape[-1])
-        return texts(lower, upper, labelsets[live(log).ls])
+        return texts(lower, upper, labelsets[live(log).ls],
+                     dense_sets(log, trace.offspring.shape[-1]))
 
     def dense(child, stage):
         spec, c, s = trace.offspring[child, stage]

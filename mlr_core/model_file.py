@@ -66,8 +66,9 @@ def booleans(values, n, what) -> np.ndarray:
     return np.array(values, dtype=bool)
 
 
-def fill_condition(pop, i, condition, d, k, where):
-    """Check a ``hyperrectangle_csr`` condition and store it sparsely in slot i."""
+def fill_condition(pop, i, condition, d, k, where, levels):
+    """Check a ``hyperrectangle_csr`` condition and store it sparsely in slot i; a nominal
+    feature's test (``levels[j]`` categories) is its ``allowed`` codes, centre and spread 0."""
     require(isinstance(condition, dict) and condition.get("type") == "hyperrectangle_csr",
             f"{where}: condition type must be hyperrectangle_csr.")
     center, spread = condition["center"], condition["spread"]
@@ -82,7 +83,22 @@ def fill_condition(pop, i, condition, d, k, where):
         c = saved_real(center[j], f"{where}, feature {j}: center", -SAVED_LIMIT, SAVED_LIMIT)
         s = saved_real(spread[j], f"{where}, feature {j}: spread", 0.0, SAVED_LIMIT)
         pop.feat[i, slot], pop.center[i, slot], pop.spread[i, slot] = j, c, s
+        if len(levels) and levels[j]:
+            pop.allowed[i, slot] = allowed_codes(condition, j, levels[j], f"{where}, feature {j}")
     pop.nspec[i] = len(specified)
+
+
+def allowed_codes(condition, j, n_categories, where) -> np.uint64:
+    """A saved nominal test's set: ``allowed[j]``, a list of distinct codes below
+    ``n_categories``, as a bitmask."""
+    allowed = condition.get("allowed")
+    codes = allowed[j] if isinstance(allowed, list) and len(allowed) > j else None
+    require(isinstance(codes, list) and len(codes) >= 1 and len(set(codes)) == len(codes)
+            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < n_categories
+                    for c in codes),
+            f"{where}: a nominal test needs \"allowed\": distinct category codes from 0 to "
+            f"{n_categories - 1}.")
+    return np.uint64(sum(1 << c for c in codes))
 
 
 def names(data) -> tuple[list[str], list[str]]:
@@ -97,15 +113,16 @@ def names(data) -> tuple[list[str], list[str]]:
     return features, labels
 
 
-def population(rules, d: int, m: int, max_population: int, max_specified: int):
+def population(rules, d: int, m: int, max_population: int, max_specified: int, levels=()):
     """(population, labelsets) of the saved ``rules`` on ``d`` features and ``m`` labels: at
     most ``max_population`` evolved rules and one one-condition rule per feature, each of at most
-    ``max_specified`` features, the count checked before the population is allocated."""
+    ``max_specified`` features, the count checked before the population is allocated;
+    ``levels``: the features' category counts (empty: no nominal feature)."""
     limit = max_population + FEATURE_RULES_PER_FEATURE * d
     require(len(rules) <= limit,
             f"The file holds {len(rules):,} rules, more than its n_rules = {max_population:,} "
             f"and one one-condition rule per feature.")
-    pop = popmod.new_population(len(rules), max_specified)
+    pop = popmod.new_population(len(rules), max_specified, len(levels) > 0)
     labelsets, index = [], {}
     for i, rule in enumerate(rules):
         where = f"rule {i}"
@@ -117,7 +134,7 @@ def population(rules, d: int, m: int, max_population: int, max_specified: int):
         pop.ls[i] = index.setdefault(key, len(index))
         if pop.ls[i] == len(labelsets):
             labelsets.append(key)
-        fill_condition(pop, i, rule["condition"], d, max_specified, where)
+        fill_condition(pop, i, rule["condition"], d, max_specified, where, levels)
         for name, field in RULE_STATS.items():  # counts are whole, every stat >= 0
             stat = getattr(pop, field)
             read = saved_whole if stat.dtype.kind == "i" else saved_real

@@ -29,6 +29,7 @@ from mlr_core._engine.voting import vote
 from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contribution_columns
 from mlr_core.model_file import RULE_STATS
+from mlr_core.nominal import encoded
 from mlr_core.rules import condition_text, rule_texts, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
@@ -160,14 +161,14 @@ class RuleSet:
                f"{self.bipartition.words()}."
 
     def scaled(self, X: np.ndarray) -> np.ndarray:
-        """Rows in the data's units (a checked float matrix, or scipy sparse rows) on the
-        rules' [0, 1] axes."""
+        """Rows in the data's units (a checked float matrix, scipy sparse rows, or a DataFrame
+        whose nominal columns hold categories) on the rules' [0, 1] axes."""
         if sp.issparse(X):
             X = checked_csr(X)
             values = X.data
         else:
             try:
-                X = values = np.asarray(X, dtype=np.float64)
+                X = values = np.asarray(encoded(X, self.scaling.categories), dtype=np.float64)
             except (TypeError, ValueError) as err:
                 raise InputError(f"X must hold numbers: {err}") from err
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
@@ -219,13 +220,25 @@ class RuleSet:
         (the same additions in the same order). With the vote, the voters' shares of the
         total vote (the nearest rules when none matches; ``covered`` False) and a zero
         baseline."""
-        return self.scorer.contributions(self, self.scaled(_one_row(x))[0])
+        return self.scorer.contributions(self, self.scaled(self._one_row(x))[0])
+
+    def _one_row(self, x):
+        """One row in the data's units as a 1 x d matrix (a 1 x d sparse row as it is; a table
+        of one row where features are nominal: their values are categories)."""
+        if sp.issparse(x):
+            return x
+        if self.scaling.categories is None:
+            return np.asarray(x, dtype=np.float64).reshape(1, -1)
+        return pd.DataFrame([list(np.asarray(x, dtype=object).ravel())])
 
     def explain(self, x) -> Explanation:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
         at, share, baseline, covered = self.contributions(x)
-        xs = self.scaled(_one_row(x))
+        xs = self.scaled(self._one_row(x))
         frame = self.rules_frame().iloc[at].reset_index()
+        if self.scaling.categories is not None:  # "colour = red ∈ {red, ochre}"
+            frame["rule"] = np.array(self.rule_texts(self._one_row(x).iloc[0].tolist()),
+                                     dtype=object)[at]
         sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
         scores = self.scores_scaled(xs)
@@ -254,9 +267,12 @@ class RuleSet:
         """Per rule, its tests in the data's units: (feature, lower, upper, spread) for each
         feature it specifies, in slot order; it accepts a value ``x`` of the feature exactly
         when ``lower <= x <= upper`` (`Scaling.accepted`: -inf or inf where the axis's end is
-        reached; ``spread`` is its half-width on the axis)."""
+        reached; ``spread`` is its half-width on the axis). Nominal tests are `set_tests`."""
         pop = self.rules
         rows, slots = np.nonzero(np.arange(pop.feat.shape[1]) < pop.nspec[:, None])
+        if popmod.has_sets(pop):
+            numeric = pop.allowed[rows, slots] == popmod.NO_SET
+            rows, slots = rows[numeric], slots[numeric]
         features, spread = pop.feat[rows, slots], pop.spread[rows, slots]
         lower, upper = self.scaling.accepted(features, pop.center[rows, slots], spread)
         out = [[] for _ in range(self.rule_count)]
@@ -267,16 +283,37 @@ class RuleSet:
 
     def bounds_in_blocks(self):
         """`bounds` a block of `TEXT_BLOCK` rules at a time: (the block's positions, lower,
-        upper), so that no rules x features matrix is whole (3,000 rules of 20,000 words: 480
-        MB each)."""
+        upper, sets), so that no rules x features matrix is whole (3,000 rules of 20,000 words:
+        480 MB each); sets is `population.dense_sets` of the block (None without nominal
+        tests)."""
+        d = len(self.feature_names)
         for start in range(0, self.rule_count, TEXT_BLOCK):
             at = np.arange(start, min(start + TEXT_BLOCK, self.rule_count))
-            yield at, *popmod.dense_bounds(popmod.take(self.rules, at), len(self.feature_names))
+            block = popmod.take(self.rules, at)
+            yield at, *popmod.dense_bounds(block, d), popmod.dense_sets(block, d)
 
-    def rule_texts(self) -> list[str]:
-        return [text for at, lower, upper in self.bounds_in_blocks()
+    def set_tests(self) -> list[list[tuple[int, tuple]]]:
+        """Per rule, its nominal tests: (feature, the categories it allows) for each nominal
+        feature it specifies, in slot order; it accepts a value exactly when the value is one
+        of them (a category training never saw, or a missing value, is in no set)."""
+        out = [[] for _ in range(self.rule_count)]
+        if not popmod.has_sets(self.rules):
+            return out
+        pop, categories = self.rules, self.scaling.categories
+        for i in range(self.rule_count):
+            for k in range(int(pop.nspec[i])):
+                if pop.allowed[i, k] != popmod.NO_SET:
+                    j, mask = int(pop.feat[i, k]), int(pop.allowed[i, k])
+                    out[i].append((j, tuple(v for code, v in enumerate(categories[j])
+                                            if mask >> code & 1)))
+        return out
+
+    def rule_texts(self, row=None) -> list[str]:
+        """One readable line per rule; with ``row`` (one row's values in the data's units), a
+        nominal test also names the row's value (``colour = red ∈ {red, ochre}``)."""
+        return [text for at, lower, upper, sets in self.bounds_in_blocks()
                 for text in texts(self.scaling, lower, upper, self.labelsets[self.rules.ls[at]],
-                                  self.feature_names, self.label_names)]
+                                  self.feature_names, self.label_names, sets, row)]
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -291,12 +328,13 @@ class RuleSet:
         """`scorecard` with support on rows already on the rules' axes (a model's bound rows:
         ohsumed's training rows took 0.1-0.2 s and 89 MB to scale again)."""
         conditions = []
-        for _, scaled_lower, scaled_upper in self.bounds_in_blocks():
+        for at, scaled_lower, scaled_upper, sets in self.bounds_in_blocks():
             lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
+            rows = sets if sets is not None else [None] * len(at)
             conditions += [condition_text(lo, hi, slo, shi, self.feature_names,
-                                          self.scaling.binary)
-                           for lo, hi, slo, shi in zip(lower, upper, scaled_lower, scaled_upper,
-                                                       strict=True)]
+                                          self.scaling.binary, row, self.scaling.categories)
+                           for lo, hi, slo, shi, row in zip(lower, upper, scaled_lower,
+                                                            scaled_upper, rows, strict=True)]
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
         frame = pd.DataFrame({
             "condition": conditions,
@@ -329,7 +367,7 @@ class RuleSet:
     def rules_frame(self) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,
         numerosity, experience, generality, ..."""
-        generality = popmod.generality(self.rules, len(self.feature_names))
+        generality = popmod.generality(self.rules, len(self.feature_names), self.scaling.levels)
         return rules_frame(self.rules, self.rule_texts(), self.labelsets[self.rules.ls],
                            generality, self.label_names, self.rule_ids)
 
@@ -346,8 +384,10 @@ class RuleSet:
             for k in range(pop.nspec[i]):
                 center[pop.feat[i, k]] = float(pop.center[i, k])
                 spread[pop.feat[i, k]] = float(pop.spread[i, k])
-            rule = {"condition": {"type": "hyperrectangle_csr", "center": center,
-                                  "spread": spread},
+            condition = {"type": "hyperrectangle_csr", "center": center, "spread": spread}
+            if popmod.has_sets(pop):
+                condition["allowed"] = popmod.allowed_lists(pop, i, d)
+            rule = {"condition": condition,
                     "labelset": self.labelsets[pop.ls[i]].tolist()}
             rule.update({key: getattr(pop, field)[i].item() for key, field in RULE_STATS.items()})
             rules.append(rule)
@@ -376,7 +416,8 @@ class RuleSet:
         max_specified = min(max_specified, d)
         scaling = Scaling.from_dict(data, features)
         rules = model_file.listed(data, "rules")
-        pop, labelsets = model_file.population(rules, d, m, max_population, max_specified)
+        pop, labelsets = model_file.population(rules, d, m, max_population, max_specified,
+                                               scaling.levels)
         n = len(rules)
         scorer = scorer_from_dict(data["scorer"], n, m)
         iteration = model_file.iteration(data["iteration"])
@@ -386,14 +427,12 @@ class RuleSet:
                    model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
 
 
-def _one_row(x):
-    """One row (a sequence of d numbers, or a 1 x d sparse row) as a 1 x d matrix."""
-    return x if sp.issparse(x) else np.asarray(x, dtype=np.float64).reshape(1, -1)
-
-
-def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names):
+def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
+          sets=None, row=None):
     """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows; a
-    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``."""
+    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``, one on a nominal
+    feature names the categories of its set (``sets``, `population.dense_sets`)."""
     lower, upper = scaling.unscale(scaled_lower, scaled_upper)
     return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
-                      label_names, binary=scaling.binary)
+                      label_names, binary=scaling.binary, sets=sets,
+                      categories=scaling.categories, row=row)

@@ -3,7 +3,8 @@
 Bounds are shown in the data's original units; wildcards are left out; a bound at the edge of the
 training range is dropped (values beyond it are clipped at match time), so it reads ``x3 <= 0.40``.
 A feature that only takes the values 0 and 1 (a word present or absent) reads ``word = 1``,
-``word = 0``, or ``word = 0 or 1``: what the interval accepts of the values it can take.
+``word = 0``, or ``word = 0 or 1``: what the interval accepts of the values it can take. A
+nominal feature reads ``colour ∈ {red, ochre}``: the categories its set allows.
 """
 
 import numpy as np
@@ -34,13 +35,26 @@ def _binary_term(name: str, low: float, high: float) -> str | None:
     return f"{name} = {' or '.join(map(str, values))}"
 
 
+def set_text(allowed, categories) -> str:
+    """``{red, ochre}``: the categories whose codes the bitmask ``allowed`` holds."""
+    return "{" + ", ".join(str(v) for code, v in enumerate(categories)
+                           if int(allowed) >> code & 1) + "}"
+
+
 def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
-                   binary=None) -> str:
+                   binary=None, sets=None, categories=None, row=None) -> str:
     """The conjunction of a rule's specified features (``TRUE`` when all are wildcards).
-    ``binary[j]``: feature ``j`` takes only the values 0 and 1 (see `binary_features`)."""
+    ``binary[j]``: feature ``j`` takes only the values 0 and 1 (see `binary_features`);
+    ``sets[j]``: the rule's set of codes on the nominal feature ``j`` (``categories[j]``, the
+    feature's category list; ``row``: one row's values, which a nominal test then names)."""
     terms = []
     for j in np.flatnonzero(~np.isnan(lower)):
         name = feature_names[j]
+        if categories is not None and categories[j] is not None:
+            value = "" if row is None else f" = {'missing' if _missing(row[j]) else row[j]}"
+            allowed = "{...}" if sets is None else set_text(sets[j], categories[j])
+            terms.append(f"{name}{value} ∈ {allowed}")  # {...}: a set not recorded
+            continue
         if binary is not None and binary[j]:
             term = _binary_term(name, lower[j], upper[j])
             if term is not None:
@@ -56,15 +70,20 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
     return " AND ".join(terms) if terms else "TRUE"
 
 
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value))
+
+
 def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
-               binary=None):
-    """One readable line per rule (rows of the bound matrices, NaN = wildcard); ``binary`` as in
-    `condition_text`."""
+               binary=None, sets=None, categories=None, row=None):
+    """One readable line per rule (rows of the bound matrices, NaN = wildcard); ``binary``,
+    ``sets`` (one row per rule), ``categories`` and ``row`` as in `condition_text`."""
+    rows = sets if sets is not None else [None] * len(lower)
     return [
-        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary)} "
-        f"THEN {labelset_text(bits, label_names)}"
-        for lo, hi, slo, shi, bits in zip(
-            lower, upper, scaled_lower, scaled_upper, labelsets, strict=True
+        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary, rule_sets, categories, row)}"
+        f" THEN {labelset_text(bits, label_names)}"
+        for lo, hi, slo, shi, bits, rule_sets in zip(
+            lower, upper, scaled_lower, scaled_upper, labelsets, rows, strict=True
         )
     ]
 

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 
 from mlr_core.errors import require
 from mlr_core.model_file import booleans, floats
+from mlr_core.nominal import checked_categories, levels
 from mlr_core.rules import binary_features
 from mlr_core.sparse_rows import SparseRows, column_stats
 
@@ -33,29 +34,46 @@ class Scaling:
     to [0, 1] beyond the training range. The map is non-decreasing over every float, so a
     condition on the axis accepts an interval of the data's units (`accepted`), and on the rank
     axis the engine learns from the values' order alone: a strictly increasing map of a feature
-    moves its knots, not its training rows' positions."""
+    moves its knots, not its training rows' positions.
+
+    ``categories``: None, or per feature None (numeric) or its category list (nominal,
+    ``mlr_core/nominal.py``): a nominal feature's values reach its axis as their codes,
+    unchanged (its range is that of the codes; it is not ``binary`` and has no knots)."""
 
     data_min: np.ndarray
     data_max: np.ndarray
     binary: np.ndarray
     knots: tuple | None = None
+    categories: tuple | None = None
 
     @classmethod
-    def of(cls, X: np.ndarray, axis: str = "minmax") -> Scaling:
+    def of(cls, X: np.ndarray, axis: str = "minmax", categories: tuple | None = None) -> Scaling:
         """The scaling of training rows ``X`` (dense, or canonical CSR: `column_stats`), from
         their known values: a missing one (NaN, dense rows only) stays NaN on its axis
-        (``mlr_core/missing.py``); a column with none known gets the range 0 to 0."""
+        (``mlr_core/missing.py``); a column with none known gets the range 0 to 0. A feature
+        with ``categories`` (``mlr_core/nominal.py``; dense rows only) keeps its codes."""
         if sp.issparse(X):
             low, high, binary, counted = column_stats(X, axis == "rank")
             knots = tuple(counted_knots(*c) for c in counted) if axis == "rank" else None
             return cls(low, high, binary, knots)
         knots = tuple(rank_knots(column) for column in X.T) if axis == "rank" else None
+        binary = binary_features(X)
+        if categories is not None:
+            nominal = [c is not None for c in categories]
+            binary &= ~np.array(nominal)
+            if knots is not None:
+                knots = tuple(None if n else k for n, k in zip(nominal, knots, strict=True))
         known = ~np.isnan(X)
         data_min = np.where(known, X, np.inf).min(axis=0, initial=np.inf)
         data_max = np.where(known, X, -np.inf).max(axis=0, initial=-np.inf)
         unknown = ~known.any(axis=0)
         return cls(np.where(unknown, 0.0, data_min), np.where(unknown, 0.0, data_max),
-                   binary_features(X), knots)
+                   binary, knots, categories)
+
+    @cached_property
+    def levels(self) -> np.ndarray:
+        """Per feature its number of categories (0: numeric), empty when none is nominal."""
+        return levels(self.categories, len(self.data_min))
 
     @property
     def axis(self) -> str:
@@ -74,10 +92,15 @@ class Scaling:
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """X (a float matrix of the training width) on the [0, 1] axes, clipped there; a
-        canonical CSR matrix (``sparse_rows.checked_csr``) as `SparseRows`."""
+        nominal feature's codes as they are; a canonical CSR matrix
+        (``sparse_rows.checked_csr``) as `SparseRows`."""
         if sp.issparse(X):
             return SparseRows.scaled(X, self.positions)
-        return self._pieces.transform(X)
+        out = self._pieces.transform(X)
+        if self.categories is not None:
+            nominal = np.flatnonzero(self.levels)
+            out[:, nominal] = np.asarray(X, dtype=np.float64)[:, nominal]
+        return out
 
     def positions(self, values, features) -> np.ndarray:
         """Each value on the axis of its feature (aligned arrays): `transform`'s arithmetic."""
@@ -116,6 +139,8 @@ class Scaling:
         if self.knots is not None:
             out["knots"] = [None if k is None else [k[0].tolist(), k[1].tolist()]
                             for k in self.knots]
+        if self.categories is not None:
+            out["categories"] = [None if c is None else list(c) for c in self.categories]
         return out
 
     @classmethod
@@ -137,7 +162,15 @@ class Scaling:
                     f"knots must be a list of {d} entries, one per feature (null: its range).")
             knots = tuple(_knots(knot, data_min[j], data_max[j], features[j])
                           for j, knot in enumerate(knots))
-        return cls(data_min, data_max, binary, knots)
+        categories = checked_categories(data.get("categories"), features)
+        if categories is not None:
+            count = levels(categories, d)
+            j = int(np.argmax((count > 0) & ((data_max >= count) | binary)))
+            require(count[j] == 0 or (data_max[j] < count[j] and not binary[j]),
+                    f"feature {features[j]!r} has {count[j]} categories, but its codes reach "
+                    f"{data_max[j]:g} or it is marked binary: the category list does not "
+                    "belong to this model.")
+        return cls(data_min, data_max, binary, knots, categories)
 
 
 def rank_knots(column: np.ndarray, max_knots: int = MAX_KNOTS):

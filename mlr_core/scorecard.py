@@ -73,12 +73,15 @@ def notes(rule_set) -> list[str]:
 
 
 def bounds_json(rule_set) -> list[str]:
-    """Per rule, ``{feature: [lower, upper]}`` in the data's units (null where unbounded) as
-    JSON text: the values its condition accepts (`RuleSet.tests`)."""
-    return [json.dumps({rule_set.feature_names[j]: [None if lo == -np.inf else lo,
-                                                    None if hi == np.inf else hi]
-                        for j, lo, hi, _ in tests})
-            for tests in rule_set.tests()]
+    """Per rule, ``{feature: [lower, upper]}`` in the data's units (null where unbounded), and
+    ``{feature: {"in": [categories]}}`` for a nominal test, as JSON text: the values its
+    condition accepts (`RuleSet.tests`, `RuleSet.set_tests`)."""
+    return [json.dumps({**{rule_set.feature_names[j]: [None if lo == -np.inf else lo,
+                                                       None if hi == np.inf else hi]
+                           for j, lo, hi, _ in tests},
+                        **{rule_set.feature_names[j]: {"in": list(values)}
+                           for j, values in sets}})
+            for tests, sets in zip(rule_set.tests(), rule_set.set_tests(), strict=True)]
 
 
 def to_csv(rule_set, X, order=None) -> str:

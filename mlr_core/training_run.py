@@ -75,14 +75,15 @@ def _gib(n_bytes: float) -> str:
 def allocate_population(config: Config) -> popmod.Population:
     """An empty population sized by ``config`` (``n_rules`` + 3 slots of ``max_specified``
     features), refused with an InputError, naming the memory, when the machine cannot hold it."""
-    need = popmod.population_bytes(config.n_rules + EXTRA_SLOTS, config.max_specified)
+    sets = len(config.levels) > 0  # the data has nominal features
+    need = popmod.population_bytes(config.n_rules + EXTRA_SLOTS, config.max_specified, sets)
     have = _physical_memory()
     if have is not None and need > have:
         raise InputError(f"n_rules={config.n_rules:,} needs {_gib(need)} for the rule "
                          f"population, more than the {_gib(have)} of this machine: choose a "
                          "smaller n_rules.")
     try:
-        return popmod.new_population(config.n_rules + EXTRA_SLOTS, config.max_specified)
+        return popmod.new_population(config.n_rules + EXTRA_SLOTS, config.max_specified, sets)
     except MemoryError as err:
         raise InputError(f"n_rules={config.n_rules:,} does not fit in memory: choose a smaller "
                          "n_rules.") from err
@@ -222,7 +223,7 @@ class TrainingRun:
     def step_traced(self) -> Trace:
         """One iteration, exactly as `learn` (1) would run it, with its events recorded."""
         trace = new_trace(self.population.nspec.shape[0], self.config.max_specified,
-                          self.n_features)
+                          self.n_features, popmod.has_sets(self.population))
         self.learn(1, trace)
         return trace
 
@@ -243,7 +244,7 @@ class TrainingRun:
                                        self.iteration, ids, extra)
 
     def generality(self) -> np.ndarray:
-        return popmod.generality(self.population, self.n_features)
+        return popmod.generality(self.population, self.n_features, self.scaling.levels)
 
     def summary(self) -> dict:
         """Sizes, mean fitness and generality, coverage since the last history row, counters."""
@@ -354,7 +355,8 @@ class TrainingRun:
         if size + EXTRA_SLOTS > run.population.nspec.shape[0]:
             # a file that does not tell them apart holds the one-condition rules among the N
             # evolved ones; the first iteration of further training deletes copies down to N
-            run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified)
+            run.population = popmod.new_population(size + EXTRA_SLOTS, config.max_specified,
+                                                   popmod.has_sets(evolved))
         popmod.copy_into(run.population, evolved)
         run.labelsets = rule_set.labelsets.copy()
         run.rule_ids = ids

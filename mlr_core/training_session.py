@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from mlr_core import bipartition as bp
-from mlr_core import params
+from mlr_core import nominal, params
 from mlr_core._deprecation import deprecated_method
 from mlr_core._engine.matching import match_matrix
 from mlr_core._engine.trace import ROW
@@ -107,7 +107,7 @@ class TrainingSession:
         model._validate_params()
         fitted = getattr(model, "fitted_", None)
         if warm_start and fitted is not None:
-            X = check_features(model, X)
+            X = check_features(model, nominal.encoded(X, fitted.run.scaling.categories))
             Y, _ = check_labels(Y, X.shape[0])
             if Y.shape[1] != len(fitted.label_names):
                 raise InputError(
@@ -117,13 +117,14 @@ class TrainingSession:
             self._reconfigure(*X.shape)
             fitted.run.bind_rows(X, Y)
             return self
-        X, columns = check_training_features(model, X)
+        categories = nominal.categories_of(X)
+        X, columns = check_training_features(model, nominal.encoded(X, categories))
         Y, label_dtype = check_labels(Y, X.shape[0])
         n, d = X.shape
         feature_names = _names(feature_names, columns, d, "x")
         label_names = _names(label_names, None, Y.shape[1], "label")
         seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
-        scaling = Scaling.of(X, model.axis)
+        scaling = Scaling.of(X, model.axis, categories)
         run = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
                           Y.shape[1], seed, model.history_every)
         run.bind_rows(X, Y)
@@ -188,9 +189,9 @@ class TrainingSession:
         trace = run.step_traced()
         row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
         return describe(trace, before, iteration, run.labelsets, row_bits, model.label_names_,
-                        lambda lower, upper, sets: texts(run.scaling, lower, upper, sets,
-                                                         model.feature_names_,
-                                                         model.label_names_))
+                        lambda lower, upper, bits, sets=None: texts(
+                            run.scaling, lower, upper, bits, model.feature_names_,
+                            model.label_names_, sets))
 
     # ------------------------------------------------------------------ tuning
 
@@ -276,7 +277,8 @@ def engine_config(model, n_train, n_features, scaling):
     return params.engine_config(
         values, n_features,
         params.resolved_n_rules(values, n_train, float(np.mean(scaling.binary))),
-        params.resolved_max_specified(values, n_train, n_features))
+        params.resolved_max_specified(values, n_train, n_features))._replace(
+            levels=scaling.levels)
 
 
 def _names(given, from_frame, count, prefix):

@@ -34,6 +34,7 @@ QUICK = {
     "many_labels.py": (["--rows", "20", "--labels", "300"], "calibrate"),
     "missing_values.py": (["--datasets", "flags", "--folds", "0", "--learners", "MLR native",
                            "MLR imputed"], "| flags | "),
+    "nominal_features.py": (["--quick"], "| categories | mean |"),
     "monotone_maps.py": (["--datasets", "flags", "--axes", "rank"], "| flags | 0 | rank | exp |"),
     "other_domains.py": (["--quick"], "## hamming_loss"),
     "profile_fit.py": (["--quick"], "cycle: matching"),

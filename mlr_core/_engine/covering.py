@@ -4,13 +4,40 @@ import numpy as np
 
 from mlr_core._engine import rng
 from mlr_core._engine.jit import njit
-from mlr_core._engine.population import insert_rule
+from mlr_core._engine.population import NO_SET, has_sets, insert_rule
 
 
 @njit
 def random_spread(r0, state):
     """Half the side length of a new interval, the side drawn from U[0.5 r0, 1.5 r0]."""
     return 0.5 * r0 * (0.5 + rng.uniform(state))
+
+
+@njit
+def full_set(n_categories):
+    """The bitmask holding every code of a feature of ``n_categories`` categories."""
+    if n_categories >= 64:
+        return NO_SET
+    return (np.uint64(1) << np.uint64(n_categories)) - np.uint64(1)
+
+
+@njit
+def random_set(value, n_categories, r0, state):
+    """A new nominal test around the code ``value``: that code, and each other code with
+    probability ``min(r0, 1)`` (a new interval's side is about ``r0`` of its axis); the full
+    set (a wildcard) when every code joined."""
+    allowed = np.uint64(1) << np.uint64(value)
+    for code in range(n_categories):
+        if code != value and rng.uniform(state) < min(r0, 1.0):
+            allowed |= np.uint64(1) << np.uint64(code)
+    return allowed
+
+
+@njit(inline="always")  # called per feature
+def nominal(cfg, f):
+    """True if feature ``f`` is nominal (``cfg.levels``: the category counts, empty for numeric
+    data)."""
+    return cfg.levels.shape[0] > 0 and cfg.levels[f] > 0
 
 
 @njit
@@ -31,8 +58,9 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     """Insert a rule that matches ``x`` and predicts labelset ``ls_id``; return its slot.
 
     Each feature is a wildcard with probability ``p_hash``; the others get a random interval
-    around ``x_j``. At most ``max_specified`` features are specified. A feature whose value is
-    missing (NaN) stays a wildcard, as in ExSTraCS: no interval is centred on it.
+    around ``x_j`` (a nominal one a `random_set` around its code). At most ``max_specified``
+    features are specified. A feature whose value is missing (NaN) stays a wildcard, as in
+    ExSTraCS: no interval or set is centred on it.
     """
     d = x.shape[0]
     chosen = np.empty(d, dtype=np.int32)
@@ -44,8 +72,21 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     count = specify_at_most(chosen, count, cfg.max_specified, state)
     center = np.empty(count)
     spread = np.empty(count)
+    allowed = np.full(count if has_sets(pop) else 0, NO_SET)
+    kept = 0
     for k in range(count):
-        center[k] = x[chosen[k]]
-        spread[k] = random_spread(cfg.r0, state)
-    return insert_rule(pop, count, chosen[:count], center, spread, ls_id, 1.0, 1.0, 1.0,
-                       iteration)
+        f = chosen[k]
+        if nominal(cfg, f):
+            allowed[kept] = random_set(int(x[f]), cfg.levels[f], cfg.r0, state)
+            if allowed[kept] == full_set(cfg.levels[f]):
+                continue
+            center[kept], spread[kept] = 0.0, 0.0
+        else:
+            center[kept] = x[f]
+            spread[kept] = random_spread(cfg.r0, state)
+            if has_sets(pop):
+                allowed[kept] = NO_SET  # a set drawn full for a feature skipped above
+        chosen[kept] = f
+        kept += 1
+    return insert_rule(pop, kept, chosen[:kept], center, spread, allowed, ls_id, 1.0, 1.0,
+                       1.0, iteration)

@@ -5,6 +5,11 @@ and their centre and spread on the [0, 1]-scaled axes (XCSF's ``hyperrectangle_c
 when ``|x - c| <= s``; keeping c and s themselves makes the JSON export exact). The unused
 condition slots of a rule hold a test every x passes (spread = inf), so that matching
 (``matching.py``) can check all slots without branching.
+A nominal feature's axis holds its category code (0, 1, 2, ...); a slot that tests it holds the
+set of allowed codes as a bitmask (``allowed``: bit c for code c, at most `MAX_CATEGORIES`) and
+centre 0, spread 0, which no kernel reads for it; every other slot holds `NO_SET`. A population
+without nominal features keeps ``allowed`` 0 slots wide (`has_sets` is False), so that numeric
+data is matched by exactly the kernels it had before.
 Rules occupy slots ``0 .. size-1`` contiguously; removal moves the last rule into the hole.
 """
 
@@ -13,6 +18,11 @@ from collections import namedtuple
 import numpy as np
 
 from mlr_core._engine.jit import njit
+
+MAX_CATEGORIES = 64
+"""The most categories a nominal feature may have: its set of allowed codes is one uint64."""
+NO_SET = np.uint64(2**64 - 1)
+"""``allowed`` of a slot that tests no nominal feature (and of an empty slot)."""
 
 
 class Field(namedtuple("Field", "name dtype per_slot empty stat")):
@@ -26,6 +36,7 @@ RULE_FIELDS = (
     Field("feat", np.int32, True, 0, None),  # the specified features, sorted
     Field("center", np.float64, True, 0.0, None),
     Field("spread", np.float64, True, np.inf, None),  # inf: the slot passes every x
+    Field("allowed", np.uint64, True, NO_SET, None),  # a nominal slot's codes (see has_sets)
     Field("nspec", np.int32, False, 0, None),  # how many slots are specified
     Field("ls", np.int32, False, 0, None),  # the labelset's row
     Field("num", np.int64, False, 0, "numerosity"),
@@ -46,12 +57,18 @@ RULE_ARRAYS = tuple(field.name for field in RULE_FIELDS)
 Population = namedtuple("Population", (*RULE_ARRAYS, "size", "micro"))
 
 
-def new_population(capacity: int, max_specified: int) -> Population:
+def new_population(capacity: int, max_specified: int, sets: bool = False) -> Population:
     """An empty population with room for ``capacity`` macro rules of at most ``max_specified``
-    specified features each."""
+    specified features each; ``sets``: the data has nominal features (``allowed`` is as wide
+    as the other per-slot arrays, else 0 wide)."""
     k = max(int(max_specified), 1)
-    arrays = [np.full((capacity, k) if f.per_slot else capacity, f.empty, dtype=f.dtype)
-              for f in RULE_FIELDS]
+
+    def shape(f):
+        if not f.per_slot:
+            return capacity
+        return capacity, (k if sets or f.name != "allowed" else 0)
+
+    arrays = [np.full(shape(f), f.empty, dtype=f.dtype) for f in RULE_FIELDS]
     return from_arrays(arrays, 0, 0)
 
 
@@ -67,9 +84,16 @@ def from_arrays(arrays, size: int, micro: int) -> Population:
                       np.array([micro], dtype=np.int64))
 
 
-def population_bytes(capacity: int, max_specified: int) -> int:
+def population_bytes(capacity: int, max_specified: int, sets: bool = False) -> int:
     """The memory `new_population` would take, known before allocating it."""
-    return int(capacity) * sum(a.nbytes for a in rule_arrays(new_population(1, max_specified)))
+    one = new_population(1, max_specified, sets)
+    return int(capacity) * sum(a.nbytes for a in rule_arrays(one))
+
+
+@njit(inline="always")
+def has_sets(pop):
+    """True if ``pop`` can hold nominal tests (its data has nominal features)."""
+    return pop.allowed.shape[1] > 0
 
 
 def live(pop: Population) -> Population:
@@ -101,9 +125,19 @@ def concatenate(a: Population, b: Population) -> Population:
     """The live rules of ``a`` followed by those of ``b`` (of the same width), as one population
     with exactly as many slots as rules."""
     na, nb = int(a.size[0]), int(b.size[0])
-    fields = [np.concatenate([x[:na], y[:nb]])
-              for x, y in zip(rule_arrays(a), rule_arrays(b), strict=True)]
+    fields = [np.concatenate([x[:na], _widened(y[:nb], x.shape[1:], f.empty)])
+              for x, y, f in zip(rule_arrays(a), rule_arrays(b), RULE_FIELDS, strict=True)]
     return from_arrays(fields, na + nb, int(a.micro[0] + b.micro[0]))
+
+
+def _widened(values: np.ndarray, shape: tuple, empty) -> np.ndarray:
+    """``values`` with as many slots per rule as ``shape`` says, the new ones ``empty``: rules
+    without nominal tests (0-wide ``allowed``) beside rules that may have them."""
+    if values.shape[1:] == shape:
+        return values
+    out = np.full((len(values), *shape), empty, dtype=values.dtype)
+    out[:, :values.shape[1]] = values
+    return out
 
 
 def dense_bounds(pop: Population, n_features: int):
@@ -120,16 +154,53 @@ def dense_bounds(pop: Population, n_features: int):
     return lower, upper
 
 
-def generality(pop: Population, n_features: int) -> np.ndarray:
-    """Per rule, the mean over features of the covered fraction of the axis (wildcards count 1)."""
+def generality(pop: Population, n_features: int, levels=None) -> np.ndarray:
+    """Per rule, the mean over features of the covered fraction of the axis (wildcards count 1;
+    a nominal test, with ``levels`` the features' category counts, its share of the
+    categories)."""
     p = live(pop)
     width = np.minimum(p.center + p.spread, 1.0) - np.maximum(p.center - p.spread, 0.0)
+    if p.allowed.shape[1]:
+        nominal = p.allowed != NO_SET
+        share = set_sizes(p.allowed) / np.maximum(np.asarray(levels)[p.feat], 1)
+        width = np.where(nominal, share, width)
     widths = np.where(np.arange(p.center.shape[1])[None, :] < p.nspec[:, None], width, 0.0)
     return (n_features - p.nspec + widths.sum(axis=1)) / n_features
 
 
+def set_sizes(allowed: np.ndarray) -> np.ndarray:
+    """How many codes each bitmask in ``allowed`` holds."""
+    as_bytes = np.ascontiguousarray(allowed, dtype=np.uint64)[..., None].view(np.uint8)
+    return np.unpackbits(as_bytes, axis=-1).sum(axis=-1)
+
+
+def allowed_lists(pop: Population, i: int, n_features: int) -> list:
+    """Rule ``i``'s nominal tests as a model file holds them: per feature null, or the codes
+    its set allows."""
+    out = [None] * n_features
+    for k in range(int(pop.nspec[i])):
+        if pop.allowed[i, k] != NO_SET:
+            mask = int(pop.allowed[i, k])
+            out[int(pop.feat[i, k])] = [c for c in range(MAX_CATEGORIES) if mask >> c & 1]
+    return out
+
+
+def dense_sets(pop: Population, n_features: int) -> np.ndarray | None:
+    """``size x d``: each rule's set of allowed codes per nominal feature it tests, `NO_SET`
+    elsewhere; None for a population without nominal tests."""
+    if not has_sets(pop):
+        return None
+    p = live(pop)
+    out = np.full((len(p.nspec), n_features), NO_SET)
+    rows, slots = np.nonzero(np.arange(p.feat.shape[1])[None, :] < p.nspec[:, None])
+    out[rows, p.feat[rows, slots]] = p.allowed[rows, slots]
+    return out
+
+
 def _copy_rule_between_source() -> str:
-    lines = [f"    b.{name}[j] = a.{name}[i]" for name in RULE_ARRAYS]
+    lines = [f"    b.{name}[j] = a.{name}[i]" for name in RULE_ARRAYS if name != "allowed"]
+    lines.append("    if has_sets(b):  # numeric data has no sets to copy\n"
+                 "        b.allowed[j] = a.allowed[i]")
     return ("def copy_rule_between(a, i, b, j):\n"
             '    """Copy every field of rule ``i`` of population ``a`` into slot ``j`` of '
             'population ``b`` (of the same width)."""\n' + "\n".join(lines) + "\n")
@@ -142,7 +213,7 @@ def _compiled(source: str, name: str):
     ``__name__``, and without one a process that loaded the kernel from the cache failed in
     ``_rebuild_env`` with "'NoneType' object has no attribute 'startswith'" (numba issue
     10485: https://github.com/numba/numba/issues/10485)."""
-    namespace = {"__name__": __name__}
+    namespace = {"__name__": __name__, "has_sets": has_sets}
     exec(compile(source, __file__, "exec"), namespace)  # noqa: S102 - our own text, above
     return namespace[name]
 
@@ -167,8 +238,8 @@ def remove_rule(pop, i):
     pop.size[0] = last
 
 
-@njit
-def same_condition(pop, i, nspec, feat, center, spread):
+@njit(inline="always")  # called per rule by insert_rule
+def same_condition(pop, i, nspec, feat, center, spread, allowed):
     """True if rule ``i``'s condition equals the given sparse condition exactly."""
     if pop.nspec[i] != nspec:
         return False
@@ -176,15 +247,20 @@ def same_condition(pop, i, nspec, feat, center, spread):
         if (pop.feat[i, k] != feat[k] or pop.center[i, k] != center[k]
                 or pop.spread[i, k] != spread[k]):
             return False
+    if has_sets(pop):  # outside the loop above: numeric data runs it as before
+        for k in range(nspec):
+            if pop.allowed[i, k] != allowed[k]:
+                return False
     return True
 
 
 @njit
-def insert_rule(pop, nspec, feat, center, spread, ls, fit, acc, cs, iteration):
+def insert_rule(pop, nspec, feat, center, spread, allowed, ls, fit, acc, cs, iteration):
     """Add one copy of a rule: merged into an identical rule (numerosity + 1) if one exists,
-    otherwise appended as a new inexperienced rule. Returns its slot."""
+    otherwise appended as a new inexperienced rule. Returns its slot. ``allowed`` is read only
+    where `has_sets`."""
     for i in range(pop.size[0]):
-        if pop.ls[i] == ls and same_condition(pop, i, nspec, feat, center, spread):
+        if pop.ls[i] == ls and same_condition(pop, i, nspec, feat, center, spread, allowed):
             pop.num[i] += 1
             pop.micro[0] += 1
             return i
@@ -195,6 +271,9 @@ def insert_rule(pop, nspec, feat, center, spread, ls, fit, acc, cs, iteration):
     pop.feat[i, nspec:] = 0
     pop.center[i, nspec:] = 0.0
     pop.spread[i, nspec:] = np.inf
+    if has_sets(pop):
+        pop.allowed[i, :nspec] = allowed[:nspec]
+        pop.allowed[i, nspec:] = NO_SET
     pop.nspec[i] = nspec
     pop.ls[i] = ls
     pop.num[i] = 1

@@ -3,15 +3,18 @@ general condition, the same labelset), in the GA (offspring by a parent) and, op
 the whole correct set.
 """
 
+import numpy as np
+
 from mlr_core._engine.jit import njit
-from mlr_core._engine.population import remove_rule
+from mlr_core._engine.population import NO_SET, has_sets, remove_rule
 from mlr_core._engine.trace import N_SUBSUMED, record_rule
 
 
 @njit
-def subsumes(pop, i, feat, center, spread, count):
+def subsumes(pop, i, feat, center, spread, allowed, count):
     """True if rule ``i``'s condition contains the given sparse condition (it is more general:
-    every feature it specifies is specified in the other, with a narrower interval)."""
+    every feature it specifies is specified in the other, with a narrower interval or a subset
+    of its set)."""
     k = 0
     for p in range(pop.nspec[i]):
         f = pop.feat[i, p]
@@ -22,7 +25,19 @@ def subsumes(pop, i, feat, center, spread, count):
         if (center[k] - spread[k] < pop.center[i, p] - pop.spread[i, p]
                 or center[k] + spread[k] > pop.center[i, p] + pop.spread[i, p]):
             return False
+        if has_sets(pop) and allowed[k] & ~pop.allowed[i, p] != 0:
+            return False
     return True
+
+
+@njit
+def set_share(allowed, n_categories):
+    """The share of a nominal feature's ``n_categories`` codes the bitmask ``allowed`` holds
+    (a nominal test's generality, as ``2 * spread`` is an interval's)."""
+    count = 0
+    for code in range(n_categories):
+        count += (allowed >> np.uint64(code)) & np.uint64(1)
+    return count / n_categories
 
 
 @njit
@@ -42,7 +57,10 @@ def correct_set_subsumption(pop, cset, n_correct, cfg, trace):
         if can_subsume(pop, i, cfg):
             g = -float(pop.nspec[i])
             for p in range(pop.nspec[i]):
-                g += 2.0 * pop.spread[i, p]
+                if has_sets(pop) and pop.allowed[i, p] != NO_SET:
+                    g += set_share(pop.allowed[i, p], cfg.levels[pop.feat[i, p]])
+                else:
+                    g += 2.0 * pop.spread[i, p]
             if g > best_generality:
                 best, best_generality = i, g
     if best < 0:
@@ -52,7 +70,8 @@ def correct_set_subsumption(pop, cset, n_correct, cfg, trace):
         i = cset[k]
         n = pop.nspec[i]
         if i != best and subsumes(
-            pop, best, pop.feat[i, :n], pop.center[i, :n], pop.spread[i, :n], n
+            pop, best, pop.feat[i, :n], pop.center[i, :n], pop.spread[i, :n],
+            pop.allowed[i, :n], n
         ):
             victims.append(i)
     victims.sort()

@@ -28,8 +28,9 @@ N_INTS = 12
 BY_PARENT1, BY_PARENT2 = 1, 2  # a child's fate when a parent subsumed it (else -1)
 
 
-def new_trace(capacity: int, max_specified: int, n_features: int) -> Trace:
-    """Empty buffers for one iteration of a population of ``capacity`` slots."""
+def new_trace(capacity: int, max_specified: int, n_features: int, sets: bool = False) -> Trace:
+    """Empty buffers for one iteration of a population of ``capacity`` slots (``sets``: with
+    nominal tests, see ``population.new_population``)."""
     ints = np.full(N_INTS, -1, dtype=np.int64)
     ints[[GA, N_SUBSUMED, N_DELETED]] = 0
     return Trace(
@@ -37,11 +38,11 @@ def new_trace(capacity: int, max_specified: int, n_features: int) -> Trace:
         mset=np.empty(capacity, dtype=np.int64),
         cset=np.empty(capacity, dtype=np.int64),
         offspring=np.zeros((2, 2, 3, n_features)),
-        covering=new_population(1, max_specified),
-        parents=new_population(2, max_specified),
-        children=new_population(2, max_specified),
-        subsumed=new_population(capacity, max_specified),
-        deleted=new_population(capacity, max_specified),
+        covering=new_population(1, max_specified, sets),
+        parents=new_population(2, max_specified, sets),
+        children=new_population(2, max_specified, sets),
+        subsumed=new_population(capacity, max_specified, sets),
+        deleted=new_population(capacity, max_specified, sets),
     )
 
 

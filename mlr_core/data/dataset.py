@@ -116,6 +116,28 @@ class Dataset:
         labels = pd.DataFrame(self.Y, columns=[LABEL_PREFIX + lab for lab in self.label_names])
         return pd.concat([features, labels], axis=1)
 
+    def nominal_frame(self) -> pd.DataFrame:
+        """The features as a DataFrame with each one-hot encoded nominal attribute (its columns
+        ``attribute=value``) back in one column of pandas categories, its declared values in
+        order: a model fitted on it learns the attribute as a nominal feature, whose rules
+        read ``religion ∈ {1, 5}`` (``mlr_core/nominal.py``). Numeric and yes/no (``binary``)
+        columns stay as they are."""
+        columns, k = {}, 0
+        for attr, kind in self.source_attributes:
+            if kind != "nominal":
+                columns[attr] = self.X[:, k]
+                k += 1
+                continue
+            width = 0
+            while (k + width < self.n_features and self.feature_types[k + width] == "nominal"
+                   and self.feature_names[k + width].startswith(f"{attr}=")):
+                width += 1
+            values = [name[len(attr) + 1:] for name in self.feature_names[k:k + width]]
+            codes = self.X[:, k:k + width].argmax(axis=1)
+            columns[attr] = pd.Categorical.from_codes(codes, values)
+            k += width
+        return pd.DataFrame(columns)
+
 
 def excerpt(text: str) -> str:
     """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import joblib
 import numpy as np
+import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba.core.runtime import _nrt_python, rtsys
@@ -14,7 +15,7 @@ from mlr_core._engine import jit
 from mlr_core._engine.covering import cover
 from mlr_core._engine.cycle import ITERATION, POSITION
 from mlr_core._engine.matching import match_set
-from mlr_core._engine.population import live, new_population
+from mlr_core._engine.population import NO_SET, has_sets, live, new_population
 from mlr_core._engine.rng import new_state
 from mlr_core.params import engine_config
 
@@ -26,15 +27,19 @@ def _snapshot(model):
     rules = {}
     for i in range(len(pop.num)):
         n = pop.nspec[i]
+        sets = tuple(int(a) for a in pop.allowed[i, :n]) if has_sets(pop) else (int(NO_SET),) * n
         key = (int(pop.birth[i]), int(pop.ls[i]), tuple(pop.feat[i, :n]),
-               tuple(pop.center[i, :n]), tuple(pop.spread[i, :n]))
+               tuple(pop.center[i, :n]), tuple(pop.spread[i, :n]), sets)
         rules[key] = (int(pop.exp[i]), int(pop.ts[i]))
     return rules
 
 
 def _matches(key, x):
-    _, _, feat, center, spread = key
-    return all(abs(x[f] - c) <= s for f, c, s in zip(feat, center, spread, strict=True))
+    """Whether the rule of ``key`` matches the scaled row ``x``: each interval holds its value,
+    each nominal set (a bitmask of codes) holds its code."""
+    _, _, feat, center, spread, sets = key
+    return all(abs(x[f] - c) <= s if a == NO_SET else (a >> int(x[f])) & 1 == 1
+               for f, c, s, a in zip(feat, center, spread, sets, strict=True))
 
 
 def _check_population(model):
@@ -47,6 +52,15 @@ def _check_population(model):
     assert (pop.exp >= 0).all()
     assert (pop.nspec <= model.max_specified_).all()
     assert ((pop.spread >= 0) | (np.arange(pop.spread.shape[1]) >= pop.nspec[:, None])).all()
+    levels = model.run_.scaling.levels
+    assert has_sets(pop) == (len(levels) > 0)
+    if has_sets(pop):  # a nominal slot holds a proper non-empty subset of its codes, no other
+        used = np.arange(pop.feat.shape[1]) < pop.nspec[:, None]
+        nominal = used & (levels[pop.feat] > 0)
+        full = (np.uint64(1) << levels[pop.feat].astype(np.uint64)) - np.uint64(1)
+        assert ((pop.allowed == NO_SET) == ~nominal).all()
+        assert ((pop.allowed != 0) & (pop.allowed & ~full == 0) & (pop.allowed != full)
+                | ~nominal).all()
 
 
 @st.composite
@@ -58,6 +72,11 @@ def problems(draw):
     m = draw(st.integers(2, 4))
     X = r.random((n, d)) * draw(st.sampled_from([1.0, 100.0]))
     Y = (r.random((n, m)) < 0.4).astype(int)
+    nominal = draw(st.integers(0, 2))  # columns of categories beside the numeric ones
+    if nominal:
+        X = pd.DataFrame(X, columns=[f"x{j}" for j in range(d)])
+        for j in range(nominal):
+            X[f"c{j}"] = r.choice(list("abcdefg")[:draw(st.integers(1, 7))], n)
     params = {
         "n_rules": draw(st.integers(5, 60)),
         "fitness": draw(st.sampled_from(["em", "hl"])),
@@ -87,7 +106,7 @@ def test_every_step_keeps_the_invariants(problem):
         _check_population(model)
         if row is None:  # a new epoch (re)shuffles the order: the instance is unknown here
             continue
-        x, y_id = run.X[row], run.y_ids[row]
+        x, y_id = run.X[row], run.y_ids[row]  # scaled: a nominal feature's code
         after = _snapshot(model)
         for key, (exp, ts) in after.items():
             if key[0] == iteration:  # born now: by covering or the GA, for this instance
@@ -113,6 +132,31 @@ def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
     assert match_set(pop, x, out) == 1 and out[0] == slot
     assert pop.ls[slot] == 3 and pop.nspec[slot] <= min(limit, d)
     assert pop.num[slot] == 1 and pop.micro[0] == 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**16), st.integers(1, 12), st.sampled_from([0.0, 0.33, 0.9]),
+       st.sampled_from([0.0, 0.5, 2.0]))
+def test_covering_on_nominal_features_creates_a_matching_rule(seed, d, p_hash, r0):
+    """A nominal feature is covered by a set holding the row's code (not every code: that is a
+    wildcard); a missing category (NaN) leaves it a wildcard."""
+    r = np.random.default_rng(seed)
+    levels = r.integers(0, 6, d)  # 0: numeric
+    x = np.where(levels > 0, np.floor(r.random(d) * np.maximum(levels, 1)), r.random(d))
+    x[(levels > 0) & (r.random(d) < 0.2)] = np.nan  # numeric NaN: issue 32's missing values
+    cfg = engine_config(MLRClassifier(p_hash=p_hash, r0=r0).get_params(), d, 1000, d)._replace(
+        levels=levels)
+    pop = new_population(10, d, sets=True)
+    slot = cover(pop, x, 3, cfg, new_state(seed), 0)
+    out = np.empty(10, dtype=np.int64)
+    assert match_set(pop, x, out) == 1 and out[0] == slot
+    for k in range(pop.nspec[slot]):
+        f, allowed = pop.feat[slot, k], int(pop.allowed[slot, k])
+        assert not np.isnan(x[f])
+        if levels[f]:
+            assert allowed >> int(x[f]) & 1 and allowed != (1 << int(levels[f])) - 1
+        else:
+            assert allowed == int(NO_SET)
 
 
 def test_same_seed_gives_identical_population_and_other_seed_differs():
