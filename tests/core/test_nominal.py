@@ -126,7 +126,7 @@ def run_python(rule_set, X):
 
 def run_sql(rule_set, X, engine):
     frame = X.copy()
-    frame["grade"] = frame["grade"].astype(int)
+    frame["grade"] = frame["grade"].astype("Int64")  # a missing grade: NULL
     frame.insert(0, "row_id", np.arange(len(frame))[::-1])
     if engine == "sqlite":
         with sqlite3.connect(":memory:") as db:
@@ -244,3 +244,34 @@ def test_a_traced_step_names_the_sets(mixed):
     assert "THEN" in text
     logged = [line for line in text.splitlines() if "offspring" not in line]
     assert not any("{...}" in line for line in logged)  # only the offspring's sets go unrecorded
+
+
+def holed(X, seed, share=0.2):
+    """``X`` with ``share`` of its numeric, string and category cells missing at random."""
+    r = np.random.default_rng(seed)
+    X = X.copy()
+    for name in ("x", "colour", "grade"):
+        X.loc[r.random(len(X)) < share, name] = np.nan
+    return X
+
+
+def test_a_table_with_missing_cells_in_every_kind_of_column_fits_explains_and_exports():
+    """Issue 32's first target: numeric, string, category and NaN-holding columns at once; the
+    Python export (None for a missing value) and the SQL export (NULL) give predict's labels on
+    every row, in SQLite and DuckDB; a missing category is in no set."""
+    X, Y = table(500, 4)
+    X = holed(X, 5)
+    model = MLRClassifier(n_rules=400, n_iter=8000, random_state=0).fit(X, Y)
+    X_test = holed(table(200, 6)[0], 7)
+    expected = model.predict(X_test)
+    assert expected.any() and model.predict_proba(X_test).shape == expected.shape
+    assert model.rules_frame()["rule"].str.contains("colour ∈ {", regex=False).any()
+    missing = int(np.flatnonzero(X_test["colour"].isna())[0])
+    explanation = model.rule_set_.explain(X_test.iloc[missing].tolist())
+    assert not explanation.match_set["rule"].str.contains("colour", regex=False).any()
+    rows = X_test.astype(object).where(X_test.notna(), None)
+    assert np.array_equal(run_python(model.rule_set_, rows), expected)
+    for engine in ("sqlite", "duckdb"):
+        assert np.array_equal(run_sql(model.rule_set_, X_test, engine), expected), engine
+    small = compact(model, 12)
+    assert np.array_equal(run_python(small.rule_set_, rows), small.predict(X_test))
