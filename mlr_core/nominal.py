@@ -37,7 +37,8 @@ def categories_of(X) -> tuple | None:
     of more than `MAX_CATEGORIES` categories is refused before anything is allocated for it."""
     if not hasattr(X, "dtypes") or not hasattr(X, "columns"):
         return None
-    lists = [_categories(X[name], name) if _is_nominal(X[name]) else None for name in X.columns]
+    lists = [_categories(column, name) if _is_nominal(column) else None
+             for name, column in X.items()]  # by position: a name may be given twice
     return tuple(lists) if any(c is not None for c in lists) else None
 
 
