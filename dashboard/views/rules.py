@@ -269,10 +269,10 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
         "text/x-python",
         key="download_python", icon=":material/download:", on_click="ignore",
         help="predict(row) in plain Python, no package needed: the same labels as here.")
-    for engine, title, run in (("sqlite", "SQL for SQLite", "`sqlite3 my.db < it.sql`"),
-                               ("duckdb", "SQL for DuckDB", "`duckdb my.db < it.sql`")):
-        row.download_button(
-            title, export.to_sql(model.rule_set_, "data", engine=engine),
+    for engine, button, run in (("sqlite", "SQL for SQLite", "`sqlite3 my.db < it.sql`"),
+                                ("duckdb", "SQL for DuckDB", "`duckdb my.db < it.sql`")):
+        row.download_button(  # not "title": the report's lazy download reads that name
+            button, export.to_sql(model.rule_set_, "data", engine=engine),
             f"{name}-{size}-rules-{engine}.sql", "application/sql",
             key=f"download_sql_{engine}", icon=":material/download:", on_click="ignore",
             help="An SQL script: the model's numbers into temporary tables, then a SELECT over "
