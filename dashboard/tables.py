@@ -19,6 +19,8 @@ MIN_PX = 60
 MAX_PX = 1200
 #: The centred page's content width at a 1,300 px window (px): a wider grid scrolls sideways.
 PAGE_PX = 830
+#: The row-selection checkbox column a selectable grid (``on_select``) adds on its left.
+SELECT_PX = 36
 #: Progress bars and checkboxes need no more than this.
 BAR_PX = 150
 CAPPED_HELP = "Double-click a cell to read it whole."
@@ -52,13 +54,14 @@ def _px(chars: int) -> int:
 
 
 def fit_columns(frame: pd.DataFrame, config: dict | None = None,
-                index: bool = True, within: int | None = None) -> dict:
+                index: bool = True, within: int | None = None, selectable: bool = False) -> dict:
     """``column_config`` for ``st.dataframe(frame)``: ``config`` with a width in pixels for every
     column (and the index unless hidden) from its longest header or cell text, unless ``config``
     gives it one (a long label over short numbers, its header cut: name it in the column's
     help); with ``within`` (px), the widest columns give up what the grid has beyond it, cut
     to one width (their cells then open on double-click), for a table that must be read without
-    scrolling sideways."""
+    scrolling sideways; ``selectable``: the grid's rows can be selected, and its checkbox
+    column (`SELECT_PX`) takes its share of ``within``."""
     config = {key: dict(value) for key, value in (config or {}).items() if value is not None}
     columns = {name: frame[name] for name in frame.columns}
     if index:
@@ -78,7 +81,7 @@ def fit_columns(frame: pd.DataFrame, config: dict | None = None,
         if PAD_PX + CHAR_PX * chars > MAX_PX:
             _capped(column)
     if within is not None:
-        _level(config.values(), within)
+        _level(config.values(), within - (SELECT_PX if selectable else 0))
     return config
 
 

@@ -206,6 +206,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
         contributions, hide_index=True, key=f"fitted-{index}", on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(exp.rule_ids), 320),
         column_config=tables.fit_columns(contributions, index=False, within=tables.PAGE_PX,
+                                         selectable=True,
                                          config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "to the label": st.column_config.NumberColumn(

@@ -68,7 +68,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 column_config=tables.fit_columns(table, index=False, config={
                     "fitness": st.column_config.NumberColumn(format="%.3f"),
                     "rule": st.column_config.TextColumn("rule (select the row for all of it)")},
-                    within=tables.PAGE_PX))
+                    within=tables.PAGE_PX, selectable=True))
             chosen, _ = tables.selected_row(table, event)
             st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
         with st.expander("The whole iteration as text"):

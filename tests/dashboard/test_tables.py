@@ -39,6 +39,9 @@ def test_a_table_kept_within_the_page_narrows_its_widest_column_only():
     assert sum(column["width"] for column in kept.values()) <= tables.PAGE_PX
     assert kept["fitness"] == free["fitness"] and kept["numerosity"] == free["numerosity"]
     assert tables.CAPPED_HELP in kept["rule"]["help"]
+    # a selectable grid's checkbox column takes its share (the Microscope's [M] scrolled by it)
+    chosen = tables.fit_columns(frame, index=False, within=tables.PAGE_PX, selectable=True)
+    assert sum(column["width"] for column in chosen.values()) <= tables.PAGE_PX - tables.SELECT_PX
     short = frame.assign(rule="IF x = 1 THEN {a}")
     assert tables.fit_columns(short, index=False, within=tables.PAGE_PX) == tables.fit_columns(
         short, index=False)  # a table that fits is left as it is
