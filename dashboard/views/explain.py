@@ -80,7 +80,8 @@ def voters(session: state.Session, exp, index: int) -> None:
         shown, hide_index=True, key=f"voters-{index}", on_select="rerun",
         selection_mode="single-row",
         height=tables.height_for(len(table), 420),
-        column_config=tables.fit_columns(shown, index=False, within=tables.PAGE_PX, config={
+        column_config=tables.fit_columns(shown, index=False, within=tables.PAGE_PX,
+                                         selectable=True, config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "labelset": st.column_config.TextColumn("labelset (its vote)"),
             "vote_share": st.column_config.ProgressColumn(

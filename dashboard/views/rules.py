@@ -111,7 +111,7 @@ def table_view(table, snap: state.Snapshot) -> None:
             "generality": st.column_config.NumberColumn(format="%.3f"),
             "correct_set_size": st.column_config.NumberColumn(format="%.1f"),
             "rule": st.column_config.TextColumn("rule (select the row to read it whole)"),
-        }, within=tables.PAGE_PX),
+        }, within=tables.PAGE_PX, selectable=True),
     )
     if shown.empty:
         return
@@ -199,7 +199,8 @@ def scorecard(session: state.Session, budget, k: int) -> str:
     event = st.dataframe(
         frame, key="scorecard_table", hide_index=True, on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(table), 420),
-        column_config=tables.fit_columns(frame, index=False, within=tables.PAGE_PX, config={
+        column_config=tables.fit_columns(frame, index=False, within=tables.PAGE_PX,
+                                         selectable=True, config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "condition": st.column_config.TextColumn(
                 "condition (select the row to read it line by line)"),
