@@ -9,8 +9,8 @@ import io
 import numpy as np
 import pandas as pd
 from apptest import started
+from downloads import kept_downloads
 from stepping import step
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from mlr_core.audit_report import report_html
 from mlr_core.rules import category_text
@@ -35,15 +35,7 @@ def shop(n: int, seed: int) -> bytes:
 
 
 def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
-    files = {}  # what the page offers for download, by file name
-    keep_id = MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, mimetype, kind, filename=None):
-        file_id = keep_id(self, path_or_data, mimetype, kind, filename)
-        files[filename] = self._files_by_id[file_id].content
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    files = kept_downloads(monkeypatch)  # what the page offers for download, by file name
     at = started().switch_page("views/data.py").run()
     at.file_uploader(key="data_files").set_value(("shop.csv", shop(300, 0), "text/csv"))
     at.button(key="load_upload").click().run()
