@@ -364,7 +364,9 @@ def table_to_dataset(columns, values, label_idx, source, name, row_label: RowLab
     label_names = [columns[j].removeprefix(LABEL_PREFIX) for j in label_idx]
     X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)
     if categories:
-        notes = [*notes, "Read as nominal features, their distinct values the categories: "
-                 + ", ".join(f"{columns[j]!r} ({len(c)})" for j, c in sorted(categories.items()))]
+        named = [f"{columns[j]!r} ({len(c)})" for j, c in sorted(categories.items())]
+        more = f" and {len(named) - 10:,} more" if len(named) > 10 else ""
+        notes = [*notes, f"{len(named):,} column(s) of text read as nominal features, their "
+                 f"distinct values the categories: {', '.join(named[:10])}{more}"]
     return Dataset(X, Y, feature_names, label_names, name=name, notes=notes, meta={"format": "CSV"},
                    categories=tuple(categories.get(j) for j in feature_idx) if categories else None)
