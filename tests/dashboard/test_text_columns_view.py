@@ -91,3 +91,17 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     assert pd.isna(picker["colour"][holed])
     at.toggle(key="fitted_weights").set_value(True).run()  # scored with fitted weights
     assert not at.exception and not at.error
+
+    # the compact model's JSON loads back and keeps training on these data
+    saved = files[next(name for name in files if name.endswith("-rules.json"))]
+    at = at.switch_page("views/rules.py").run()
+    at.file_uploader(key="model_file").set_value(("shop-model.json", saved, "application/json"))
+    at.button(key="load_model").click().run()
+    at.button(key="confirm_load").click().run()
+    assert not at.exception and not at.error
+    loaded = session.snapshot()
+    assert len(loaded.rules) == model.rule_set_.rule_count
+    step(at)
+    assert not at.exception and not at.error
+    at = at.switch_page("views/explain.py").run()
+    assert not at.exception and not at.error
