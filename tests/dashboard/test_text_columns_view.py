@@ -12,6 +12,7 @@ from apptest import started
 from downloads import kept_downloads
 from stepping import step
 
+from dashboard.page_registry import PAGES
 from mlr_core.audit_report import report_html
 from mlr_core.rules import category_text
 
@@ -103,5 +104,7 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     assert len(loaded.rules) == model.rule_set_.rule_count
     step(at)
     assert not at.exception and not at.error
-    at = at.switch_page("views/explain.py").run()
-    assert not at.exception and not at.error
+    for page in PAGES:  # and every page draws on these data
+        at = at.switch_page(page.path).run()
+        assert not at.exception, (page.name, [e.value for e in at.exception])
+        assert not at.error, (page.name, [e.value for e in at.error])
