@@ -49,8 +49,9 @@ def picker(session: state.Session) -> int:
                     on_change=_picked_by_index, width=220,
                     help="Or click a point on the Population page, or a row in the table below.")
     with st.expander("Pick from the table", icon=":material/table:"):
-        table = pd.DataFrame(data.X[:, :TABLE_FEATURES],
-                             columns=data.feature_names[:TABLE_FEATURES])
+        table = frames.feature_table(data.X[:, :TABLE_FEATURES],
+                                     data.feature_names[:TABLE_FEATURES],
+                                     (data.categories or ())[:TABLE_FEATURES])
         labelsets = session.split.labelsets
         table.insert(0, "labelset", [labelsets.names[i] for i in labelsets.of_instance])
         table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.split.test_idx),
@@ -129,7 +130,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     if choice == FULL:
         last = session.points.last_fitted() if session.pacing.running else None
         if last is not None and last.iteration != snap.iteration:
-            return (last.explain(session.split.dataset.X[index]),
+            return (last.explain(session.split.dataset.features([index])),
                     f"the rules of iteration {last.iteration:,} with the weights fitted to them "
                     "then (training goes on: the weights are refitted at each curve point, and "
                     "here to the rules as they are once you pause)", last.iteration)
@@ -146,7 +147,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
     shown = budget.n_rules(choice)
-    return (budget.models[choice].rule_set_.explain(session.split.dataset.X[index]),
+    return (budget.models[choice].rule_set_.explain(session.split.dataset.features([index])),
             f"a compact model of {shown} rules ({shown - 1} of the {n:,} rules and the "
             "baseline, weights refitted)", snap.iteration)
 
@@ -254,7 +255,7 @@ def explanation(session: state.Session, index: int) -> None:
     )
     voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
-        values = frames.feature_values(data.feature_names, data.X[index])
+        values = frames.feature_values(data.feature_names, data.X[index], data.categories)
         st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 
