@@ -147,7 +147,7 @@ class PlotAxis:
                 shown.append(value)
                 where.append(at)
         return {"tickmode": "array", "tickvals": where,
-                "ticktext": [format(v, ".3~g") for v in shown]}
+                "ticktext": [tick_text(v) for v in shown]}
 
     def _tick_values(self) -> list[float]:
         if self.kind == "order":
@@ -175,6 +175,14 @@ class PlotAxis:
         elif self.missing:
             parts.append(f"{rows} without a value of **{name}** are left out of the plot.")
         return " ".join(parts)
+
+
+def tick_text(value: float) -> str:
+    """A tick's value as a person reads it: whole numbers and thousands in full (``1,000``,
+    ``25,400``), the rest to three significant digits."""
+    if abs(value) < 1e9 and (abs(value) >= 1000 or value == round(value)):
+        return f"{value:,.0f}"
+    return format(value, ".3g")
 
 
 def axis_of(values, categories: tuple | None = None, kind: str = "auto", pad: float = 0.03
