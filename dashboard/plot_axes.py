@@ -139,15 +139,15 @@ class PlotAxis:
             slots = len(names) + (self.missing > 0)
             return {"tickmode": "array", "tickvals": list(range(slots)),
                     "ticktext": names + ([MISSING] if self.missing else []),
-                    "tickangle": -30 if max(map(len, names)) > 8 else 0}
+                    "tickangle": -30 if max(map(len, names)) > 8 else 0, "zeroline": False}
         values = self._tick_values()
         shown, where = [], []
         for value, at in zip(values, self.positions(values).tolist(), strict=True):
             if not where or at - where[-1] >= TICK_GAP * (self.range[1] - self.range[0]):
                 shown.append(value)
                 where.append(at)
-        return {"tickmode": "array", "tickvals": where,
-                "ticktext": [tick_text(v) for v in shown]}
+        return {"tickmode": "array", "tickvals": where,  # no zero line: 0 is no value here
+                "ticktext": [tick_text(v) for v in shown], "zeroline": False}
 
     def _tick_values(self) -> list[float]:
         if self.kind == "order":
