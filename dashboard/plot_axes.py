@@ -84,13 +84,13 @@ class PlotAxis:
         if self.kind == "category":
             n = len(self.categories)
             return [str(self.categories[int(v)]) if 0 <= v < n else MISSING for v in values]
-        return [MISSING if math.isnan(v) else format(v, ".4g") for v in values]
+        return [MISSING if math.isnan(v) else format(v, "g") for v in values]
 
-    def jittered(self, kind_values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def jittered(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Points on a slot axis spread within their slot (they would all sit on one spot)."""
         if self.kind in ("binary", "category"):
-            return kind_values + rng.uniform(-JITTER, JITTER, len(kind_values))
-        return kind_values
+            return positions + rng.uniform(-JITTER, JITTER, len(positions))
+        return positions
 
     # ---------------------------------------------------------------------- rules
 
@@ -155,8 +155,10 @@ class PlotAxis:
             return [float(values[np.searchsorted(shares, q, side="left").clip(0, len(values) - 1)])
                     for q in ORDER_TICKS]
         top = 10 ** self.range[1] + self.low - self.shift  # the greatest value shown
-        lowest = max(abs(self.low), self.shift) if self.low > 0 else self.shift
-        decades = range(math.floor(math.log10(lowest)), math.ceil(math.log10(max(top, lowest))) + 1)
+        # from the decade of the shift: the least value (positive data) or the first step above
+        # the least (counts: 1 above 0)
+        decades = range(math.floor(math.log10(self.shift)),
+                        math.ceil(math.log10(max(top, self.shift))) + 1)
         steps = (1, 2, 5) if len(decades) <= 4 else (1,)
         nice = [m * 10.0**k for k in decades for m in steps]
         return [self.low, *(v for v in nice if self.low < v <= top)]
