@@ -65,11 +65,10 @@ def project_rules(lower: np.ndarray, upper: np.ndarray, axes: tuple[PlotAxis, Pl
     rule may be several rectangles; on a 0/1 axis a rule covers the slot of each value it
     accepts."""
     lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
-    xs, ys = (axis.spans(lower[:, k], upper[:, k], None if sets is None else sets[:, k])
-              for k, axis in enumerate(axes))
-    rows = [(i, x0, x1, y0, y1) for i, (x_spans, y_spans) in enumerate(zip(xs, ys, strict=True))
-            for x0, x1 in x_spans for y0, y1 in y_spans]
-    return pd.DataFrame(rows, columns=["rule", "x0", "x1", "y0", "y1"]).astype({"rule": int})
+    x, y = (pd.DataFrame(dict(zip(("rule", f"{name}0", f"{name}1"), axis.spans(
+                lower[:, k], upper[:, k], None if sets is None else sets[:, k]), strict=True)))
+            for k, (name, axis) in enumerate(zip("xy", axes, strict=True)))
+    return x.merge(y, on="rule")  # each x stretch of a rule with each y stretch of it
 
 
 def select_rules(

@@ -94,37 +94,44 @@ class PlotAxis:
 
     # ---------------------------------------------------------------------- rules
 
-    def spans(self, lower, upper, sets=None) -> list[list[tuple[float, float]]]:
-        """Per rule the stretches of the plot its test on this feature covers: one for an
-        interval (the whole range for a wildcard, NaN bounds), one per run of adjacent allowed
-        categories for a set (``sets``: bitmasks of codes, `NO_SET` where no set is tested)."""
+    def spans(self, lower, upper, sets=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The stretches of the plot rules' tests on this feature cover, as (rule, start, end):
+        one per rule for an interval (the whole range for a wildcard, NaN bounds), one per run
+        of adjacent allowed categories for a set (``sets``: bitmasks of codes, `NO_SET` where no
+        set is tested)."""
         lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
         start, end = self.range
+        rules = np.arange(len(lower))
         if self.kind == "category":
-            if sets is None:  # no set known: the test is drawn as the whole axis
-                return [[(start, end)] for _ in lower]
-            return [[(start, end)] if np.isnan(lo) else self._runs(int(mask))
-                    for lo, mask in zip(lower, sets, strict=True)]
+            return self._bands(lower, sets)
         if self.kind == "binary":
             takes_0, takes_1 = ~(lower > 0.0), ~(upper < 1.0)  # NaN (wildcard) takes both
             lo = np.where(takes_0, -SLOT_HALF, np.where(takes_1, 1 - SLOT_HALF, np.nan))
             hi = np.where(takes_1, 1 + SLOT_HALF, np.where(takes_0, SLOT_HALF, np.nan))
         else:
             lo, hi = self.positions(lower), self.positions(upper)
-        lo = np.clip(np.where(np.isnan(lo), start, lo), start, end)
-        hi = np.clip(np.where(np.isnan(hi), end, hi), start, end)
-        return [[(a, b)] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+        return (rules, np.clip(np.where(np.isnan(lo), start, lo), start, end),
+                np.clip(np.where(np.isnan(hi), end, hi), start, end))
 
-    def _runs(self, mask: int) -> list[tuple[float, float]]:
-        """The bands of a set of codes: one per run of adjacent categories it allows."""
-        codes = [c for c in range(len(self.categories)) if mask >> c & 1]
-        runs, first = [], None
-        for k, code in enumerate(codes):
-            first = code if first is None else first
-            if k + 1 == len(codes) or codes[k + 1] != code + 1:
-                runs.append((first - SLOT_HALF, code + SLOT_HALF))
-                first = None
-        return runs
+    def _bands(self, lower, sets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`spans` on a category axis: a rule's set as one band per run of adjacent categories
+        it allows; a wildcard (or any test, without ``sets``) spans the axis."""
+        n = len(self.categories)
+        tested = ~np.isnan(lower) if sets is not None else np.zeros(len(lower), dtype=bool)
+        masks = np.asarray(sets if sets is not None else np.zeros(len(lower)), dtype=np.uint64)
+        allowed = (masks[:, None] >> np.arange(n, dtype=np.uint64)) & np.uint64(1) == 1
+        allowed &= tested[:, None]
+        edge = np.zeros((len(lower), 1), dtype=bool)
+        first = allowed & ~np.hstack([edge, allowed[:, :-1]])  # a run starts: none before
+        last = allowed & ~np.hstack([allowed[:, 1:], edge])  # a run ends: none after
+        rule, start = np.nonzero(first)  # row-major: the runs of each rule in order, and
+        end = np.nonzero(last)[1]  # the i-th end closes the i-th start
+        spanning = np.flatnonzero(~tested)
+        order = np.argsort(np.concatenate([rule, spanning]), kind="stable")
+        low, high = self.range
+        return (np.concatenate([rule, spanning])[order],
+                np.concatenate([start - SLOT_HALF, np.full(len(spanning), low)])[order],
+                np.concatenate([end + SLOT_HALF, np.full(len(spanning), high)])[order])
 
     # ---------------------------------------------------------------------- ticks
 

@@ -100,6 +100,17 @@ def test_a_rules_bands_cover_exactly_the_categories_its_text_names(fitted):
     assert subsets > 0
 
 
+def test_a_set_is_one_band_per_run_of_adjacent_categories():
+    axis = plot_axes.axis_of(np.array([0.0, 1.0, 4.0, np.nan]), categories=COLOURS)
+    half = plot_axes.SLOT_HALF
+    sets = np.array([0b11011, 0b00100, 0], dtype=np.uint64)  # blue green red white; ochre
+    rule, start, end = axis.spans(np.array([0.0, 0.0, np.nan]), np.zeros(3), sets)
+    assert rule.tolist() == [0, 0, 1, 2]
+    assert start.tolist() == [-half, 3 - half, 2 - half, axis.range[0]]
+    assert end.tolist() == [1 + half, 4 + half, 2 + half, axis.range[1]]
+    assert axis.range == (-0.5, 5.5)  # five categories and the missing slot
+
+
 def test_a_heavy_tailed_feature_gets_a_log_axis_ticked_in_its_units(fitted):
     df, model, X = fitted
     rects, points, axes, fig = _page(model, X, (0, 1))
