@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import skew
 
 from dashboard.figures import short
 
@@ -258,6 +257,8 @@ def _auto(known: np.ndarray, n_distinct: int) -> tuple[str, str]:
     """The kind for a numeric column, and why, in the caption's words."""
     if n_distinct < 3:
         return "linear", ""
+    from scipy.stats import skew  # slow to import: not before a first page needs it
+
     tail = float(skew(known))
     if tail > HEAVY_SKEW:
         return "log", f", chosen as its skew {tail:.1f} is over {HEAVY_SKEW:g}"
