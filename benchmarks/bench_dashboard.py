@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dashboard import figures, pacing, pages, state
+from dashboard import figures, pacing, pages, plot_axes, state
 from dashboard.data_split import DataSplit
 from dashboard.headless import APP, launch_chromium, start_server, stop, wait_healthy
 from mlr_core import Dataset, load_dataset
@@ -116,10 +116,11 @@ def bench_rectangles(repeats: int) -> None:
                            "labelset_id": rng.integers(0, 12, n_points),
                            "index": np.arange(n_points)})
     names = [f"{{l{i}}}" for i in range(12)]
+    axis = plot_axes.PlotAxis("linear", (0.0, 1.0))
     for color_by in ("fitness", "labelset"):
         times = [
             timed(lambda cb=color_by: figures.population_figure(
-                rects, points, feature_names=("a", "b"), ranges=((0, 1), (0, 1)),
+                rects, points, feature_names=("a", "b"), axes=(axis, axis),
                 color_by=cb, palette=figures.labelset_palette(range(8)),
                 labelset_names=names, title="t",
             ).to_json())[1]

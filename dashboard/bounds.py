@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+#: ``allowed`` of a test that is no set (the engine's ``population.NO_SET``, which this module
+#: does not import: it would load numba on a page that has no model yet).
+NO_SET = np.uint64(2**64 - 1)
+
 
 @dataclass(frozen=True)
 class RuleBounds:
@@ -24,15 +28,21 @@ class RuleBounds:
     feature: np.ndarray  # int32
     lower: np.ndarray  # float32 for kept snapshots, float64 for the current one
     upper: np.ndarray
+    #: Per pair, the category codes a nominal test allows (a uint64 bitmask, ``NO_SET`` for a
+    #: numeric test); None when the data has no nominal feature.
+    allowed: np.ndarray | None = None
 
     @classmethod
-    def of(cls, lower: np.ndarray, upper: np.ndarray, dtype=np.float64) -> RuleBounds:
-        """From the engine's dense bounds (rules x features, NaN = wildcard)."""
+    def of(cls, lower: np.ndarray, upper: np.ndarray, dtype=np.float64,
+           sets: np.ndarray | None = None) -> RuleBounds:
+        """From the engine's dense bounds (rules x features, NaN = wildcard) and, for data with
+        nominal features, its sets (``MLRClassifier.rule_sets``)."""
         lower = np.asarray(lower)
         rule, feature = np.nonzero(~np.isnan(lower))
         return cls(lower.shape[0], lower.shape[1], rule.astype(np.int32),
                    feature.astype(np.int32), lower[rule, feature].astype(dtype),
-                   np.asarray(upper)[rule, feature].astype(dtype))
+                   np.asarray(upper)[rule, feature].astype(dtype),
+                   None if sets is None else np.asarray(sets)[rule, feature])
 
     @classmethod
     def empty(cls, n_features: int) -> RuleBounds:
@@ -42,11 +52,13 @@ class RuleBounds:
     def compact(self) -> RuleBounds:
         """The same bounds in float32 (what a kept snapshot needs to draw)."""
         return RuleBounds(self.n_rules, self.n_features, self.rule, self.feature,
-                          self.lower.astype(np.float32), self.upper.astype(np.float32))
+                          self.lower.astype(np.float32), self.upper.astype(np.float32),
+                          self.allowed)
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.rule, self.feature, self.lower, self.upper))
+        return sum(a.nbytes for a in (self.rule, self.feature, self.lower, self.upper,
+                                      self.allowed) if a is not None)
 
     def columns(self, features) -> tuple[np.ndarray, np.ndarray]:
         """Dense (lower, upper) of these features: rules x len(features), NaN = wildcard."""
@@ -58,6 +70,17 @@ class RuleBounds:
             lower[self.rule[on], k] = self.lower[on]
             upper[self.rule[on], k] = self.upper[on]
         return lower, upper
+
+    def sets(self, features) -> np.ndarray | None:
+        """The allowed codes of these features' nominal tests (rules x len(features), ``NO_SET``
+        where a rule tests no set); None when the data has no nominal feature."""
+        if self.allowed is None:
+            return None
+        out = np.full((self.n_rules, len(features)), NO_SET)
+        for k, j in enumerate(features):
+            on = self.feature == j
+            out[self.rule[on], k] = self.allowed[on]
+        return out
 
     def specified(self, features) -> np.ndarray:
         """Which rules specify each of these features (rules x len(features))."""

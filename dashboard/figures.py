@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 from plotly.subplots import make_subplots
+
+if TYPE_CHECKING:
+    from dashboard.plot_axes import PlotAxis
 
 #: Fitness bins of the rectangle colour scale (binned: one trace and one legend entry per bin).
 FITNESS_EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
@@ -150,30 +154,32 @@ def population_figure(
     points: pd.DataFrame,
     *,
     feature_names: tuple[str, str],
-    ranges: tuple[tuple[float, float], tuple[float, float]],
+    axes: tuple[PlotAxis, PlotAxis],
     color_by: str,
     palette: Mapping[int, str],
     labelset_names: Sequence[str],
     title: str,
     selected: pd.DataFrame | None = None,
-    binary: tuple[bool, bool] = (False, False),
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
-    ``rects``: x0, x1, y0, y1, fitness, numerosity, labelset_id (one row per rule, wildcards
-    already spanning the axis). ``points``: x, y, labelset_id, index (customdata: a click names the
-    instance). ``palette`` maps labelset ids to colours, ``labelset_names[id]`` names them.
+    ``rects``: x0, x1, y0, y1, fitness, numerosity, labelset_id on the plot's coordinates (one
+    row per rectangle, indexed by rule: a rule's set on a category axis is a band per run of
+    categories; wildcards already spanning the axis). ``points``: x, y, labelset_id, index
+    (customdata: a click names the instance) and, for the hover, x_text and y_text (the values
+    in the data's units). ``axes`` (`dashboard.plot_axes.PlotAxis`) give each axis its range
+    and its ticks in the data's units (categories, a log or an order axis). ``palette`` maps
+    labelset ids to colours, ``labelset_names[id]`` names them.
     ``color_by`` is ``"fitness"`` (binned scale, its own legend) or ``"labelset"`` (one legend for
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets". ``selected`` (one
     row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
-    A ``binary`` axis (a 0/1 feature, points jittered) is ticked at 0 and 1 only.
     """
     fig = go.Figure()
     shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
                         if len(labelset_names) > len(palette) else "labelset")
     num_bin = np.digitize(rects["numerosity"].to_numpy(float), NUMEROSITY_EDGES[1:])
-    large = _area_share(rects, ranges) > LARGE_AREA
+    large = _area_share(rects, (axes[0].range, axes[1].range)) > LARGE_AREA
     if color_by == "fitness":
         groups = np.digitize(rects["fitness"].to_numpy(float), FITNESS_EDGES[1:-1])
         names = [
@@ -220,11 +226,10 @@ def population_figure(
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
                           f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
         ))
-    values = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["0", "1"]}
-    fig.update_xaxes(title_text=feature_names[0], range=list(ranges[0]), showgrid=False,
-                     **(values if binary[0] else {}))
-    fig.update_yaxes(title_text=feature_names[1], range=list(ranges[1]), showgrid=False,
-                     **(values if binary[1] else {}))
+    fig.update_xaxes(title_text=feature_names[0], range=list(axes[0].range), showgrid=False,
+                     **axes[0].settings())
+    fig.update_yaxes(title_text=feature_names[1], range=list(axes[1].range), showgrid=False,
+                     **axes[1].settings())
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
     if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
         fig.update_layout(  # top of the figure; labelsets at the side
@@ -248,11 +253,12 @@ def population_figure(
 
 
 def _area_share(rects: pd.DataFrame, ranges) -> np.ndarray:
-    """The share of the plot each rectangle covers."""
+    """The share of the plot each rectangle's rule covers (all its rectangles together)."""
     (x_low, x_high), (y_low, y_high) = ranges
     width = (rects["x1"] - rects["x0"]).to_numpy(float) / max(x_high - x_low, 1e-12)
     height = (rects["y1"] - rects["y0"]).to_numpy(float) / max(y_high - y_low, 1e-12)
-    return width * height
+    return pd.Series(width * height, index=rects.index).groupby(level=0).transform(
+        "sum").to_numpy()
 
 
 def _add_points(
@@ -273,10 +279,7 @@ def _add_points(
     groups += [(short(labelset_names[i]), points[ids == i], color, rank)
                for rank, (i, color) in enumerate(palette.items())]
     dense = len(points) > DENSE_POINTS
-    hover = (
-        f"instance %{{customdata}}<br>{feature_names[0]} = %{{x:.3g}}"
-        f"<br>{feature_names[1]} = %{{y:.3g}}<br>labelset %{{text}}<extra></extra>"
-    )
+    hover = "instance %{customdata}<br>%{text}<extra></extra>"
     for name, chosen, color, rank in groups:
         if chosen.empty:
             continue
@@ -287,10 +290,21 @@ def _add_points(
                 marker={"color": color, "size": 5 if dense else 7,
                         "line": {"color": "white", "width": 0.5 if dense else 0.8}},
                 customdata=chosen["index"].to_numpy(),
-                text=[labelset_names[i] for i in chosen["labelset_id"]],
+                text=[f"{feature_names[0]} = {x}<br>{feature_names[1]} = {y}<br>labelset "
+                      f"{labelset_names[i]}" for x, y, i in
+                      zip(_values(chosen, "x"), _values(chosen, "y"), chosen["labelset_id"],
+                          strict=True)],
                 hovertemplate=hover,
             )
         )
+
+
+def _values(points: pd.DataFrame, axis: str) -> list[str]:
+    """The points' values on one axis as the hover reads them: ``x_text`` if given (the data's
+    units on a log, order or category axis), else the plotted number."""
+    if f"{axis}_text" in points:
+        return points[f"{axis}_text"].tolist()
+    return [format(v, ".3g") for v in points[axis]]
 
 
 def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:

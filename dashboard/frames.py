@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dashboard import plot_axes
 from dashboard.bounds import RuleBounds
+from dashboard.plot_axes import PlotAxis
 from mlr_core.rules import category_text, labelset_text
 
 #: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
@@ -54,50 +56,19 @@ class Labelsets:
         return order[:top]
 
 
-def binary_axis(values: np.ndarray) -> bool:
-    """Whether a feature only takes the values 0 and 1 (a word present or not)."""
-    values = np.asarray(values)
-    return bool(values.size) and bool(np.isin(values, (0.0, 1.0)).all())
-
-
-#: How far around 0 and 1 a binary axis shows its (jittered) points and the rules' cells.
-BINARY_HALF = 0.4
-
-
-def axis_range(values: np.ndarray, pad: float = 0.03) -> tuple[float, float]:
-    """Min/max of a feature with a small margin; fixed ranges keep live redraws from jumping.
-    A 0/1 feature gets room for its two jittered clouds."""
-    values = np.asarray(values, dtype=float)
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return (0.0, 1.0)
-    if binary_axis(values):
-        return (-BINARY_HALF - pad, 1.0 + BINARY_HALF + pad)
-    low, high = float(values.min()), float(values.max())
-    span = high - low if high > low else max(abs(high), 1.0)
-    return (low - pad * span, high + pad * span)
-
-
-def project_rules(
-    lower: np.ndarray,
-    upper: np.ndarray,
-    ranges: tuple[tuple[float, float], tuple[float, float]],
-    binary: tuple[bool, bool] = (False, False),
-) -> pd.DataFrame:
-    """Each rule's rectangle on two features, given their bounds (rules x 2, NaN = wildcard); a
-    wildcard spans the whole axis range. On a 0/1 axis a rule covers the cell of each value it
-    accepts (0, 1 or both), where that value's jittered points are."""
-    out = {}
+def project_rules(lower: np.ndarray, upper: np.ndarray, axes: tuple[PlotAxis, PlotAxis],
+                  sets: np.ndarray | None = None) -> pd.DataFrame:
+    """The rectangles of rules on two features, given their bounds (rules x 2, NaN = wildcard)
+    and their sets (rules x 2, ``bounds.NO_SET`` where a rule tests none; None: no nominal
+    feature): one row per rectangle, ``rule`` its rule's row. A wildcard spans the axis; a set
+    on a category axis is one band per run of adjacent categories (`PlotAxis.spans`), so a
+    rule may be several rectangles; on a 0/1 axis a rule covers the slot of each value it
+    accepts."""
     lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
-    for k, (axis, (low, high)) in enumerate(zip("xy", ranges, strict=True)):
-        lo, hi = lower[:, k], upper[:, k]
-        if binary[k]:
-            takes_0, takes_1 = ~(lo > 0.0), ~(hi < 1.0)  # NaN (wildcard) takes both
-            lo = np.where(takes_0, -BINARY_HALF, np.where(takes_1, 1 - BINARY_HALF, np.nan))
-            hi = np.where(takes_1, 1 + BINARY_HALF, np.where(takes_0, BINARY_HALF, np.nan))
-        out[f"{axis}0"] = np.clip(np.where(np.isnan(lo), low, lo), low, high)
-        out[f"{axis}1"] = np.clip(np.where(np.isnan(hi), high, hi), low, high)
-    return pd.DataFrame(out)
+    x, y = (pd.DataFrame(dict(zip(("rule", f"{name}0", f"{name}1"), axis.spans(
+                lower[:, k], upper[:, k], None if sets is None else sets[:, k]), strict=True)))
+            for k, (name, axis) in enumerate(zip("xy", axes, strict=True)))
+    return x.merge(y, on="rule")  # each x stretch of a rule with each y stretch of it
 
 
 def select_rules(
@@ -135,58 +106,63 @@ def projection(
     X: np.ndarray,
     features: tuple[int, int],
     *,
+    axes: tuple[PlotAxis, PlotAxis] | None = None,
     only_specified: bool = False,
     **filters,
-) -> tuple[pd.DataFrame, int, tuple[tuple[float, float], tuple[float, float]]]:
+) -> tuple[pd.DataFrame, int, tuple[PlotAxis, PlotAxis]]:
     """The Population page's rules: filtered and capped (``select_rules``) with their rectangles.
 
     ``only_specified`` keeps the rules that specify both features (a rule with a wildcard on one
-    of them is a band across the whole plot, and on real data most rules are). Returns the chosen
-    rules joined with x0/x1/y0/y1, how many passed the filters, and the fixed axis ranges (the
-    data's, so live redraws do not jump).
+    of them is a band across the whole plot, and on real data most rules are). ``axes``: how the
+    two features are drawn (default: `plot_axes.axes_of` the data, no feature nominal). Returns
+    the chosen rules joined with x0/x1/y0/y1, one row per rectangle (a rule's set on a category
+    axis may be several: count rules by the index), how many passed the filters, and the axes
+    (their ranges are the data's, so live redraws do not jump).
     """
-    ranges = (axis_range(X[:, features[0]]), axis_range(X[:, features[1]]))
-    binary = (binary_axis(X[:, features[0]]), binary_axis(X[:, features[1]]))
+    axes = axes or plot_axes.axes_of(X, features)
     lower, upper = bounds.columns(features)
-    rects = project_rules(lower, upper, ranges, binary).set_index(rules.index)
-    joined = rules.join(rects)
-    if only_specified:
-        joined = joined[~np.isnan(lower).any(axis=1)]
-    chosen, n_passed = select_rules(joined, **filters)
-    return chosen, n_passed, ranges
-
-
-#: Spread of the jitter that separates the points piled on a 0/1 value.
-JITTER = 0.3
+    keep = ~np.isnan(lower).any(axis=1) if only_specified else np.ones(len(rules), dtype=bool)
+    chosen, n_passed = select_rules(rules[keep].assign(_row=np.flatnonzero(keep)), **filters)
+    rows = chosen.pop("_row").to_numpy()
+    sets = bounds.sets(features)
+    rects = project_rules(lower[rows], upper[rows], axes, None if sets is None else sets[rows])
+    drawn = chosen.iloc[rects.pop("rule").to_numpy()]
+    return drawn.assign(**{c: rects[c].to_numpy() for c in rects}), n_passed, axes
 
 
 def instance_points(
-    X: np.ndarray, labelset_ids: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS
+    X: np.ndarray, labelset_ids: np.ndarray, features: tuple[int, int], limit: int = MAX_POINTS,
+    axes: tuple[PlotAxis, PlotAxis] | None = None,
 ) -> pd.DataFrame:
-    """The instances on a feature pair (a fixed random sample when there are very many); on a
-    0/1 feature the points are jittered around their value, or they would all sit on 4 corners."""
+    """The instances on a feature pair (a fixed random sample when there are very many), placed
+    on ``axes`` (default: `plot_axes.axes_of` the data); on a slot axis (0/1, categories) the
+    points are jittered within their slot, or they would all sit on a few spots. ``x_text`` and
+    ``y_text`` are their values as the hover reads them (in the data's units)."""
+    axes = axes or plot_axes.axes_of(X, features)
     index = np.arange(len(X))
     if len(X) > limit:
         index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
     rng = np.random.default_rng(1)
     xy = {}
-    for axis, feature in zip("xy", features, strict=True):
-        values = X[index, feature].astype(float)
-        if binary_axis(X[:, feature]):
-            values = values + rng.uniform(-JITTER, JITTER, len(values))
-        xy[axis] = values
+    for name, feature, axis in zip("xy", features, axes, strict=True):
+        coded = axis.coded(X[index, feature])
+        xy[name] = axis.jittered(axis.positions(coded), rng)
+        xy[f"{name}_text"] = axis.texts(coded)
     return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})
 
 
 def point_of(points: pd.DataFrame, X: np.ndarray, labelset_ids: np.ndarray,
-              features: tuple[int, int], index: int) -> pd.DataFrame:
+             features: tuple[int, int], index: int,
+             axes: tuple[PlotAxis, PlotAxis] | None = None) -> pd.DataFrame:
     """The row of ``points`` of instance ``index`` (where its jittered point is drawn); the
-    instance itself when the drawing's sample left it out."""
+    instance itself, placed on ``axes``, when the drawing's sample left it out."""
     row = points[points["index"] == index]
     if len(row):
         return row
-    return pd.DataFrame({"x": [X[index, features[0]]], "y": [X[index, features[1]]],
-                         "labelset_id": [labelset_ids[index]], "index": [index]})
+    axes = axes or plot_axes.axes_of(X, features)
+    x, y = (axis.place(X[[index], j])[0] for axis, j in zip(axes, features, strict=True))
+    return pd.DataFrame({"x": [x], "y": [y], "labelset_id": [labelset_ids[index]],
+                         "index": [index]})
 
 
 def features_by_usage(usage: np.ndarray) -> list[int]:

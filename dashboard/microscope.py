@@ -197,25 +197,23 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     outlined on top and the drawn instance ringed."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
-    chosen, _, ranges = frames.projection(rules, traced.bounds, X, features,
-                                          cap=BACKGROUND_RULES)
-    points = frames.instance_points(X, instance_labelsets, features)
-    selected = frames.point_of(points, X, instance_labelsets, features, traced.index)
-    binary = tuple(frames.binary_axis(X[:, j]) for j in features)
+    chosen, _, axes = frames.projection(rules, traced.bounds, X, features,
+                                        cap=BACKGROUND_RULES)
+    points = frames.instance_points(X, instance_labelsets, features, axes=axes)
+    selected = frames.point_of(points, X, instance_labelsets, features, traced.index, axes)
     fig = figures.population_figure(
         chosen, points, feature_names=(feature_names[features[0]], feature_names[features[1]]),
-        ranges=ranges, color_by="fitness", palette=palette, labelset_names=labelset_names,
+        axes=axes, color_by="fitness", palette=palette, labelset_names=labelset_names,
         title=f"The population before iteration {t.iteration:,} "
               f"({_plural(len(t.rules_before), 'rule')}"
               + (f", the fittest {BACKGROUND_RULES} drawn)"
                  if len(t.rules_before) > BACKGROUND_RULES else ")"),
-        selected=selected, binary=binary)
+        selected=selected)
     for mark in step.marks:
         if not len(mark.lower):
             continue
         columns = list(features)
-        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], ranges,
-                                     binary)
+        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], axes)
         xs, ys = figures.rectangle_path(rects)
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",

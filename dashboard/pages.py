@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard import compare_figures, figures, frames
+from dashboard import compare_figures, figures, frames, plot_axes
 from dashboard.curves import MEASURES, run_name
 from dashboard.snapshots import Snapshot
 from dashboard.state import RACE_LANES, Race, Session
@@ -121,41 +121,53 @@ class PopulationOptions:
     min_numerosity: int = 1
     min_experience: int = 0
     only_specified: bool = False
+    #: Per axis, how a numeric feature is drawn (`plot_axes.AXIS_KINDS`; "auto": by its skew).
+    axis_kinds: tuple[str, str] = ("auto", "auto")
 
 
 @dataclass(frozen=True)
 class PopulationPage:
-    """The Population page at one snapshot: the drawn rules, how many passed, both figures."""
+    """The Population page at one snapshot: the drawn rules (one row per rectangle, indexed by
+    rule), how many passed, both figures, and what the axes' caption says of them."""
 
     chosen: pd.DataFrame
     n_passed: int
     n_rules: int
     projection: go.Figure
     histograms: go.Figure
+    axes_words: str = ""
+
+    @property
+    def n_drawn(self) -> int:
+        """Rules drawn (a rule's set on a category axis may be several rectangles)."""
+        return self.chosen.index.nunique()
 
 
 def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -> PopulationPage:
     """Filter and cap the rules, project them with the data on the chosen feature pair."""
     X, names = session.split.dataset.X, session.split.dataset.feature_names
     fx, fy = opts.features
-    chosen, n_passed, ranges = frames.projection(
-        snap.rules, snap.bounds, X, (fx, fy), labelset_ids=list(opts.labelset_ids),
+    axes = plot_axes.axes_of(X, (fx, fy), snap.categories, opts.axis_kinds)
+    chosen, n_passed, axes = frames.projection(
+        snap.rules, snap.bounds, X, (fx, fy), axes=axes, labelset_ids=list(opts.labelset_ids),
         min_fitness=opts.min_fitness, min_numerosity=opts.min_numerosity,
         min_experience=opts.min_experience, cap=opts.cap, only_specified=opts.only_specified,
     )
     of_instance = session.split.labelsets.of_instance
-    points = frames.instance_points(X, of_instance, (fx, fy))
+    points = frames.instance_points(X, of_instance, (fx, fy), axes=axes)
     projection = figures.population_figure(
-        chosen, points, feature_names=(names[fx], names[fy]), ranges=ranges,
+        chosen, points, feature_names=(names[fx], names[fy]), axes=axes,
         color_by=opts.color_by, palette=figures.labelset_palette(session.split.palette_ids),
         labelset_names=session.split.labelsets.names,
-        title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
-              f"{snap.iteration:,}",
-        selected=frames.point_of(points, X, of_instance, (fx, fy), session.selection.index),
-        binary=(frames.binary_axis(X[:, fx]), frames.binary_axis(X[:, fy])),
+        title=f"{chosen.index.nunique():,} of the {len(snap.rules):,} distinct rules, "
+              f"iteration {snap.iteration:,}",
+        selected=frames.point_of(points, X, of_instance, (fx, fy), session.selection.index,
+                                 axes),
     )
+    words = [axes[0].words(names[fx]), axes[1].words(names[fy]) if fy != fx else ""]
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,
-                          figures.population_histograms(snap.rules))
+                          figures.population_histograms(snap.rules),
+                          " ".join(w for w in words if w))
 
 
 #: Features (columns) in the Rules page's heatmap at most: those the shown rules use most.

@@ -46,6 +46,9 @@ class Snapshot:
     bounds: RuleBounds
     history: pd.DataFrame
     curves: pd.DataFrame
+    #: The model's category lists (``Scaling.categories``: per feature None or its categories);
+    #: None when no feature is nominal.
+    categories: tuple | None = None
 
     @cached_property
     def nbytes(self) -> int:
@@ -68,11 +71,14 @@ def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
     summary = training.summary()
     rules = model.rules_frame()
     lower, upper = model.rule_bounds()
+    categories = model.run_.scaling.categories
+    sets = model.rule_sets() if categories is not None else None
     model_ids = split.labelsets.ids_of(model.labelsets_)
     rules["labelset_id"] = model_ids[model.population_.ls[: len(rules)]]
     return Snapshot(
         iteration=summary["iteration"], summary=summary, rules=rules,
-        bounds=RuleBounds.of(lower, upper), history=training.history(), curves=curves,
+        bounds=RuleBounds.of(lower, upper, sets=sets), history=training.history(),
+        curves=curves, categories=categories,
     )
 
 

@@ -271,6 +271,15 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             return run.scaling.unscale(*shown.bounds())
         return run.scaling.unscale(*popmod.dense_bounds(run.population, run.n_features))
 
+    def rule_sets(self):
+        """The sets beside `rule_bounds`: per rule and feature, the category codes a nominal
+        test allows (a uint64 bitmask: bit ``c`` is category ``run_.scaling.categories[j][c]``),
+        `population.NO_SET` elsewhere; None when no feature is nominal."""
+        fitted = self._fitted()
+        run, shown = fitted.run, fitted.rule_set_with_feature_rules()
+        return popmod.dense_sets(run.population if shown is None else shown.rules,
+                                 run.n_features)
+
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule (with the fit's

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import frames, pages, sharing, state, ui
+from dashboard import frames, pages, plot_axes, sharing, state, ui
 
 
 def options(session: state.Session) -> pages.PopulationOptions:
@@ -16,13 +16,20 @@ def options(session: state.Session) -> pages.PopulationOptions:
     def feature(j: int) -> str:
         return f"{names[j]} · {usage[j]:,} rules" if len(snap.rules) else names[j]
 
-    cols = st.columns(2)  # a row of their own: long feature names are read whole
+    cols = st.columns([4, 1, 4, 1])  # a row of their own: long feature names are read whole
     fx = cols[0].selectbox("x feature", ranked, ranked.index(default[0]), format_func=feature,
                            key="pop_x",
                            help="Features the rules specify most come first (with how many "
                                 "rules, counting copies, specify each); the default pair is the "
                                 "two features the most rules specify together.")
-    fy = cols[1].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
+    kinds = tuple(col.selectbox(
+        f"{axis} axis", plot_axes.AXIS_KINDS, key=f"pop_{axis}_axis",
+        help="How a numeric feature is drawn: linear, log or order (rows spread by rank), ticks "
+             f"in the data's units. auto: log for a long right tail (skew over "
+             f"{plot_axes.HEAVY_SKEW:g}), order for a long left one, else linear. A nominal "
+             "feature is drawn as its categories whatever this says.")
+        for col, axis in ((cols[1], "x"), (cols[3], "y")))
+    fy = cols[2].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
                            key="pop_y")
     cols = st.columns([2, 1, 3], vertical_alignment="bottom")
     color_by = cols[0].segmented_control("Colour rules by", ["fitness", "labelset"],
@@ -42,6 +49,7 @@ def options(session: state.Session) -> pages.PopulationOptions:
         f = st.columns(4)
         return pages.PopulationOptions(
             features=(fx, fy), color_by=color_by, cap=cap, only_specified=only_specified,
+            axis_kinds=kinds,
             labelset_ids=tuple(f[0].multiselect(
                 "Labelsets", sorted(range(len(labelsets.names)), key=labelsets.names.__getitem__),
                 format_func=labelsets.name, key="pop_labelsets")),
@@ -72,8 +80,8 @@ def projection(session: state.Session, snap: state.Snapshot,
         lambda: pages.population_page(session, snap, opts),
         sharing.redraw_every(session.pacing.running, session.pacing.share))
     both = " specify both features and" if opts.only_specified else ""
-    if page.n_passed > len(page.chosen):
-        st.warning(f"Showing the {len(page.chosen):,} fittest of the {page.n_passed:,} rules "
+    if page.n_passed > page.n_drawn:
+        st.warning(f"Showing the {page.n_drawn:,} fittest of the {page.n_passed:,} rules "
                    f"that{both} pass the filters (cap {opts.cap:,}).",
                    icon=":material/content_cut:")
     else:
@@ -93,7 +101,7 @@ def projection(session: state.Session, snap: state.Snapshot,
         st.plotly_chart(page.histograms, key="histograms")
     selected = session.selection.index
     st.caption(
-        "A wildcard spans the whole axis. "
+        "A wildcard spans the whole axis. " + (f"{page.axes_words} " if page.axes_words else "") +
         f"Selected instance: **#{selected}** (ringed; labelset "
         f"{session.split.labelsets.name(session.split.labelsets.of_instance[selected])}) — "
         "click a point to select another."

@@ -133,9 +133,10 @@ def test_a_refused_fit_leaves_a_fitted_model_as_it_was(good, method):
         assert np.array_equal(fitted.predict(X), before)
 
 
-@pytest.mark.parametrize("name", ["to_json", "rules_frame", "rule_bounds", "run_", "rule_set_",
-                                  "bipartition_", "n_rules_", "max_specified_", "data_min_",
-                                  "data_max_", "population_", "labelsets_", "rule_weights_"])
+@pytest.mark.parametrize("name", ["to_json", "rules_frame", "rule_bounds", "rule_sets", "run_",
+                                  "rule_set_", "bipartition_", "n_rules_", "max_specified_",
+                                  "data_min_", "data_max_", "population_", "labelsets_",
+                                  "rule_weights_"])
 def test_a_model_before_fit_raises_not_fitted(name):
     """NotFittedError (scikit-learn's), not an AttributeError about a missing attribute."""
     with pytest.raises(NotFittedError, match="not fitted yet"):

@@ -9,8 +9,10 @@ from plotly_spec import values
 
 from dashboard import figures
 from dashboard.curves import MEASURES
+from dashboard.plot_axes import PlotAxis
 
 NAMES = ("{a}", "{b}", "{a, b}", "{}")
+UNIT_AXES = (PlotAxis("linear", (0.0, 1.0)),) * 2
 
 
 def _rects(n, seed=0):
@@ -34,7 +36,7 @@ def _points(n, seed=1):
 def _population(rects, points, color_by="fitness", palette=None):
     return figures.population_figure(
         rects, points, feature_names=("petal length", "petal width"),
-        ranges=((0.0, 1.0), (0.0, 1.0)), color_by=color_by,
+        axes=UNIT_AXES, color_by=color_by,
         palette=palette if palette is not None else {0: "#1F77B4", 1: "#FF7F0E"},
         labelset_names=NAMES,
         title="Population",
@@ -218,7 +220,7 @@ def test_label_frequencies_title_and_height():
 def test_population_rings_the_selected_instance_in_the_legend():
     points = _points(20)
     fig = figures.population_figure(
-        _rects(5), points, feature_names=("f", "g"), ranges=((0.0, 1.0), (0.0, 1.0)),
+        _rects(5), points, feature_names=("f", "g"), axes=UNIT_AXES,
         color_by="fitness", palette={0: "#1F77B4"}, labelset_names=NAMES, title="t",
         selected=points.iloc[[7]],
     ).to_dict()

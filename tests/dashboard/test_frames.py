@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from dashboard import frames
+from dashboard import frames, plot_axes
 from dashboard.bounds import RuleBounds
 
 
@@ -25,39 +25,45 @@ def test_frequent_labelsets_orders_by_count_then_name():
 
 
 def test_axis_range_pads_and_survives_constant_or_empty():
-    low, high = frames.axis_range(np.array([0.0, 10.0]))
+    low, high = plot_axes.linear_range(np.array([0.0, 10.0]))
     assert low < 0 < 10 < high
-    low, high = frames.axis_range(np.array([3.0, 3.0]))
+    low, high = plot_axes.linear_range(np.array([3.0, 3.0]))
     assert low < 3 < high
-    assert frames.axis_range(np.array([np.nan])) == (0.0, 1.0)
+    assert plot_axes.linear_range(np.array([np.nan])) == (0.0, 1.0)
+
+
+def _linear(low, high):
+    return plot_axes.PlotAxis("linear", (low, high))
 
 
 def test_project_rules_spans_axis_for_wildcards_and_clips():
     lower = np.array([[0.2, 5.0], [np.nan, -99.0]])
     upper = np.array([[0.4, 6.0], [np.nan, 99.0]])
-    rects = frames.project_rules(lower, upper, ((0.0, 1.0), (0.0, 10.0)))
+    rects = frames.project_rules(lower, upper, (_linear(0.0, 1.0), _linear(0.0, 10.0)))
     assert rects.to_dict("list") == {
-        "x0": [0.2, 0.0], "x1": [0.4, 1.0], "y0": [5.0, 0.0], "y1": [6.0, 10.0]
+        "rule": [0, 1], "x0": [0.2, 0.0], "x1": [0.4, 1.0], "y0": [5.0, 0.0], "y1": [6.0, 10.0]
     }
 
 
 def test_on_a_binary_axis_a_rule_covers_the_cells_of_the_values_it_accepts():
     lower = np.array([[np.nan], [-0.2], [0.6], [0.3]])
     upper = np.array([[np.nan], [0.29], [1.2], [0.5]])
-    ranges = (frames.axis_range(np.array([0.0, 1.0])),) * 2
-    half = frames.BINARY_HALF
-    rects = frames.project_rules(np.hstack([lower, lower]), np.hstack([upper, upper]), ranges,
-                                 binary=(True, False))
+    binary = plot_axes.axis_of(np.array([0.0, 1.0]))
+    assert binary.kind == "binary"
+    half = plot_axes.SLOT_HALF
+    rects = frames.project_rules(np.hstack([lower, lower]), np.hstack([upper, upper]),
+                                 (binary, _linear(*binary.range)))
     assert rects["x0"].tolist()[:3] == [-half, -half, 1 - half]  # both values, 0, 1
     assert rects["x1"].tolist()[:3] == [1 + half, half, 1 + half]
-    assert rects["x0"][3] == ranges[0][0] and rects["x1"][3] == ranges[0][1]  # accepts none
+    assert rects["x0"][3] == binary.range[0] and rects["x1"][3] == binary.range[1]  # none
     assert rects["y0"][1] == -0.2  # the numeric axis keeps the interval
 
 
 def test_binary_points_are_jittered_around_their_value_and_the_selection_follows():
     X = np.array([[0.0, 0.5], [1.0, 0.7], [1.0, 0.2], [0.0, 0.9]])
     points = frames.instance_points(X, np.zeros(4, dtype=int), (0, 1))
-    assert (abs(points["x"] - X[:, 0]) <= frames.JITTER).all() and (points["x"] != X[:, 0]).all()
+    assert (abs(points["x"] - X[:, 0]) <= plot_axes.JITTER).all()
+    assert (points["x"] != X[:, 0]).all()
     assert points["y"].tolist() == X[:, 1].tolist()
     ringed = frames.point_of(points, X, np.zeros(4, dtype=int), (0, 1), 2)
     assert ringed["x"].item() == points.loc[2, "x"]
@@ -86,11 +92,11 @@ def test_projection_joins_rectangles_to_the_chosen_rules():
     lower = np.array([[0.1, np.nan], [0.5, 0.2]])
     upper = np.array([[0.3, np.nan], [0.7, 0.4]])
     X = np.array([[0.0, 0.0], [1.0, 1.0], [0.5, 0.5]])
-    chosen, n_passed, ranges = frames.projection(rules, RuleBounds.of(lower, upper), X, (0, 1),
-                                                 cap=1)
+    chosen, n_passed, axes = frames.projection(rules, RuleBounds.of(lower, upper), X, (0, 1),
+                                               cap=1)
     assert n_passed == 2 and list(chosen.index) == [11]
     assert chosen.loc[11, ["x0", "x1", "y0", "y1"]].tolist() == [0.5, 0.7, 0.2, 0.4]
-    assert ranges[0][0] < 0.0 and ranges[1][1] > 1.0
+    assert axes[0].range[0] < 0.0 and axes[1].range[1] > 1.0
 
 
 def test_instance_points_keep_indices_and_sample_when_many():
