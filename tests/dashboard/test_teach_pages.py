@@ -192,7 +192,9 @@ def test_a_replay_keeps_its_stated_pace_when_frames_draw_slowly():
     reached = {iterations[min(k, len(iterations) - 1)] for k in range(
         int((before - started) / REPLAY_EVERY_S), int((after - started) / REPLAY_EVERY_S) + 1)}
     assert at.select_slider(key="tt_at").value in reached
-    assert min(reached) == 800  # the fourth snapshot: three skipped while they drew
+    # at least three snapshots skipped while they drew: the fourth (800) or, if the machine
+    # spent more than another frame between the two runs, a later one (never assume a speed)
+    assert at.select_slider(key="tt_at").value >= 800
     caption = next(c.value for c in at.caption if c.value.startswith("Replay plays"))
     assert f"one every {REPLAY_EVERY_S:g} s" in caption
 
