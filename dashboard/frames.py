@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.bounds import RuleBounds
+from dashboard.sparse_features import column
 from mlr_core.rules import labelset_text
 
 #: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
@@ -145,8 +146,9 @@ def projection(
     rules joined with x0/x1/y0/y1, how many passed the filters, and the fixed axis ranges (the
     data's, so live redraws do not jump).
     """
-    ranges = (axis_range(X[:, features[0]]), axis_range(X[:, features[1]]))
-    binary = (binary_axis(X[:, features[0]]), binary_axis(X[:, features[1]]))
+    xs, ys = column(X, features[0]), column(X, features[1])  # dense: these two only
+    ranges = (axis_range(xs), axis_range(ys))
+    binary = (binary_axis(xs), binary_axis(ys))
     lower, upper = bounds.columns(features)
     rects = project_rules(lower, upper, ranges, binary).set_index(rules.index)
     joined = rules.join(rects)
@@ -165,14 +167,16 @@ def instance_points(
 ) -> pd.DataFrame:
     """The instances on a feature pair (a fixed random sample when there are very many); on a
     0/1 feature the points are jittered around their value, or they would all sit on 4 corners."""
-    index = np.arange(len(X))
-    if len(X) > limit:
-        index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
+    n = X.shape[0]
+    index = np.arange(n)
+    if n > limit:
+        index = np.sort(np.random.default_rng(0).choice(n, limit, replace=False))
     rng = np.random.default_rng(1)
     xy = {}
     for axis, feature in zip("xy", features, strict=True):
-        values = X[index, feature].astype(float)
-        if binary_axis(X[:, feature]):
+        every = column(X, feature)
+        values = every[index].astype(float)
+        if binary_axis(every):
             values = values + rng.uniform(-JITTER, JITTER, len(values))
         xy[axis] = values
     return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from dashboard import figures, frames
 from dashboard.bounds import RuleBounds
+from dashboard.sparse_features import column
 from mlr_core.iteration_trace import IterationTrace
 
 #: Rectangles of the population drawn under the marks (the fittest ones).
@@ -201,7 +202,7 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
                                           cap=BACKGROUND_RULES)
     points = frames.instance_points(X, instance_labelsets, features)
     selected = frames.point_of(points, X, instance_labelsets, features, traced.index)
-    binary = tuple(frames.binary_axis(X[:, j]) for j in features)
+    binary = tuple(frames.binary_axis(column(X, j)) for j in features)
     fig = figures.population_figure(
         chosen, points, feature_names=(feature_names[features[0]], feature_names[features[1]]),
         ranges=ranges, color_by="fitness", palette=palette, labelset_names=labelset_names,

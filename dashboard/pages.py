@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from dashboard import compare_figures, figures, frames
 from dashboard.curves import MEASURES, run_name
 from dashboard.snapshots import Snapshot
+from dashboard.sparse_features import column
 from dashboard.state import RACE_LANES, Race, Session
 
 #: Rules in the Rules page's heatmap (the most numerous ones).
@@ -152,7 +153,7 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
         title=f"{len(chosen):,} of the {len(snap.rules):,} distinct rules, iteration "
               f"{snap.iteration:,}",
         selected=frames.point_of(points, X, of_instance, (fx, fy), session.selection.index),
-        binary=(frames.binary_axis(X[:, fx]), frames.binary_axis(X[:, fy])),
+        binary=(frames.binary_axis(column(X, fx)), frames.binary_axis(column(X, fy))),
     )
     return PopulationPage(chosen, n_passed, len(snap.rules), projection,
                           figures.population_histograms(snap.rules))

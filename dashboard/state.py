@@ -130,7 +130,7 @@ class Session:
         with self._lock:
             new_data = not hasattr(self, "selection") or split.dataset is not self.split.dataset
             if new_data:
-                self.selection = Selection(len(split.dataset.X))
+                self.selection = Selection(split.dataset.X.shape[0])
                 self.runs.clear()
             self.runs.next_run(self.params, None if new_data else self.points.curves)
             self.split, self._training, self.params = split, training, params
