@@ -67,12 +67,11 @@ def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
     model = training.model
     summary = training.summary()
     rules = model.rules_frame()
-    lower, upper = model.rule_bounds()
     model_ids = split.labelsets.ids_of(model.labelsets_)
     rules["labelset_id"] = model_ids[model.population_.ls[: len(rules)]]
     return Snapshot(
         iteration=summary["iteration"], summary=summary, rules=rules,
-        bounds=RuleBounds.of(lower, upper), history=training.history(), curves=curves,
+        bounds=RuleBounds.of_model(model), history=training.history(), curves=curves,
     )
 
 

@@ -232,10 +232,10 @@ class Session:
 
         with self._lock:
             training = self._started()
-            lower, upper = training.model.rule_bounds()
+            bounds = RuleBounds.of_model(training.model)
             trace = training.step_traced()
             self._changed()
-            self.traced = Traced(trace, RuleBounds.of(lower, upper),
+            self.traced = Traced(trace, bounds,
                                  int(self.split.train_idx[trace.row]),
                                  int(training.summary()["macro_size"]))
         return self.traced

@@ -138,3 +138,29 @@ def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_download
         assert make(), name  # the rules' CSV and model JSON, the audit report
     assert {"words-rules.csv", "words-model.json"} <= set(made)
     assert sp.issparse(session.split.dataset.X)
+
+
+@pytest.mark.parametrize("weighting, axis", [("vote", "minmax"), ("fitted", "minmax"),
+                                             ("vote", "rank")])
+def test_snapshot_bounds_are_the_models_rule_bounds_without_the_dense_matrices(
+        tmp_path, weighting, axis):
+    """``RuleBounds.of_model`` (the pairs a snapshot keeps) holds exactly the specified cells of
+    ``rule_bounds()``: under fitted weights on 0/1 words with the one-word rules, and on the
+    rank axis, whose many pieces per feature are found by bisection (``Scaling.unscale_at``)."""
+    from dashboard.bounds import RuleBounds
+    from mlr_core import MLRClassifier, make_hypercube_dataset
+
+    data = (load_dataset(write_sparse_arff(tmp_path), sparse=True) if axis == "minmax" else
+            make_hypercube_dataset(n_samples=300, n_relevant=2, n_labels=3, random_state=0))
+    X = data.X if axis == "minmax" else np.exp(6 * data.X)  # heavy-tailed: uneven pieces
+    model = MLRClassifier(n_iter=400, random_state=0, weighting=weighting, axis=axis).fit(
+        X, data.Y)
+    lower, upper = model.rule_bounds()
+    whole, pairs = RuleBounds.of(lower, upper), RuleBounds.of_model(model)
+    assert pairs.n_rules == len(model.rules_frame()) == lower.shape[0]
+    assert pairs.n_features == X.shape[1] and len(pairs.rule) == len(whole.rule) > 0
+    order = np.lexsort((pairs.feature, pairs.rule))
+    for name in ("rule", "feature", "lower", "upper"):
+        np.testing.assert_array_equal(getattr(pairs, name)[order], getattr(whole, name))
+    if weighting == "fitted":
+        assert model.rule_set_.n_feature_rules > 0
