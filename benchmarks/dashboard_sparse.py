@@ -25,8 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -35,22 +33,12 @@ def write_arff(folder: Path, rows: int, features: int, density: float, labels: i
     """``folder/words.arff`` (sparse format) and ``words.xml``."""
     from sparse_input import planted
 
+    sys.path.insert(0, str(ROOT / "tests"))
+    from sparse_mulan import write_sparse_mulan
+
     X, Y = planted(rows, features, density, labels, seed)
-    arff = folder / "words.arff"
-    with arff.open("w") as out:
-        out.write("@relation words\n")
-        out.writelines(f"@attribute w{j} numeric\n" for j in range(features))
-        out.writelines(f"@attribute topic{k} {{0,1}}\n" for k in range(labels))
-        out.write("@data\n")
-        for i in range(rows):
-            on = X.indices[X.indptr[i]:X.indptr[i + 1]]
-            cells = [f"{j} 1" for j in on] + [f"{features + k} 1" for k in np.flatnonzero(Y[i])]
-            out.write("{" + ",".join(cells) + "}\n")
-    names = "".join(f'<label name="topic{k}"></label>' for k in range(labels))
-    (folder / "words.xml").write_text(
-        '<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/'
-        f'labels">{names}</labels>\n')
-    return arff
+    return write_sparse_mulan(folder, "words", X, Y, [f"w{j}" for j in range(features)],
+                              [f"topic{k}" for k in range(labels)], word_type="numeric")
 
 
 def peak_mb() -> float:

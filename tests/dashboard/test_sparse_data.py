@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sparse_mulan import write_sparse_mulan
 
 from dashboard import sparse_features
 from mlr_core import load_dataset
@@ -22,20 +23,8 @@ def write_sparse_arff(folder: Path, name: str = "words", density: float = 0.01,
     X = rng.random((N_ROWS, N_WORDS)) < density
     X[:, :2 * N_LABELS] = rng.random((N_ROWS, 2 * N_LABELS)) < 0.1
     Y = X[:, :N_LABELS] | X[:, N_LABELS:2 * N_LABELS]
-    words = [f"w{j:04d}" for j in range(N_WORDS)]
-    labels = [f"topic{k}" for k in range(N_LABELS)]
-    lines = [f"@relation {name}", *(f"@attribute {w} numeric" for w in words),
-             *(f"@attribute {label} {{0,1}}" for label in labels), "@data"]
-    for x, y in zip(X, Y, strict=True):
-        on = [*np.flatnonzero(x), *(N_WORDS + np.flatnonzero(y))]
-        lines.append("{" + ",".join(f"{j} 1" for j in on) + "}")
-    arff = folder / f"{name}.arff"
-    arff.write_text("\n".join(lines) + "\n")
-    xml = "".join(f'<label name="{label}"></label>' for label in labels)
-    (folder / f"{name}.xml").write_text(
-        '<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/'
-        f'labels">{xml}</labels>\n')
-    return arff
+    return write_sparse_mulan(folder, name, X, Y, [f"w{j:04d}" for j in range(N_WORDS)],
+                              [f"topic{k}" for k in range(N_LABELS)], word_type="numeric")
 
 
 def test_text_stays_sparse_and_dense_enough_data_is_made_dense(tmp_path):
@@ -91,21 +80,12 @@ def data_folder(monkeypatch, tmp_path):
 
 def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_downloads(
         data_folder, monkeypatch):
-    from apptest import started
+    from apptest import deferred_downloads, started
     from stepping import step
-    from streamlit.runtime.media_file_manager import MediaFileManager
 
     from dashboard.page_registry import BY_NAME, PAGES
 
-    made = {}  # the pages' deferred downloads, by file name
-
-    def keep(self, make, mimetype, coordinates, file_name=None, element_id=""):
-        made[file_name] = make
-        return keep_deferred(self, make, mimetype, coordinates, file_name=file_name,
-                             element_id=element_id)
-
-    keep_deferred = MediaFileManager.add_deferred
-    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    made = deferred_downloads(monkeypatch)
 
     def no_exception(at, where):
         assert not at.exception, (where, [e.value for e in at.exception])
