@@ -31,7 +31,7 @@ def curve_scores(model, split: DataSplit) -> dict:
 
     sample = split.train_idx[:TRAIN_EVAL_ROWS]
     rows = np.concatenate([sample, split.test_idx])
-    pred = model.predict(split.dataset.X[rows])  # one pass over both splits
+    pred = model.predict(split.dataset.features(rows))  # one pass over both splits
     truth = split.dataset.Y[rows]
     return {
         side: {name: float(getattr(measures, name)(truth[part], pred[part])) for name in MEASURES}

@@ -77,5 +77,6 @@ class DataSplit:
         return replace(self, holdout=holdout, train_idx=train_idx, test_idx=test_idx)
 
     def training(self) -> tuple[np.ndarray, np.ndarray]:
-        """The training rows' features and labels (copies: numpy's fancy indexing)."""
-        return self.dataset.X[self.train_idx], self.dataset.Y[self.train_idx]
+        """The training rows' features, as the model learns them (``Dataset.features``), and
+        labels (copies: numpy's fancy indexing)."""
+        return self.dataset.features(self.train_idx), self.dataset.Y[self.train_idx]

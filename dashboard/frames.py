@@ -14,7 +14,7 @@ import pandas as pd
 
 from dashboard.bounds import RuleBounds
 from dashboard.sparse_features import column
-from mlr_core.rules import labelset_text
+from mlr_core.rules import category_text, labelset_text
 
 #: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
 MAX_POINTS = 5000
@@ -226,8 +226,26 @@ def specified_matrix(lower: np.ndarray) -> np.ndarray:
     return ~np.isnan(np.asarray(lower, dtype=float))
 
 
-def feature_values(feature_names: Sequence[str], row: np.ndarray) -> pd.DataFrame:
+def feature_values(feature_names: Sequence[str], row: np.ndarray,
+                   categories: Sequence | None = None) -> pd.DataFrame:
     """One instance's feature values as the Explain page lists them: a missing value (NaN)
-    reads ``missing``, the others as numbers (``g``, six significant digits)."""
+    reads ``missing``, a nominal feature's code its category (``categories[j]``, written as
+    the rules write it), the others numbers (``g``, six significant digits)."""
+    kinds = categories if categories is not None else [None] * len(row)
     return pd.DataFrame({"feature": list(feature_names),
-                         "value": ["missing" if np.isnan(v) else format(v, "g") for v in row]})
+                         "value": ["missing" if np.isnan(v) else format(v, "g") if c is None
+                                   else category_text(c[int(v)])
+                                   for v, c in zip(row, kinds, strict=True)]})
+
+
+def feature_table(X: np.ndarray, feature_names: Sequence[str],
+                  categories: Sequence | None = None) -> pd.DataFrame:
+    """The features ``X`` (rows of a dataset's columns, named ``feature_names``) as a table of
+    numbers, a nominal feature's codes as its categories (written as the rules write them;
+    empty where missing)."""
+    table = pd.DataFrame(X, columns=list(feature_names))
+    for j, c in enumerate(categories if categories is not None else []):
+        if c is not None:
+            words = np.array([category_text(v) for v in c] + [None], dtype=object)
+            table.isetitem(j, words[np.where(np.isnan(X[:, j]), -1, X[:, j]).astype(np.int64)])
+    return table

@@ -43,7 +43,7 @@ class ModelCache:
         """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
         return self._once(("explain", index),
                           lambda: self.vote_model()._rule_set_for("agg").explain(
-                              self.split.dataset.X[index]))
+                              self.split.dataset.features([index])))
 
     def _scored(self, weighting: str):
         """A copy of the model with these rules scored by ``weighting``, tuned on the training
@@ -78,4 +78,4 @@ class ModelCache:
         scorecard of all rules)."""
         return self._once(("explain fitted", index),
                           lambda: self.fitted_model().rule_set_.explain(
-                              self.split.dataset.X[index]))
+                              self.split.dataset.features([index])))

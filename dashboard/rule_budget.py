@@ -120,7 +120,7 @@ def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
         fitted = session.model_cache().fitted_model()
         data, test = session.split.dataset, session.split.test_idx
         budget = session.read_model(snap, lambda _: build(
-            snap, fitted, session.model_cache().vote_model(), data.X[test], data.Y[test]))
+            snap, fitted, session.model_cache().vote_model(), data.features(test), data.Y[test]))
         store[KEY] = budget
     return budget
 

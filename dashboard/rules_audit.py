@@ -62,7 +62,8 @@ def exports(model, table: pd.DataFrame) -> tuple[str, str]:
 def run_audit(model, dataset, test_idx) -> engine_audit.Audit:
     """The audit of the model on the rows it trained on (bound to it: read where they are,
     not scaled again), with the held-out rows ``test_idx`` of ``dataset`` measured too."""
-    return engine_audit.audit(model, X_test=dataset.X[test_idx], Y_test=dataset.Y[test_idx])
+    return engine_audit.audit(model, X_test=dataset.features(test_idx),
+                             Y_test=dataset.Y[test_idx])
 
 
 def headline(result: engine_audit.Audit) -> list[tuple[str, str, str]]:

@@ -54,11 +54,11 @@ def leading_columns(X, k: int) -> np.ndarray:
     return values.toarray() if issparse(values) else values
 
 
-def row_values(X, index: int, feature_names: list[str]) -> tuple[list[str], np.ndarray]:
-    """(names, values) of one row's features as a page lists them: every feature of a dense row;
-    of a sparse row only those it stores (a word row of 20,000 features holds a few dozen,
-    and every other is 0)."""
+def row_values(X, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """(features, values) of one row as a page lists them: every feature of a dense row; of a
+    sparse row only those it stores (a word row of 20,000 features holds a few dozen, and
+    every other is 0)."""
     if not issparse(X):
-        return list(feature_names), X[index]
+        return np.arange(X.shape[1]), X[index]
     row = X[index]
-    return [feature_names[j] for j in row.indices], row.data
+    return row.indices, row.data

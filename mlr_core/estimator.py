@@ -316,7 +316,7 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         """The model as versioned JSON text (see :mod:`mlr_core.io`)."""
         fitted = self._fitted()
         return io.to_json(self.get_params(), fitted.label_dtype, self._rule_set_for("agg"),
-                          fitted.run)
+                          fitted.run, fitted.feature_names_in is not None)
 
     @classmethod
     def from_json(cls, text):
@@ -328,10 +328,11 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             model._validate_params()
             return model.get_params()
 
-        values, label_dtype, rule_set, run = io.from_json(text, checked_params)
+        values, label_dtype, rule_set, run, fitted_on_frame = io.from_json(text, checked_params)
         model = cls(**values)
-        return TrainingSession(model).adopt(
-            FittedState.of_rule_set(run, rule_set, label_dtype, model.get_params())).model
+        columns = np.asarray(rule_set.feature_names, dtype=object) if fitted_on_frame else None
+        return TrainingSession(model).adopt(FittedState.of_rule_set(
+            run, rule_set, label_dtype, model.get_params(), columns)).model
 
     # ---------------------------------------------------------------- internals
 

@@ -7,7 +7,9 @@ A file holds three parts, each written and read by its owner:
   ``hyperrectangle_csr`` (a centre and a spread per feature on the [0, 1]-scaled axes, ``null``
   for a wildcard), the scaling back to the data's units (and which features are 0/1), the scorer
   and the bipartition;
-- ``training``: the run's own state (`TrainingRun.to_dict`): counters, random state, history.
+- ``training``: the run's own state (`TrainingRun.to_dict`): counters, random state, history;
+- ``fitted_on_frame``: whether training read a DataFrame, whose columns (the rule set's feature
+  names) scikit-learn then records as ``feature_names_in_`` and checks at predict time.
 
 Floats are written exactly, so a loaded model predicts exactly as the saved one did. The
 population a file declares is checked against the memory budget for what is read from a user's
@@ -33,7 +35,8 @@ from mlr_core.validation import MEMORY_BUDGET, check_memory
 FORMAT = "mlr-studio-model"
 VERSION = 2
 
-def to_json(params: dict, label_dtype, rule_set: RuleSet, run: TrainingRun) -> str:
+def to_json(params: dict, label_dtype, rule_set: RuleSet, run: TrainingRun,
+            fitted_on_frame: bool) -> str:
     """The model as JSON text."""
     params = dict(params)
     if not isinstance(params["random_state"], (int, type(None))):
@@ -45,11 +48,13 @@ def to_json(params: dict, label_dtype, rule_set: RuleSet, run: TrainingRun) -> s
         "label_dtype": np.dtype(label_dtype).str,
         "rule_set": rule_set.to_dict(),
         "training": run.to_dict(),
+        "fitted_on_frame": bool(fitted_on_frame),
     })
 
 
 def from_json(text, checked_params: Callable[[dict], dict]):
-    """(params, label dtype, rule set, training run) from `to_json` output; ``checked_params``
+    """(params, label dtype, rule set, training run, fitted on a frame) from `to_json` output
+    (files written before the last field existed were not: they load as before); ``checked_params``
     validates the parameters (the estimator's own check) and returns them complete."""
     try:
         data = json.loads(text)
@@ -103,7 +108,9 @@ def _read(data, checked_params):
         levels=rule_set.scaling.levels)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
-    return params, label_dtype, rule_set, run
+    fitted_on_frame = data.get("fitted_on_frame", False)
+    require(isinstance(fitted_on_frame, bool), "\"fitted_on_frame\" must be true or false.")
+    return params, label_dtype, rule_set, run, fitted_on_frame
 
 
 def _label_dtype(name) -> np.dtype:

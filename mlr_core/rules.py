@@ -4,8 +4,11 @@ Bounds are shown in the data's original units; wildcards are left out; a bound a
 training range is dropped (values beyond it are clipped at match time), so it reads ``x3 <= 0.40``.
 A feature that only takes the values 0 and 1 (a word present or absent) reads ``word = 1``,
 ``word = 0``, or ``word = 0 or 1``: what the interval accepts of the values it can take. A
-nominal feature reads ``colour ∈ {red, ochre}``: the categories its set allows.
+nominal feature reads ``colour ∈ {red, ochre}``: the categories its set allows, each as
+`category_text` writes it.
 """
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -35,9 +38,23 @@ def _binary_term(name: str, low: float, high: float) -> str | None:
     return f"{name} = {' or '.join(map(str, values))}"
 
 
+_WORDS = re.compile(r"\w+(?:[ ./-]\w+)*")  # "red", "New York", "x-ray", "3.5", "a/b"
+
+
+def category_text(value) -> str:
+    """A category as texts show it: words, a number or a boolean as they print (``red``,
+    ``New York``, ``3``); any other text quoted, its quotes, backslashes and unprintable
+    characters escaped (``"re'd\\n; --"``): a category is data, and one holding a newline, a
+    quote, a comma, ``=`` or markup then cannot break a line, a set or a cell, nor pass for
+    code. Where text becomes HTML, it is escaped there as well."""
+    if not isinstance(value, str) or _WORDS.fullmatch(value):
+        return str(value)
+    return repr(value)
+
+
 def set_text(allowed, categories) -> str:
     """``{red, ochre}``: the categories whose codes the bitmask ``allowed`` holds."""
-    return "{" + ", ".join(str(v) for code, v in enumerate(categories)
+    return "{" + ", ".join(category_text(v) for code, v in enumerate(categories)
                            if int(allowed) >> code & 1) + "}"
 
 
@@ -51,7 +68,7 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
     for j in np.flatnonzero(~np.isnan(lower)):
         name = feature_names[j]
         if categories is not None and categories[j] is not None:
-            value = "" if row is None else f" = {'missing' if _missing(row[j]) else row[j]}"
+            value = "" if row is None else f" = {_value_text(row[j])}"
             allowed = "{...}" if sets is None else set_text(sets[j], categories[j])
             terms.append(f"{name}{value} ∈ {allowed}")  # {...}: a set not recorded
             continue
@@ -70,8 +87,10 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
     return " AND ".join(terms) if terms else "TRUE"
 
 
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and np.isnan(value))
+def _value_text(value) -> str:
+    """One row's category (`category_text`), or ``missing`` (None or NaN)."""
+    missing = value is None or (isinstance(value, float) and np.isnan(value))
+    return "missing" if missing else category_text(value)
 
 
 def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names,

@@ -78,7 +78,8 @@ def sources(session: state.Session) -> None:
             accept_multiple_files=True, key="data_files",
             help="MULAN keeps the label names in the .xml beside the .arff: without it the "
                  "labels are not known. MEKA writes the label count into the .arff itself "
-                 "(-C in @relation).")
+                 "(-C in @relation). A .csv's columns of text become nominal features (rules "
+                 "read colour ∈ {ochre, red}), its empty cells missing values.")
         labels = st.text_input(
             "Label columns (optional)", key="label_columns",
             help="Empty: the file says (MULAN XML, MEKA -C, or CSV columns named label:<name>). "

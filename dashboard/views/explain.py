@@ -50,8 +50,9 @@ def picker(session: state.Session) -> int:
                     on_change=_picked_by_index, width=220,
                     help="Or click a point on the Population page, or a row in the table below.")
     with st.expander("Pick from the table", icon=":material/table:"):
-        table = pd.DataFrame(sparse_features.leading_columns(data.X, TABLE_FEATURES),
-                             columns=data.feature_names[:TABLE_FEATURES])
+        table = frames.feature_table(sparse_features.leading_columns(data.X, TABLE_FEATURES),
+                                     data.feature_names[:TABLE_FEATURES],
+                                     (data.categories or ())[:TABLE_FEATURES])
         labelsets = session.split.labelsets
         table.insert(0, "labelset", [labelsets.names[i] for i in labelsets.of_instance])
         table.insert(1, "split", np.where(np.isin(np.arange(len(table)), session.split.test_idx),
@@ -130,7 +131,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     if choice == FULL:
         last = session.points.last_fitted() if session.pacing.running else None
         if last is not None and last.iteration != snap.iteration:
-            return (last.explain(session.split.dataset.X[index]),
+            return (last.explain(session.split.dataset.features([index])),
                     f"the rules of iteration {last.iteration:,} with the weights fitted to them "
                     "then (training goes on: the weights are refitted at each curve point, and "
                     "here to the rules as they are once you pause)", last.iteration)
@@ -147,7 +148,7 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):
         budget = rule_budget.kept_or_built(st.session_state, session, snap)
     shown = budget.n_rules(choice)
-    return (budget.models[choice].rule_set_.explain(session.split.dataset.X[index]),
+    return (budget.models[choice].rule_set_.explain(session.split.dataset.features([index])),
             f"a compact model of {shown} rules ({shown - 1} of the {n:,} rules and the "
             "baseline, weights refitted)", snap.iteration)
 
@@ -255,11 +256,13 @@ def explanation(session: state.Session, index: int) -> None:
     )
     voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
-        names, stored = sparse_features.row_values(data.X, index, data.feature_names)
-        if len(names) < len(data.feature_names):
-            st.caption(f"The {len(names):,} values this row stores; its other "
-                       f"{len(data.feature_names) - len(names):,} features are 0.")
-        values = frames.feature_values(names, stored)
+        features, stored = sparse_features.row_values(data.X, index)
+        if len(features) < data.n_features:
+            st.caption(f"The {len(features):,} values this row stores; its other "
+                       f"{data.n_features - len(features):,} features are 0.")
+        values = frames.feature_values(
+            [data.feature_names[j] for j in features], stored,
+            None if data.categories is None else [data.categories[j] for j in features])
         st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 

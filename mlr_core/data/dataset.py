@@ -11,15 +11,16 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import issparse
 
-from mlr_core.errors import DatasetError
+from mlr_core.errors import DatasetError, InputError
 from mlr_core.sparse_rows import checked_csr
 from mlr_core.validation import check_label_matrix, check_unique_names
 
 LABEL_PREFIX = "label:"
 """CSV and DataFrame columns whose name starts with this prefix are labels when ``labels=None``."""
 
-FEATURE_TYPES = ("numeric", "binary", "nominal")
-"""Kinds of feature column: a number, a yes/no attribute decoded to 1/0, a one-hot column."""
+FEATURE_TYPES = ("numeric", "binary", "nominal", "category")
+"""Kinds of feature column: a number, a yes/no attribute decoded to 1/0, a one-hot column, a
+nominal feature held as its category codes (`Dataset.categories`)."""
 
 _MAX_SHOWN = 120  # characters of a file's content quoted in an error message
 RAISE_BUDGET = " (max_bytes= of load_dataset or load_dataset_bytes allows more)"
@@ -37,7 +38,9 @@ class Dataset:
     Attributes
     ----------
     X : ndarray of shape (n, d), float64, or scipy CSR matrix
-        Features, finite; sparse for a sparse ARFF loaded with ``sparse=True``.
+        Features, NaN where missing (dense rows only), never inf; sparse for a sparse ARFF
+        loaded with ``sparse=True``. A nominal feature's column (``categories[j]`` not None)
+        holds its category codes: ``k`` for ``categories[j][k]``, NaN where missing.
     Y : ndarray of shape (n, m), uint8
         Labels, 0/1.
     feature_names, label_names : list of str
@@ -46,7 +49,9 @@ class Dataset:
         Short name (the file's stem for loaded files).
     feature_types : list of str
         Per column of ``X``: ``"numeric"``, ``"binary"`` (a yes/no attribute decoded to 1/0) or
-        ``"nominal"`` (a one-hot column ``attribute=value``); all ``"numeric"`` when not given.
+        ``"nominal"`` (a one-hot column ``attribute=value``) or ``"category"`` (a nominal feature
+        as its codes, exactly where ``categories`` gives a list); when not given, ``"category"``
+        there and ``"numeric"`` elsewhere.
     notes : list of str
         What the loader decided for the user: dropped string attributes, ignored ``-C``, encoding.
     source_attributes : list of (str, str)
@@ -55,6 +60,11 @@ class Dataset:
         Defaults to one numeric attribute per column of ``X``.
     meta : dict
         Anything else worth keeping: the ARFF relation, the generator's parameters and hypercubes.
+    categories : tuple or None
+        Per column of ``X``, None (a number) or the categories of a nominal feature (a text
+        column of a CSV or DataFrame), as ``Scaling.categories`` holds them
+        (``mlr_core/nominal.py``); None when no feature is nominal. `features` gives them to
+        the estimator as pandas categories, which it learns as nominal features.
     """
 
     X: np.ndarray
@@ -66,6 +76,7 @@ class Dataset:
     notes: list[str] = field(default_factory=list)
     source_attributes: list[tuple[str, str]] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    categories: tuple | None = None
 
     def __post_init__(self):
         self.feature_names = [str(f) for f in self.feature_names]
@@ -78,14 +89,19 @@ class Dataset:
             f"dataset {self.name!r}",
             lambda i: f"row {i}",
         )
+        self.categories = checked_categories(self.categories, self.X, self.feature_names,
+                                             f"dataset {self.name!r}")
+        coded = [c is not None for c in self.categories or [None] * self.X.shape[1]]
         if self.feature_types is None:
-            self.feature_types = ["numeric"] * self.X.shape[1]
+            self.feature_types = ["category" if c else "numeric" for c in coded]
         self.feature_types = list(self.feature_types)
         known = set(self.feature_types) <= set(FEATURE_TYPES)
-        if len(self.feature_types) != self.X.shape[1] or not known:
+        if len(self.feature_types) != self.X.shape[1] or not known or coded != [
+                kind == "category" for kind in self.feature_types]:
             raise DatasetError(
                 f"dataset {self.name!r}: feature_types must give one of {FEATURE_TYPES} for each "
-                f"of the {self.X.shape[1]} feature columns"
+                f"of the {self.X.shape[1]} feature columns, \"category\" exactly where "
+                "categories gives a list"
             )
         if self.source_attributes is None:
             self.source_attributes = list(zip(self.feature_names, self.feature_types, strict=True))
@@ -105,14 +121,40 @@ class Dataset:
         """Number of labels (columns of ``Y``)."""
         return self.Y.shape[1]
 
+    def features(self, rows=None):
+        """The features of all rows, or of ``rows`` (indices), as the estimator learns them:
+        ``X`` (its rows) when no feature is nominal, so numbers reach the engine as they always
+        have; else a DataFrame whose nominal columns hold pandas categories in `categories`
+        order, learned as nominal features. Its columns are numbered as ``X``'s, the names
+        going as ``feature_names=`` as with an array: a model fitted on it and one loaded from
+        its JSON (which keeps no column names) then read the same tables."""
+        X = self.X if rows is None else self.X[rows]
+        if self.categories is None:
+            return X
+        return pd.DataFrame({j: self._column(X[:, j], j) for j in range(self.n_features)})
+
+    def _column(self, values: np.ndarray, j: int):
+        """Values of column ``j`` as the estimator reads them: numbers, or for a nominal
+        feature pandas categories (a missing value: none of them)."""
+        categories = None if self.categories is None else self.categories[j]
+        if categories is None:
+            return values
+        codes = np.where(np.isnan(values), -1, values).astype(np.int64)
+        return pd.Categorical.from_codes(codes, pd.Index(categories, dtype=object))
+
     def to_frame(self) -> pd.DataFrame:
-        """Features then labels as one DataFrame, label columns prefixed ``label:``.
+        """Features then labels as one DataFrame, label columns prefixed ``label:``; a nominal
+        feature's column holds its categories.
 
         Written with ``to_csv(index=False)`` it is a CSV that ``load_dataset`` reads back with no
         ``labels=`` argument.
         """
-        features = (pd.DataFrame.sparse.from_spmatrix(self.X, columns=self.feature_names)
-                    if issparse(self.X) else pd.DataFrame(self.X, columns=self.feature_names))
+        if issparse(self.X):
+            features = pd.DataFrame.sparse.from_spmatrix(self.X, columns=self.feature_names)
+        elif self.categories is None:
+            features = pd.DataFrame(self.X, columns=self.feature_names)
+        else:
+            features = self.features().set_axis(self.feature_names, axis=1)
         labels = pd.DataFrame(self.Y, columns=[LABEL_PREFIX + lab for lab in self.label_names])
         return pd.concat([features, labels], axis=1)
 
@@ -121,11 +163,11 @@ class Dataset:
         ``attribute=value``) back in one column of pandas categories, its declared values in
         order: a model fitted on it learns the attribute as a nominal feature, whose rules
         read ``religion ∈ {1, 5}`` (``mlr_core/nominal.py``). Numeric and yes/no (``binary``)
-        columns stay as they are."""
+        columns stay as they are, and nominal features held as codes read as in `features`."""
         columns, k = {}, 0
         for attr, kind in self.source_attributes:
             if kind != "nominal":
-                columns[attr] = self.X[:, k]
+                columns[attr] = self._column(self.X[:, k], k)
                 k += 1
                 continue
             width = 0
@@ -142,6 +184,55 @@ class Dataset:
 def excerpt(text: str) -> str:
     """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""
     return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "..."
+
+
+def checked_categories(categories, X, feature_names, source: str) -> tuple | None:
+    """A dataset's category lists: None, or per column of a dense ``X`` None (numbers) or 1 to
+    `MAX_CATEGORIES` distinct strings, numbers or booleans, the column holding their codes
+    (whole numbers below the list's length) or NaN; None when no column is nominal."""
+    if categories is None:
+        return None
+    from mlr_core._engine.population import MAX_CATEGORIES  # imports numba: not before needed
+
+    if issparse(X) or len(categories) != X.shape[1]:
+        raise DatasetError(f"{source}: categories must give, for each of the {X.shape[1]} "
+                           "columns of a dense X, None or its category list")
+    out = []
+    for j, values in enumerate(categories):
+        if values is not None:
+            values, where = tuple(values), f"{source}: feature {feature_names[j]!r}"
+            if not (1 <= len(values) <= MAX_CATEGORIES
+                    and all(isinstance(v, (str, int, float, bool)) and v == v for v in values)
+                    and len({(type(v), v) for v in values}) == len(values)):
+                raise DatasetError(f"{where}'s categories must be 1 to {MAX_CATEGORIES} distinct "
+                                   "strings, numbers or booleans")
+            known = X[~np.isnan(X[:, j]), j]
+            if ((known != np.floor(known)) | (known < 0) | (known >= len(values))).any():
+                raise DatasetError(f"{where} holds a value that is no code of its "
+                                   f"{len(values)} categories")
+        out.append(values)
+    return tuple(out) if any(c is not None for c in out) else None
+
+
+def as_categories(cells: pd.Series, name: str, source: str) -> tuple[np.ndarray, tuple]:
+    """A feature column of text (cells not all numbers) or of pandas categories as a nominal
+    feature: (its codes, NaN where missing; its categories), as the estimator would make them
+    (``mlr_core/nominal.py``: a category column's in their order, else its distinct values
+    sorted; more than `MAX_CATEGORIES` refused before any code is allocated)."""
+    from mlr_core import nominal  # imports numba: not before a text column needs it
+
+    if not isinstance(cells.dtype, pd.CategoricalDtype):
+        cells = cells.astype(object)
+    frame = pd.DataFrame({name: cells})
+    try:
+        categories = nominal.categories_of(frame)
+        codes = nominal.encoded(frame, categories)[name].to_numpy(dtype=np.float64)
+    except InputError as err:
+        raise DatasetError(f"{source}: {err}") from None
+    except TypeError as err:  # cells that are lists, dicts, ...
+        raise DatasetError(f"{source}: column {name!r} holds cells that are neither numbers "
+                           f"nor text ({err})") from None
+    return codes, categories[0]
 
 
 def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: RowLabel):
@@ -218,12 +309,12 @@ def pick_columns(names: Sequence[str], labels, source: str) -> list[int]:
     return [position[lab] for lab in wanted]
 
 
-def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
-    """A column as float64; a cell that is not a number raises with its line (missing ->
-    NaN)."""
+def numbers(values) -> tuple[np.ndarray, int | None]:
+    """A column as float64 (missing -> NaN), and the position of its first cell that is not a
+    number (None when all are)."""
     if isinstance(values, np.ndarray):  # ARFF cells: already floats, unless liac-arff gave up
         try:
-            return values.astype(np.float64)
+            return values.astype(np.float64), None
         except (TypeError, ValueError):
             values = pd.Series(values, dtype=object)  # find the cell at fault below
     try:
@@ -231,12 +322,19 @@ def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarra
     except TypeError:  # cells that are lists, dicts, ...
         numeric = pd.Series(np.nan, index=values.index)
     bad = (numeric.isna() & values.notna()).to_numpy()
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    first = int(np.argmax(bad)) if bad.any() else None
+    return numeric.to_numpy(dtype=np.float64, na_value=np.nan), first
+
+
+def as_numbers(values, what: str, source: str, row_label: RowLabel) -> np.ndarray:
+    """A column as float64; a cell that is not a number raises with its line (missing ->
+    NaN)."""
+    numeric, bad = numbers(values)
+    if bad is not None:
+        cell = values[bad] if isinstance(values, np.ndarray) else values.iloc[bad]
         raise DatasetError(
-            f"{source}, {row_label(i)}: {what} is {excerpt(repr(values.iloc[i]))}, not a number"
-        )
-    return numeric.to_numpy(dtype=np.float64, na_value=np.nan)
+            f"{source}, {row_label(bad)}: {what} is {excerpt(repr(cell))}, not a number")
+    return numeric
 
 
 def label_columns(columns: list[str], labels, source: str) -> list[int]:
@@ -255,12 +353,20 @@ def label_columns(columns: list[str], labels, source: str) -> list[int]:
 
 
 def table_to_dataset(columns, values, label_idx, source, name, row_label: RowLabel,
-                      notes) -> Dataset:
-    """A table of numbers (CSV or DataFrame) split into features and labels, then checked."""
+                      notes, categories=None) -> Dataset:
+    """A table of numbers (CSV or DataFrame) split into features and labels, then checked;
+    ``categories``: {column: its categories} for the text columns, whose values are codes."""
+    categories = categories or {}
     is_label = set(label_idx)
     feature_idx = [j for j in range(len(columns)) if j not in is_label]
     X, Y = values[:, feature_idx], values[:, label_idx]
     feature_names = [columns[j] for j in feature_idx]
     label_names = [columns[j].removeprefix(LABEL_PREFIX) for j in label_idx]
     X, Y = checked_arrays(X, Y, feature_names, label_names, source, row_label)
-    return Dataset(X, Y, feature_names, label_names, name=name, notes=notes, meta={"format": "CSV"})
+    if categories:
+        named = [f"{columns[j]!r} ({len(c)})" for j, c in sorted(categories.items())]
+        more = f" and {len(named) - 10:,} more" if len(named) > 10 else ""
+        notes = [*notes, f"{len(named):,} column(s) of text read as nominal features, their "
+                 f"distinct values the categories: {', '.join(named[:10])}{more}"]
+    return Dataset(X, Y, feature_names, label_names, name=name, notes=notes, meta={"format": "CSV"},
+                   categories=tuple(categories.get(j) for j in feature_idx) if categories else None)

@@ -12,14 +12,18 @@ Formats
   (with a note).
 - **MEKA**: one ARFF whose ``@relation`` carries ``-C m``: the first ``m`` attributes are labels
   when ``m > 0``, the last ``|m|`` when ``m < 0``.
-- **CSV** (comma-separated, header row, numbers only): label columns are those named
-  ``label:<name>`` (the prefix is dropped from the label name), unless ``labels=`` says otherwise.
+- **CSV** (comma-separated, header row): label columns are those named ``label:<name>`` (the
+  prefix is dropped from the label name), unless ``labels=`` says otherwise.
 
 Encodings: numeric attributes stay as they are; a nominal attribute whose two values read as
 yes/no (``{YES,NO}``, ``{0,1}``, ``{1,0}``, ``{t,f}``, ``{true,false}``, any case) becomes one 0/1
 column, decoded by value name and never by position; any other nominal attribute becomes one
 one-hot column per value, named ``attribute=value``; string attributes (IDs, free text) are
-dropped with a note. A missing feature value (``?``, an empty cell, NaN) stays NaN, which the
+dropped with a note (ARFF nominal attributes stay one-hot: on flags, MLR learned them so
+slightly better than as categories, ``docs/nominal_features.md``). A CSV or DataFrame feature
+column whose cells are not all numbers, or a pandas category column, is a nominal feature held
+as its codes, its distinct values its categories (`Dataset.categories`, `Dataset.features`). A
+missing feature value (``?``, an empty cell, NaN) stays NaN, which the
 engine reads as missing (``mlr_core/missing.py``; a missing nominal is NaN in each of its
 one-hot columns); a missing label and inf are errors. So are two columns of one name (in
 a header, or made by one-hot encoding) and a sparse row giving one index twice: a name picks one
@@ -46,8 +50,10 @@ from mlr_core.data.dataset import (
     LABEL_PREFIX,
     RAISE_BUDGET,
     Dataset,
+    as_categories,
     as_numbers,
     label_columns,
+    numbers,
     table_to_dataset,
 )
 from mlr_core.errors import DatasetError
@@ -156,12 +162,14 @@ def load_dataset_bytes(
 
 
 def dataset_from_frame(df: pd.DataFrame, labels=None, name: str = "dataframe") -> Dataset:
-    """Build a dataset from a DataFrame of numbers.
+    """Build a dataset from a DataFrame.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        One row per instance; every cell numeric (or bool).
+        One row per instance. A feature column of pandas categories, or whose cells are not all
+        numbers (or bool), is a nominal feature (`Dataset.categories`); NaN or None is a
+        missing value. Label cells are 0/1 (or bool).
     labels : None, int or sequence of str
         As in `load_dataset`; ``None`` takes the columns named ``label:<name>``.
     name : str
@@ -179,10 +187,18 @@ def dataset_from_frame(df: pd.DataFrame, labels=None, name: str = "dataframe") -
     def row_label(i: int) -> str:
         return f"row {df.index[i]!r}"
 
-    values = [as_numbers(df.iloc[:, j], f"column {column!r}", name, row_label)
-              for j, column in enumerate(columns)]
+    values, categories = [], {}
+    for j, column in enumerate(columns):
+        cells = df.iloc[:, j]
+        if j in label_idx:
+            values.append(as_numbers(cells, f"label column {column!r}", name, row_label))
+            continue
+        numeric, bad = numbers(cells)
+        if bad is not None or isinstance(cells.dtype, pd.CategoricalDtype):
+            numeric, categories[j] = as_categories(cells, column, name)
+        values.append(numeric)
     table = np.column_stack(values) if values else np.empty((len(df), 0))
-    return table_to_dataset(columns, table, label_idx, name, name, row_label, [])
+    return table_to_dataset(columns, table, label_idx, name, name, row_label, [], categories)
 
 
 def _decode_text(data: bytes, source: str, notes: list[str]) -> str:

@@ -101,7 +101,7 @@ def test_csv_cells_that_load(text, labels):
     ("text", "message"),
     [
         ("a,a,label:y\n1,2,0\n", "column name 'a' appears twice"),  # pandas renamed it a.1
-        ("a,label:y\n1,0\n2,yes\n", r"line 3: column 'label:y' is 'yes', not a number"),
+        ("a,label:y\n1,0\n2,yes\n", r"line 3: label column 'label:y' is 'yes'; a label is 0 or 1"),
         ('a,label:y\n1,0\n"2\n', r"line 3: 1 fields, but the header names 2 columns"),
     ],
 )

@@ -275,7 +275,8 @@ def test_latin1_bytes_are_read_with_a_note():
         ("a,b,label:y\n1,2,0\n3,inf,1\n", "c.csv", {}, r"c\.csv, line 3: feature 'b' is inf"),
         ("a,b,label:y\n1,2,0\n3,4,\n", "c.csv", {}, r"c\.csv, line 3: label 'y' is nan"),
         # non-numeric cells
-        ("a,b,label:y\n1,2,0\n3,x7,1\n", "c.csv", {}, r"c\.csv, line 3: column 'b' is 'x7', not"),
+        ("a,b,label:y\n1,2,0\n3,4,x7\n", "c.csv", {},
+         r"c\.csv, line 3: label column 'label:y' is 'x7'; a label is 0 or 1"),
         (DENSE.replace("0, y, 3", "0, z, 3"), "d.arff", {"labels": 2},
          r"d\.arff: Data value z not found in nominal declaration, at line 9"),
         (DENSE.replace("0, y, 3", "0, %y, 3"), "d.arff", {"labels": 2},  # liac-arff's str() fails

@@ -3,8 +3,10 @@
 import json
 import re
 import tracemalloc
+import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mlr_core import MLRClassifier, ModelFormatError, TrainingSession
@@ -235,6 +237,8 @@ NAMED = {  # a tampered field, and the words of the refusal that name it
     "alpha a string": (lambda d: d["rule_set"]["scorer"].update(alpha="1"), "the scorer's alpha"),
     "scorer kind a list": (lambda d: d["rule_set"]["scorer"].update(kind=[]), "scorer kind"),
     "n_nearest beyond what the vote allocates": (_set("params", n_nearest=10**7), "n_nearest"),
+    "fitted_on_frame not a boolean": (lambda d: d.update(fitted_on_frame="yes"),
+                                      '"fitted_on_frame"'),
     "min_vote_experience beyond int64": (
         lambda d: d["rule_set"]["voting"].update(min_vote_experience=10**30),
         "voting min_vote_experience"),
@@ -334,3 +338,23 @@ def test_the_widest_intervals_allowed_still_save_and_load_back(fitted):
     for wide in ({"r0": 1e7}, {"m0": 1e7}):
         with pytest.raises(ValueError, match=next(iter(wide))):
             MLRClassifier(n_iter=10, **wide).fit(X, Y)
+
+
+def test_a_model_fitted_on_a_dataframe_keeps_its_columns_through_a_file():
+    """scikit-learn checks a DataFrame's columns at predict time against ``feature_names_in_``.
+    A loaded model used to lack them, so predicting the frame it was trained on warned "X has
+    feature names, but MLRClassifier was fitted without feature names"; a nominal model can
+    only be given a frame."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"size": rng.normal(size=120),
+                          "colour": rng.choice(["red", "ochre", "blue"], 120)})
+    Y = np.c_[frame["colour"] == "red", frame["size"] > 0].astype(int)
+    model = MLRClassifier(n_iter=200, random_state=0).fit(frame, Y)
+    loaded = MLRClassifier.from_json(model.to_json())
+    assert list(loaded.feature_names_in_) == ["size", "colour"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(loaded.predict(frame), model.predict(frame))
+    assert loaded.to_json() == model.to_json()
+    array_model = MLRClassifier(n_iter=50, random_state=0).fit(frame[["size"]].to_numpy(), Y)
+    assert not hasattr(MLRClassifier.from_json(array_model.to_json()), "feature_names_in_")

@@ -167,7 +167,7 @@ def test_compaction_keeps_the_nominal_tests(mixed):
 
 
 PAYLOADS = ["re'd\n; DROP TABLE data; --", '=HYPERLINK("http://x","y")', "o\"ch\\re */ --",
-            "gr\r\u2028een"]
+            "gr\r\u2028een", "<script>alert(1)</script>"]
 
 
 def test_category_values_are_data_not_code(tmp_path):
@@ -191,6 +191,14 @@ def test_category_values_are_data_not_code(tmp_path):
     assert any("colour ∈ {" in row["condition"] for row in cells)
     loaded = MLRClassifier.from_json(model.to_json())
     assert np.array_equal(loaded.predict(X), expected)
+    # the texts quote and escape them: no category ends a line or passes for a set's comma
+    texts = " ".join(rule_set.rule_texts(X.iloc[0].tolist()))
+    assert not any(c in texts for c in "\n\r\u2028")
+    assert any(repr(p) in texts for p in PAYLOADS) and not any(f"{{{p}" in texts for p in PAYLOADS)
+    from mlr_core.audit import audit
+    from mlr_core.audit_report import report_html
+
+    assert "<script>alert" not in report_html(audit(model, X, Y))
 
 
 def test_a_column_of_a_million_values_is_refused_before_allocating():

@@ -11,22 +11,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 from apptest import started
+from downloads import kept_downloads
 from stepping import step
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from mlr_core import make_hypercube_dataset
 
 
 def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
-    files = {}  # what the page offers for download, by file name
-    keep_id = MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, mimetype, kind, filename=None):
-        file_id = keep_id(self, path_or_data, mimetype, kind, filename)
-        files[filename] = self._files_by_id[file_id].content
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    files = kept_downloads(monkeypatch)  # what the page offers for download, by file name
     marker = tmp_path / "ran"
     features = [f"a\nopen({str(marker)!r}, 'w').close()\n#",
                 f"b\r__import__('os').mkdir({str(marker)!r})\r#", "c */ -- \u2028 '\"\\",

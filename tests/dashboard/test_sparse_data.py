@@ -55,12 +55,14 @@ def test_the_rule_is_a_quarter_of_the_cells_or_the_memory_budget():
 
 def test_row_values_list_a_sparse_rows_stored_values():
     X = sp.csr_matrix(np.array([[0.0, 2.5, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]))
-    names = ["a", "b", "c", "d"]
-    assert sparse_features.row_values(X, 0, names)[0] == ["b", "d"]
-    np.testing.assert_array_equal(sparse_features.row_values(X, 0, names)[1], [2.5, 1.0])
-    assert sparse_features.row_values(X, 1, names)[0] == []
+    features, values = sparse_features.row_values(X, 0)
+    np.testing.assert_array_equal(features, [1, 3])
+    np.testing.assert_array_equal(values, [2.5, 1.0])
+    assert len(sparse_features.row_values(X, 1)[0]) == 0
     dense = X.toarray()
-    assert sparse_features.row_values(dense, 0, names)[0] == names
+    features, values = sparse_features.row_values(dense, 0)
+    np.testing.assert_array_equal(features, [0, 1, 2, 3])
+    np.testing.assert_array_equal(values, dense[0])
     for j in range(4):
         np.testing.assert_array_equal(sparse_features.column(X, j), dense[:, j])
     np.testing.assert_array_equal(sparse_features.leading_columns(X, 3), dense[:, :3])
