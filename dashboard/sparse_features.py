@@ -41,6 +41,14 @@ def as_loaded(dataset):
     return replace(dataset, X=dataset.X.toarray())
 
 
+def stored_text(X) -> str:
+    """What the Data page says of sparse features: how many values they store."""
+    cells = X.shape[0] * X.shape[1]
+    return (f"Kept sparse: {X.nnz:,} values stored, {X.nnz / cells:.2%} of the {cells:,} cells "
+            f"(every other is 0), {STORED_VALUE_BYTES * X.nnz / 1e6:,.1f} MB against "
+            f"{8 * cells / 1e6:,.1f} MB dense.")
+
+
 def column(X, feature: int) -> np.ndarray:
     """One feature's values over every row, dense (n floats; the absent values of a sparse
     column are its 0s)."""

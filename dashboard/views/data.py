@@ -191,6 +191,8 @@ def statistics(session: state.Session) -> None:
         col.metric(label, value)
     st.caption("Card: mean labels per instance · Dens = Card / m · DL: distinct labelsets · "
                "PDL = DL / n.")
+    if sparse_features.stays_sparse(data.X):
+        st.caption(sparse_features.stored_text(data.X))
     for note in data.notes:
         st.info(note, icon=":material/info:")
     st.plotly_chart(figures.label_frequencies(data.label_names, data.Y.sum(axis=0), stats["n"]),

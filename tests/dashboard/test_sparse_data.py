@@ -99,6 +99,8 @@ def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_download
     session = at.session_state["session"]
     assert session.split.dataset.name == "words"
     assert sp.issparse(session.split.dataset.X)
+    stored = session.split.dataset.X.nnz
+    assert any(c.value.startswith(f"Kept sparse: {stored:,} values stored") for c in at.caption)
     at.number_input(key="step_k").set_value(400)
     step(at)
     assert session.snapshot().iteration == 400 and len(session.snapshot().rules)
@@ -111,8 +113,8 @@ def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_download
     at = at.switch_page(BY_NAME["explain"].path).run()
     at.toggle(key="fitted_weights").set_value(True).run()
     no_exception(at, "explain, fitted weights")
-    stored = session.split.dataset.X[session.selection.index].nnz
-    assert any(f"The {stored:,} values this row stores" in c.value for c in at.caption)
+    in_row = session.split.dataset.X[session.selection.index].nnz
+    assert any(f"The {in_row:,} values this row stores" in c.value for c in at.caption)
     at = at.switch_page(BY_NAME["rules"].path).run()
     at.button(key="run_audit").click().run()
     no_exception(at, "rules audit")
