@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest import APP, TIMEOUT, deferred_downloads, started
+from apptest import APP, TIMEOUT, started
+from downloads import deferred_downloads
 from stepping import step
 from streamlit.testing.v1 import AppTest
 

@@ -82,7 +82,8 @@ def data_folder(monkeypatch, tmp_path):
 
 def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_downloads(
         data_folder, monkeypatch):
-    from apptest import deferred_downloads, started
+    from apptest import started
+    from downloads import deferred_downloads
     from stepping import step
 
     from dashboard.page_registry import BY_NAME, PAGES
