@@ -45,6 +45,18 @@ class RuleBounds:
                    None if sets is None else np.asarray(sets)[rule, feature])
 
     @classmethod
+    def of_model(cls, model, dtype=np.float64) -> RuleBounds:
+        """A fitted model's bounds (``MLRClassifier.rule_bound_pairs``) and sets
+        (``rule_sets``), the same as ``of`` its ``rule_bounds()`` and ``rule_sets()`` but never
+        a dense rules x features bounds matrix on the way (on 20,000 words that took 1.6 GB at
+        each snapshot)."""
+        n_rules, rule, feature, lower, upper = model.rule_bound_pairs()
+        sets = model.rule_sets()  # dense, but only for nominal data, which is never sparse
+        return cls(n_rules, model.n_features_in_, rule.astype(np.int32),
+                   feature.astype(np.int32), lower.astype(dtype), upper.astype(dtype),
+                   None if sets is None else sets[rule, feature])
+
+    @classmethod
     def empty(cls, n_features: int) -> RuleBounds:
         none = np.empty(0, dtype=np.int32)
         return cls(0, n_features, none, none, np.empty(0), np.empty(0))

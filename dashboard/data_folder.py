@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dashboard import sparse_features
+
 SUFFIXES = (".arff", ".csv")
 
 
@@ -31,7 +33,8 @@ def describe(path: Path) -> str:
 
 
 def load(path: Path):
-    """The engine's loader on one listed file (the XML beside an ARFF is read with it)."""
+    """The engine's loader on one listed file (the XML beside an ARFF is read with it); a sparse
+    ARFF stays sparse when that saves memory (``sparse_features.as_loaded``)."""
     from mlr_core import load_dataset
 
-    return load_dataset(path)
+    return sparse_features.as_loaded(load_dataset(path, sparse=True))

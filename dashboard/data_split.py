@@ -67,13 +67,13 @@ class DataSplit:
         """``dataset`` split by ``seed``; refuses data the dashboard cannot train on."""
         check_trainable(dataset)
         labelsets = frames.Labelsets.of(dataset.Y, dataset.label_names)
-        train_idx, test_idx = _split(len(dataset.X), holdout, seed)
+        train_idx, test_idx = _split(dataset.X.shape[0], holdout, seed)
         return cls(dataset, holdout, train_idx, test_idx, labelsets,
                    tuple(labelsets.frequent(PALETTE_SIZE)))
 
     def resplit(self, holdout: float, seed: int) -> DataSplit:
         """The same data split anew (the labelsets, which depend on the data only, are kept)."""
-        train_idx, test_idx = _split(len(self.dataset.X), holdout, seed)
+        train_idx, test_idx = _split(self.dataset.X.shape[0], holdout, seed)
         return replace(self, holdout=holdout, train_idx=train_idx, test_idx=test_idx)
 
     def training(self) -> tuple[np.ndarray, np.ndarray]:

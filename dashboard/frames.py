@@ -15,6 +15,7 @@ import pandas as pd
 from dashboard import plot_axes
 from dashboard.bounds import RuleBounds
 from dashboard.plot_axes import PlotAxis
+from dashboard.sparse_features import column
 from mlr_core.rules import category_text, labelset_text
 
 #: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
@@ -139,13 +140,14 @@ def instance_points(
     points are jittered within their slot, or they would all sit on a few spots. ``x_text`` and
     ``y_text`` are their values as the hover reads them (in the data's units)."""
     axes = axes or plot_axes.axes_of(X, features)
-    index = np.arange(len(X))
-    if len(X) > limit:
-        index = np.sort(np.random.default_rng(0).choice(len(X), limit, replace=False))
+    n = X.shape[0]
+    index = np.arange(n)
+    if n > limit:
+        index = np.sort(np.random.default_rng(0).choice(n, limit, replace=False))
     rng = np.random.default_rng(1)
     xy = {}
     for name, feature, axis in zip("xy", features, axes, strict=True):
-        coded = axis.coded(X[index, feature])
+        coded = axis.coded(column(X, feature)[index])
         xy[name] = axis.jittered(axis.positions(coded), rng)
         xy[f"{name}_text"] = axis.texts(coded)
     return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})
@@ -160,7 +162,7 @@ def point_of(points: pd.DataFrame, X: np.ndarray, labelset_ids: np.ndarray,
     if len(row):
         return row
     axes = axes or plot_axes.axes_of(X, features)
-    x, y = (axis.place(X[[index], j])[0] for axis, j in zip(axes, features, strict=True))
+    x, y = (axis.place(column(X[[index]], j))[0] for axis, j in zip(axes, features, strict=True))
     return pd.DataFrame({"x": [x], "y": [y], "labelset_id": [labelset_ids[index]],
                          "index": [index]})
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.figures import short
+from dashboard.sparse_features import column
 
 #: What the page offers for a numeric feature's axis; "auto" picks by the column's skew.
 AXIS_KINDS = ("auto", "linear", "log", "order")
@@ -231,7 +232,7 @@ def axes_of(X, features: tuple[int, int], categories: tuple | None = None,
     """The two axes of a feature pair of ``X``; ``categories``: the model's category lists
     (``Scaling.categories``, None when no feature is nominal); ``kinds``: the user's choice
     per axis for a numeric feature."""
-    return tuple(axis_of(X[:, j], None if categories is None else categories[j], kind)
+    return tuple(axis_of(column(X, j), None if categories is None else categories[j], kind)
                  for j, kind in zip(features, kinds, strict=True))
 
 

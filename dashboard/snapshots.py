@@ -70,14 +70,12 @@ def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
     model = training.model
     summary = training.summary()
     rules = model.rules_frame()
-    lower, upper = model.rule_bounds()
     categories = model.run_.scaling.categories
-    sets = model.rule_sets() if categories is not None else None
     model_ids = split.labelsets.ids_of(model.labelsets_)
     rules["labelset_id"] = model_ids[model.population_.ls[: len(rules)]]
     return Snapshot(
         iteration=summary["iteration"], summary=summary, rules=rules,
-        bounds=RuleBounds.of(lower, upper, sets=sets), history=training.history(),
+        bounds=RuleBounds.of_model(model), history=training.history(),
         curves=curves, categories=categories,
     )
 

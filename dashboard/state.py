@@ -130,7 +130,7 @@ class Session:
         with self._lock:
             new_data = not hasattr(self, "selection") or split.dataset is not self.split.dataset
             if new_data:
-                self.selection = Selection(len(split.dataset.X))
+                self.selection = Selection(split.dataset.X.shape[0])
                 self.runs.clear()
             self.runs.next_run(self.params, None if new_data else self.points.curves)
             self.split, self._training, self.params = split, training, params
@@ -232,10 +232,10 @@ class Session:
 
         with self._lock:
             training = self._started()
-            lower, upper = training.model.rule_bounds()
+            bounds = RuleBounds.of_model(training.model)
             trace = training.step_traced()
             self._changed()
-            self.traced = Traced(trace, RuleBounds.of(lower, upper),
+            self.traced = Traced(trace, bounds,
                                  int(self.split.train_idx[trace.row]),
                                  int(training.summary()["macro_size"]))
         return self.traced

@@ -341,7 +341,7 @@ def sidebar(current: state.Session) -> None:
     """Start / Pause / Step k / Reset for every page; callbacks run before the page is drawn."""
     data = current.split.dataset
     with st.sidebar:
-        st.markdown(f"**Dataset:** {data.name}  \n{len(data.X)} instances · "
+        st.markdown(f"**Dataset:** {data.name}  \n{data.X.shape[0]} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
         st.markdown(f"**Training:** {training_state(current)}")
         st.caption(f"Model: {current.model_words()}; set on the Train page. A page that shows "

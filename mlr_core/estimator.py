@@ -280,6 +280,18 @@ class MLRClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return popmod.dense_sets(run.population if shown is None else shown.rules,
                                  run.n_features)
 
+    def rule_bound_pairs(self):
+        """The cells of `rule_bounds` that are not NaN, without its rules x features matrices
+        (3,000 rules of 20,000 words: 480 MB each): (n_rules, rule, feature, lower, upper),
+        ``n_rules`` its rows, then aligned arrays, rule by rule, each rule's features in its
+        condition slots' order."""
+        fitted = self._fitted()
+        run, shown = fitted.run, fitted.rule_set_with_feature_rules()
+        rules = run.population if shown is None else shown.rules
+        rule, feature, lower, upper = popmod.bound_pairs(rules)
+        return (int(rules.size[0]), rule, feature,
+                *run.scaling.unscale_at(feature, lower, upper))
+
     def rules_frame(self):
         """The population as a DataFrame: readable rule text, labelset, fitness, accuracy,
         numerosity, experience, generality, ... one row per macro rule (with the fit's

@@ -133,6 +133,10 @@ class Scaling:
         reading (`accepted` gives the exact ones)."""
         return self._pieces.unscale(lower), self._pieces.unscale(upper)
 
+    def unscale_at(self, features, lower: np.ndarray, upper: np.ndarray):
+        """`unscale` of aligned (feature, lower, upper) bounds, the same numbers cell for cell."""
+        return self._pieces.unscale_at(lower, features), self._pieces.unscale_at(upper, features)
+
     def to_dict(self) -> dict:
         out = {"data_min": self.data_min.tolist(), "data_max": self.data_max.tolist(),
                "binary": self.binary.tolist()}
@@ -271,17 +275,23 @@ class _Pieces:
             out[:, j] = self._at(X[:, j], first + np.clip(piece, 0, count - 2))
         return out
 
-    def positions(self, values, features) -> np.ndarray:
-        values = np.asarray(values, dtype=np.float64)
+    def _pieces_at(self, starts: np.ndarray, values: np.ndarray, features) -> np.ndarray:
+        """Per aligned (value, feature), the feature's last piece whose start (in ``starts``:
+        `value` or `position`) is at or below the value, else its first: a bisection over
+        every pair at once."""
         features = np.asarray(features, dtype=np.int64)
         low = self.first[features]
         high = low + self.count[features] - 2  # the last piece
-        while (searching := low < high).any():  # the last piece starting at or below the value
+        while (searching := low < high).any():
             mid = (low + high + 1) // 2
-            below = self.value[mid] <= values
+            below = starts[mid] <= values
             low = np.where(searching & below, mid, low)
             high = np.where(searching & ~below, mid - 1, high)
-        return self._at(values, low)
+        return low
+
+    def positions(self, values, features) -> np.ndarray:
+        values = np.asarray(values, dtype=np.float64)
+        return self._at(values, self._pieces_at(self.value, values, features))
 
     def unscale(self, scaled: np.ndarray) -> np.ndarray:
         scaled = np.asarray(scaled, dtype=np.float64)
@@ -294,6 +304,13 @@ class _Pieces:
             out[:, j] = (self.value[piece]
                          + (scaled[:, j] - start) / (end - start) * self.width[piece])
         return out
+
+    def unscale_at(self, scaled, features) -> np.ndarray:
+        """`unscale`'s arithmetic on aligned (scaled value, feature) pairs."""
+        scaled = np.asarray(scaled, dtype=np.float64)
+        piece = self._pieces_at(self.position, scaled, features)
+        start, end = self.position[piece], self.position[piece + 1]
+        return self.value[piece] + (scaled - start) / (end - start) * self.width[piece]
 
 
 _SIGN = np.int64(-(2**63))

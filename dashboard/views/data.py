@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from dashboard import data_folder, data_split, figures, state, ui
+from dashboard import data_folder, data_split, figures, sparse_features, state, ui
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
@@ -27,14 +27,16 @@ def parse_labels(text: str):
 
 
 def read_upload(files, labels_text: str):
-    """One ``.arff``/``.csv`` upload, with the MULAN ``.xml`` that names its labels if given."""
+    """One ``.arff``/``.csv`` upload, with the MULAN ``.xml`` that names its labels if given (a
+    sparse ARFF kept sparse as a data folder's is, ``sparse_features.as_loaded``)."""
     by_suffix = {Path(f.name).suffix.lower(): f for f in files}
     data = by_suffix.get(".arff") or by_suffix.get(".csv")
     if data is None:
         raise DatasetError("Upload an .arff or .csv file (an .xml only names an ARFF's labels).")
     xml = by_suffix.get(".xml")
-    return load_dataset_bytes(data.getvalue(), data.name, xml=xml.getvalue() if xml else None,
-                              labels=parse_labels(labels_text))
+    return sparse_features.as_loaded(load_dataset_bytes(
+        data.getvalue(), data.name, xml=xml.getvalue() if xml else None,
+        labels=parse_labels(labels_text), sparse=True))
 
 
 def folder_tab(session: state.Session) -> None:
@@ -189,6 +191,8 @@ def statistics(session: state.Session) -> None:
         col.metric(label, value)
     st.caption("Card: mean labels per instance · Dens = Card / m · DL: distinct labelsets · "
                "PDL = DL / n.")
+    if sparse_features.stays_sparse(data.X):
+        st.caption(sparse_features.stored_text(data.X))
     for note in data.notes:
         st.info(note, icon=":material/info:")
     st.plotly_chart(figures.label_frequencies(data.label_names, data.Y.sum(axis=0), stats["n"]),

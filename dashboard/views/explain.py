@@ -12,6 +12,7 @@ from dashboard import (
     pages,
     rule_budget,
     scorecard_figures,
+    sparse_features,
     state,
     tables,
     ui,
@@ -45,11 +46,11 @@ def picker(session: state.Session) -> int:
     """Choose the instance by index or from the table (the Population page's click also sets it)."""
     data = session.split.dataset
     st.session_state["instance_index"] = session.selection.index
-    st.number_input("Instance index", 0, len(data.X) - 1, key="instance_index",
+    st.number_input("Instance index", 0, data.X.shape[0] - 1, key="instance_index",
                     on_change=_picked_by_index, width=220,
                     help="Or click a point on the Population page, or a row in the table below.")
     with st.expander("Pick from the table", icon=":material/table:"):
-        table = frames.feature_table(data.X[:, :TABLE_FEATURES],
+        table = frames.feature_table(sparse_features.leading_columns(data.X, TABLE_FEATURES),
                                      data.feature_names[:TABLE_FEATURES],
                                      (data.categories or ())[:TABLE_FEATURES])
         labelsets = session.split.labelsets
@@ -255,7 +256,13 @@ def explanation(session: state.Session, index: int) -> None:
     )
     voters(session, exp, index)
     with st.expander("Feature values", icon=":material/list:"):
-        values = frames.feature_values(data.feature_names, data.X[index], data.categories)
+        features, stored = sparse_features.row_values(data.X, index)
+        if len(features) < data.n_features:
+            st.caption(f"The {len(features):,} values this row stores; its other "
+                       f"{data.n_features - len(features):,} features are 0.")
+        values = frames.feature_values(
+            [data.feature_names[j] for j in features], stored,
+            None if data.categories is None else [data.categories[j] for j in features])
         st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 

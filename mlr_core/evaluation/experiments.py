@@ -53,9 +53,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from joblib import Parallel, delayed, parallel_config
 from sklearn.base import clone
-from sklearn.preprocessing import MinMaxScaler
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 
 from mlr_core.data.loaders import Dataset, load_dataset
 from mlr_core.errors import InputError, MLRError
@@ -77,8 +78,14 @@ Progress = Callable[[int, int, dict], None]
 # ------------------------------------------------------------------------------------ tasks
 
 def _scaled(X, numeric, train, test):
-    """Training and test rows, numeric columns min-max scaled by the training rows alone."""
+    """Training and test rows, numeric columns min-max scaled by the training rows alone. Sparse
+    rows stay sparse: their numeric columns are divided by their largest absolute value on the
+    training rows, the same scaling on a column of values at least 0 that holds a 0 (counts,
+    tf-idf); min-max would move every 0 that is not stored."""
     X_train, X_test = X[train].astype(np.float64), X[test].astype(np.float64)
+    if numeric.any() and sp.issparse(X):
+        factor = sp.diags(np.where(numeric, 1.0 / MaxAbsScaler().fit(X_train).scale_, 1.0))
+        return (X_train @ factor).tocsr(), (X_test @ factor).tocsr()
     if numeric.any():
         scaler = MinMaxScaler().fit(X_train[:, numeric])
         X_train[:, numeric] = scaler.transform(X_train[:, numeric])

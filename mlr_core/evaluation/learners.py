@@ -28,6 +28,7 @@ from importlib import import_module
 from importlib.util import find_spec
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
@@ -250,14 +251,14 @@ class MLkNN(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self.s = s
 
     def fit(self, X, Y):
-        self.model_ = _mlknn_base()(k=self.k, s=self.s).fit(np.asarray(X), _label_matrix(Y))
+        self.model_ = _mlknn_base()(k=self.k, s=self.s).fit(_rows(X), _label_matrix(Y))
         return self
 
     def predict(self, X):
-        return self.model_.predict(np.asarray(X)).toarray().astype(np.uint8)
+        return self.model_.predict(_rows(X)).toarray().astype(np.uint8)
 
     def predict_proba(self, X):
-        return self.model_.predict_proba(np.asarray(X)).toarray()
+        return self.model_.predict_proba(_rows(X)).toarray()
 
 
 BOOMER_MODULES = ("mlrl.boosting", "mlrl.boomer")
@@ -286,6 +287,11 @@ def _mlr(**params):
         return MLRClassifier(random_state=random_state, **params)
 
     return make
+
+
+def _rows(X):
+    """``X`` as an array, a scipy sparse matrix left as it is (ML-kNN's neighbours read it)."""
+    return X if issparse(X) else np.asarray(X)
 
 
 def _label_matrix(Y) -> np.ndarray:

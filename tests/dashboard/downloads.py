@@ -1,5 +1,6 @@
 """What an AppTest's pages offer for download, as the browser would receive it."""
 
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 
@@ -16,3 +17,18 @@ def kept_downloads(monkeypatch) -> dict:
 
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
     return files
+
+
+def deferred_downloads(monkeypatch) -> dict:
+    """The download buttons' deferred contents, by file name, as the pages make them: each
+    value makes the file's bytes when called (AppTest never presses a download)."""
+    made = {}
+    keep_deferred = MediaFileManager.add_deferred
+
+    def keep(self, make, mimetype, coordinates, file_name=None, element_id=""):
+        made[file_name] = make
+        return keep_deferred(self, make, mimetype, coordinates, file_name=file_name,
+                             element_id=element_id)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    return made

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from apptest import APP, TIMEOUT, started
+from downloads import deferred_downloads
 from stepping import step
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dashboard import frames, pages, rules_audit, tables, vote_text
@@ -552,15 +552,7 @@ def test_a_model_of_words_downloaded_loads_and_downloads_the_same_bytes(
     "as a model (JSON)" download, loaded back with "Load a rule set", keeps its rule count and
     downloads to the same bytes (an ohsumed model grew from 1,982 to 2,984 rules and could not
     be saved again)."""
-    made = {}  # the page's deferred downloads, by file name
-
-    def keep(self, make, mimetype, coordinates, file_name=None, element_id=""):
-        made[file_name] = make
-        return keep_deferred(self, make, mimetype, coordinates, file_name=file_name,
-                             element_id=element_id)
-
-    keep_deferred = MediaFileManager.add_deferred
-    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    made = deferred_downloads(monkeypatch)  # the page's deferred downloads, by file name
     at = _page(_genbase(_app(), shared_datasets_dir), "rules")
     session = _session(at)
     saved = made["genbase-model.json"]()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from sparse_mulan import write_sparse_mulan
 
 N_ROWS, N_WORDS, N_LABELS = 1000, 1000, 50
 
@@ -28,15 +29,4 @@ def write_text_like(folder: Path, name: str = "wordbag", seed: int = 3) -> Path:
     for k in range(N_LABELS):
         p[np.ix_(Y[:, k] == 1, rng.choice(N_WORDS, 20, replace=False))] = 0.3
     X = rng.random((N_ROWS, N_WORDS)) < p
-    lines = [f"@relation {name}", *(f"@attribute {w} {{0,1}}" for w in words),
-             *(f"@attribute {label} {{0,1}}" for label in labels), "@data"]
-    for x, y in zip(X, Y, strict=True):
-        on = [*np.flatnonzero(x), *(N_WORDS + np.flatnonzero(y))]
-        lines.append("{" + ", ".join(f"{j} 1" for j in on) + "}")
-    arff = folder / f"{name}.arff"
-    arff.write_text("\n".join(lines) + "\n")
-    xml = "".join(f'<label name="{label}"></label>' for label in labels)
-    (folder / f"{name}.xml").write_text(
-        f'<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/'
-        f'labels">{xml}</labels>\n')
-    return arff
+    return write_sparse_mulan(folder, name, X, Y, words, labels)
