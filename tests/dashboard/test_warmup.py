@@ -7,7 +7,9 @@ signature on its dispatcher, so the test counts them before and after doing what
 
 import sys
 
+import pytest
 from numba.core.registry import CPUDispatcher
+from scipy.sparse import csr_matrix
 
 from dashboard import warmup
 from mlr_core import MLRClassifier, TrainingSession, make_hypercube_dataset
@@ -25,10 +27,11 @@ def compiled_signatures() -> dict[str, int]:
     return found
 
 
-def every_page_action(fitness: str) -> None:
-    """What Train, Race, Microscope, Explain, Rules and Theory ask of the engine."""
+def every_page_action(fitness: str, sparse: bool = False) -> None:
+    """What Train, Race, Microscope, Explain, Rules and Theory ask of the engine (on CSR rows
+    with ``sparse``, as for a sparse ARFF the dashboard keeps sparse)."""
     data = make_hypercube_dataset(n_samples=80, n_relevant=3, n_labels=3, random_state=1)
-    X, Y = data.X, data.Y
+    X, Y = (csr_matrix(data.X) if sparse else data.X), data.Y
     model = MLRClassifier(n_rules=40, random_state=1, fitness=fitness, weighting="vote")
     session = TrainingSession(model).start(X, Y).learn(200)
     session.step_traced()
@@ -44,11 +47,12 @@ def every_page_action(fitness: str) -> None:
     fitted.predict(X)
 
 
-def test_after_the_warm_up_no_page_action_compiles_a_kernel():
-    warmup.exercise_kernels()
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense rows", "sparse rows"])
+def test_after_the_warm_up_no_page_action_compiles_a_kernel(sparse):
+    warmup.exercise_kernels(sparse=sparse)
     before = compiled_signatures()
     for fitness in ("hl", "em"):
-        every_page_action(fitness)
+        every_page_action(fitness, sparse)
     grown = {name: (before.get(name, 0), n) for name, n in compiled_signatures().items()
              if n > before.get(name, 0)}
     assert grown == {}
