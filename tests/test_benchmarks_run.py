@@ -47,13 +47,15 @@ QUICK = {
     "sparse_input.py": (["--quick"], "sparse / dense fit time:"),
     "live_pages.py": (["--pages", "Population", "--seconds", "2", "--warm", "1"],
                       "server peak RSS"),
+    "versions_ab.py": (["this={repo}", "--dataset", "flags", "--n-rules", "100", "--n-iter",
+                        "2000", "--rounds", "1"], "us/iteration of"),
     "under_load.py": (["--burners", "1", "--settle", "0", "--repeats", "1"], "burners stopped"),
     "screenshots.py": (["flags", "--iterations", "200", "--pages", "Train (live)", "Population",
                         "--out", "{tmp}"], "Population:"),
 }
-"""Per script: the arguments of its quick run (``{tmp}`` is a scratch folder) and a line its
-output must contain. ``reproduce_paper.py``'s ``render`` part is left out: its PNG export needs
-kaleido, which the README asks for separately."""
+"""Per script: the arguments of its quick run (``{tmp}`` is a scratch folder, ``{repo}`` this
+checkout) and a line its output must contain. ``reproduce_paper.py``'s ``render`` part is left
+out: its PNG export needs kaleido, which the README asks for separately."""
 
 
 def test_every_benchmark_has_a_quick_run():
@@ -67,7 +69,7 @@ def test_benchmark_runs_quick(script, tmp_path, shared_datasets_dir):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
                                                         os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, str(BENCHMARKS / script),
-               *(a.format(tmp=tmp_path) for a in args)]
+               *(a.format(tmp=tmp_path, repo=REPO) for a in args)]
     proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=280)
     assert proc.returncode == 0, proc.stderr[-3000:]
