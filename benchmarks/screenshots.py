@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]  # conftest, and its sparse_mulan
 
 from conftest import DATASETS, SLOW_MS, App, offline_context  # noqa: E402
 from test_readable_browser import (  # noqa: E402
