@@ -16,21 +16,21 @@ def options(session: state.Session) -> pages.PopulationOptions:
     def feature(j: int) -> str:
         return f"{names[j]} · {usage[j]:,} rules" if len(snap.rules) else names[j]
 
-    cols = st.columns([4, 1, 4, 1])  # a row of their own: long feature names are read whole
+    cols = st.columns(2)  # a row of their own: long feature names are read whole
     fx = cols[0].selectbox("x feature", ranked, ranked.index(default[0]), format_func=feature,
                            key="pop_x",
                            help="Features the rules specify most come first (with how many "
                                 "rules, counting copies, specify each); the default pair is the "
                                 "two features the most rules specify together.")
-    kinds = tuple(col.selectbox(
+    fy = cols[1].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
+                           key="pop_y")
+    kinds = tuple(col.selectbox(  # under their features: beside them they cut the names short
         f"{axis} axis", plot_axes.AXIS_KINDS, key=f"pop_{axis}_axis",
         help="How a numeric feature is drawn: linear, log or order (rows spread by rank), ticks "
              f"in the data's units. auto: log for a long right tail (skew over "
              f"{plot_axes.HEAVY_SKEW:g}), order for a long left one, else linear. A nominal "
              "feature is drawn as its categories whatever this says.")
-        for col, axis in ((cols[1], "x"), (cols[3], "y")))
-    fy = cols[2].selectbox("y feature", ranked, ranked.index(default[1]), format_func=feature,
-                           key="pop_y")
+        for col, axis in zip(st.columns(2), "xy", strict=True))
     cols = st.columns([2, 1, 3], vertical_alignment="bottom")
     color_by = cols[0].segmented_control("Colour rules by", ["fitness", "labelset"],
                                          default="fitness", required=True, key="pop_color")
