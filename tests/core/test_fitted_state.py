@@ -110,5 +110,5 @@ def test_the_estimator_s_own_methods_are_scikit_learn_s_and_reading_ones():
            and not name.endswith("_") and name not in inherited
            and not name.startswith("set_")}  # set_fit_request...: scikit-learn's routing
     assert own == {"fit", "predict", "predict_proba", "coverage", "rules_frame", "rule_bounds",
-                   "rule_sets", "rule_bound_pairs", "subset", "with_rule_set", "to_json", "from_json",
-                   "current_rule_set", "scaled"}  # the last two deprecated, see above
+                   "rule_sets", "rule_bound_pairs", "subset", "with_rule_set", "to_json",
+                   "from_json", "current_rule_set", "scaled"}  # the last two deprecated, see above
