@@ -108,3 +108,51 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
         at = at.switch_page(page.path).run()
         assert not at.exception, (page.name, [e.value for e in at.exception])
         assert not at.error, (page.name, [e.value for e in at.error])
+
+
+def odd_names(n: int, seed: int) -> bytes:
+    """A CSV whose names hold the words a rule's text is made of: a feature "rock AND roll", a
+    text column "taste THEN" of categories "salt THEN pepper" and "sweet AND sour", a label
+    "a AND b"."""
+    r = np.random.default_rng(seed)
+    loud, taste = r.uniform(0, 10, n), r.choice(["salt THEN pepper", "sweet AND sour", "plain"], n)
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(["rock AND roll", "taste THEN", "label:a AND b", "label:c"])
+    writer.writerows(zip(loud, taste, (loud > 5).astype(int), (taste == "plain").astype(int),
+                         strict=True))
+    return text.getvalue().encode()
+
+
+def laid_out(code: str, rule) -> None:
+    """``code`` is ``rule`` (a row of a rules table) one condition a line: as many lines as it
+    has conditions, then its labelset, and read back together they are its text."""
+    lines = code.splitlines()
+    assert len(lines) == max(rule["n_specified"], 1) + 1, code
+    assert [line[:5] for line in lines] == ["IF   ", *["AND  "] * (len(lines) - 2), "THEN "]
+    assert "IF " + " AND ".join(line[5:] for line in lines[:-1]) + " " + lines[-1] == rule["rule"]
+
+
+def test_names_holding_and_or_then_are_never_split_into_lines():
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("odd.csv", odd_names(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    step(at)
+    session = at.session_state["session"]
+
+    at = at.switch_page("views/rules.py").run()
+    at.text_input(key="rules_text").set_value("rock AND roll").run()
+    assert not at.exception and not at.error
+    shown = at.dataframe[0].value
+    assert len(shown) > 0
+    rule = session.snapshot().rules.loc[shown.index[0]]  # the first row's rule, whole below
+    laid_out(next(c.value for c in at.code if c.value.startswith("IF ")), rule)
+
+    at = at.switch_page("views/explain.py").run()
+    assert not at.exception and not at.error
+    voters = next(d.value for d in at.dataframe if "vote_share" in d.value.columns)
+    specified = session.snapshot().rules.loc[voters["rule_id"][0], "n_specified"]
+    assert specified > 0  # its text names the instance's category: the voters table's text
+    laid_out(next(c.value for c in at.code if c.value.startswith("IF ")),
+             {"rule": voters["rule"][0], "n_specified": specified})
