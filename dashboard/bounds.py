@@ -100,15 +100,31 @@ class RuleBounds:
 
     def rows(self, rules) -> tuple[np.ndarray, np.ndarray]:
         """Dense (lower, upper) of these rules over every feature."""
+        row, on, shape = self._pairs_of(rules)
+        lower = np.full(shape, np.nan)
+        upper = lower.copy()
+        lower[row, self.feature[on]] = self.lower[on]
+        upper[row, self.feature[on]] = self.upper[on]
+        return lower, upper
+
+    def row_sets(self, rules) -> np.ndarray | None:
+        """The sets of these rules over every feature (``NO_SET`` where a rule tests none),
+        row for row with `rows`; None when the data has no nominal feature."""
+        if self.allowed is None:
+            return None
+        row, on, shape = self._pairs_of(rules)
+        out = np.full(shape, NO_SET)
+        out[row, self.feature[on]] = self.allowed[on]
+        return out
+
+    def _pairs_of(self, rules) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+        """The pairs of these rules: (their rows among ``rules``, which pairs they are, the
+        shape of a dense rules x features matrix of them)."""
         rules = np.asarray(rules, dtype=np.int64)
         where = np.full(self.n_rules, -1)
         where[rules] = np.arange(len(rules))
         on = where[self.rule] >= 0
-        lower = np.full((len(rules), self.n_features), np.nan)
-        upper = lower.copy()
-        lower[where[self.rule[on]], self.feature[on]] = self.lower[on]
-        upper[where[self.rule[on]], self.feature[on]] = self.upper[on]
-        return lower, upper
+        return where[self.rule[on]], on, (len(rules), self.n_features)
 
     def usage(self, numerosity) -> np.ndarray:
         """Per feature, how many rules specify it, numerosity-weighted (micro rules)."""

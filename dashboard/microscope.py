@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard import figures, frames
+from dashboard import figures, frames, plot_axes
 from dashboard.bounds import RuleBounds
 from mlr_core.iteration_trace import IterationTrace
 
@@ -31,6 +31,8 @@ class Traced:
     bounds: RuleBounds
     index: int
     n_rules_after: int
+    #: The model's category lists (``Scaling.categories``); None when no feature is nominal.
+    categories: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class Mark:
     color: str
     width: float = 3.0
     dash: str = "solid"
+    #: Their sets (n x d, ``bounds.NO_SET`` where no set is tested); None when no feature is
+    #: nominal, or for rules known by their text only (drawn across a category axis).
+    sets: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,8 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
     M, C = t.match_set, t.correct_set
 
     def by_ids(name, ids, color, **style):
-        return Mark(name, *traced.bounds.rows(ids), color, **style)
+        return Mark(name, *traced.bounds.rows(ids), color, sets=traced.bounds.row_sets(ids),
+                    **style)
 
     def by_text(name, texts, color, **style):
         return Mark(name, *text_bounds(texts, feature_names), color, **style)
@@ -197,7 +203,8 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     outlined on top and the drawn instance ringed."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
-    chosen, _, axes = frames.projection(rules, traced.bounds, X, features,
+    axes = plot_axes.axes_of(X, features, traced.categories)
+    chosen, _, axes = frames.projection(rules, traced.bounds, X, features, axes=axes,
                                         cap=BACKGROUND_RULES)
     points = frames.instance_points(X, instance_labelsets, features, axes=axes)
     selected = frames.point_of(points, X, instance_labelsets, features, traced.index, axes)
@@ -213,7 +220,8 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
         if not len(mark.lower):
             continue
         columns = list(features)
-        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], axes)
+        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], axes,
+                                     None if mark.sets is None else mark.sets[:, columns])
         xs, ys = figures.rectangle_path(rects)
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",

@@ -5,6 +5,7 @@ showing the categories as data."""
 
 import csv
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -156,3 +157,39 @@ def test_names_holding_and_or_then_are_never_split_into_lines():
     assert specified > 0  # its text names the instance's category: the voters table's text
     laid_out(next(c.value for c in at.code if c.value.startswith("IF ")),
              {"rule": voters["rule"][0], "n_specified": specified})
+
+
+def _category_axes(at) -> list[list[str]]:
+    """The tick texts of every chart axis the page draws that names a colour."""
+    named = []
+    for chart in at.get("plotly_chart"):
+        layout = json.loads(chart.proto.spec)["layout"]
+        named += [list(axis["ticktext"]) for key, axis in layout.items()
+                  if key.startswith(("xaxis", "yaxis")) and "red" in axis.get("ticktext", ())]
+    return named
+
+
+def test_the_microscope_and_time_travel_draw_a_text_column_by_its_categories():
+    """As the Population page does (``plot_axes``): one slot per category, named by it, and a
+    last one for the rows without a colour; not the categories' codes."""
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("shop.csv", shop(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    for _ in range(2):  # two snapshots to travel between
+        step(at)
+    at = at.switch_page("views/population.py").run()
+    assert not at.exception and not at.error
+    (slots,) = _category_axes(at)  # colour on one axis
+    assert {"blue", "ochre", "red"} < set(slots) and slots[-1] == "missing"
+    assert len(slots) == len(COLOURS) + 1
+    at = at.switch_page("views/microscope.py").run()
+    for _ in range(30):  # until an iteration's rules test the colour most (else x and x)
+        at.button(key="trace").click().run()
+        assert not at.exception and not at.error
+        if "**colour**" in at.caption[1].value:
+            break
+    axes = _category_axes(at)
+    assert axes and all(ticks == slots for ticks in axes), at.caption[1].value
+    at = at.switch_page("views/time_travel.py").run()
+    assert not at.exception and not at.error
+    assert _category_axes(at) == [slots]
