@@ -52,9 +52,18 @@ class RuleBounds:
         each snapshot)."""
         n_rules, rule, feature, lower, upper = model.rule_bound_pairs()
         sets = model.rule_sets()  # dense, but only for nominal data, which is never sparse
-        return cls(n_rules, model.n_features_in_, rule.astype(np.int32),
-                   feature.astype(np.int32), lower.astype(dtype), upper.astype(dtype),
-                   None if sets is None else sets[rule, feature])
+        return cls.of_pairs(model.n_features_in_, n_rules, rule, feature, lower, upper,
+                            None if sets is None else sets[rule, feature], dtype)
+
+    @classmethod
+    def of_pairs(cls, n_features: int, n_rules: int, rule, feature, lower, upper,
+                 allowed=None, dtype=np.float64) -> RuleBounds:
+        """From (rule, feature) pairs, rule-major, as ``rule_bound_pairs`` gives them, and
+        their sets (None without nominal features): also a traced iteration's rules
+        (``IterationTrace.bounds``, whose ``RulePairs`` are these arguments)."""
+        return cls(n_rules, n_features, np.asarray(rule, dtype=np.int32),
+                   np.asarray(feature, dtype=np.int32), np.asarray(lower, dtype=dtype),
+                   np.asarray(upper, dtype=dtype), allowed)
 
     @classmethod
     def empty(cls, n_features: int) -> RuleBounds:

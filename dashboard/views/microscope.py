@@ -35,7 +35,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         st.info("Press **Trace one iteration** to run the next iteration under the microscope.",
                 icon=":material/biotech:")
     else:
-        story = microscope.steps(traced, session.split.dataset.feature_names, session.params)
+        story = microscope.steps(traced, session.params)
         at = min(st.session_state.get(STEP, 0), len(story) - 1)
         left, middle, right = st.columns([1, 1, 4], vertical_alignment="center")
         left.button("Previous step", key="micro_prev", on_click=_move, args=(-1, len(story)),

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 
-from dashboard import choices, frames, microscope, plot_axes, state
+from dashboard import choices, state
 from dashboard.data_split import DataSplit
 from mlr_core import Dataset
 from mlr_core.rules import binary_features, condition_text
@@ -45,18 +45,3 @@ def test_the_dashboard_shows_binary_conditions_as_values():
     assert words and numeric
     assert all(" = " not in c for c in numeric)
     assert sum(" = " in c for c in words) >= 0.9 * len(words)  # the rest accept neither value
-
-
-def test_the_microscope_reads_values_back_to_the_cells_of_a_binary_axis():
-    """A traced rule is given as text only: ``w0 = 1`` reads back to bounds that cover the same
-    cells of a 0/1 axis as the rule's own interval."""
-    names = ["w0", "w1", "w2", "num"]
-    lower, upper = microscope.text_bounds(
-        ["IF w0 = 1 AND w1 = 0 AND w2 = 0 or 1 AND 4 <= num <= 6 THEN {a}"], names)
-    np.testing.assert_array_equal(lower, [[1.0, 0.0, 0.0, 4.0]])
-    np.testing.assert_array_equal(upper, [[1.0, 0.0, 1.0, 6.0]])
-    axes = (plot_axes.axis_of(np.array([0.0, 1.0])),) * 2
-    for j, (lo, hi) in enumerate([(0.6, 1.3), (-0.2, 0.4), (-0.1, 1.0)]):
-        read_back = frames.project_rules(lower[:, [j, j]], upper[:, [j, j]], axes)
-        actual = frames.project_rules(np.array([[lo, lo]]), np.array([[hi, hi]]), axes)
-        assert read_back.equals(actual)

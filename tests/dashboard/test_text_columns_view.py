@@ -11,9 +11,11 @@ import numpy as np
 import pandas as pd
 from apptest import started
 from downloads import kept_downloads
+from plotly_spec import values
 from stepping import step
 
 from dashboard.page_registry import PAGES
+from dashboard.plot_axes import SLOT_HALF
 from mlr_core.audit_report import report_html
 from mlr_core.rules import category_text
 
@@ -193,3 +195,43 @@ def test_the_microscope_and_time_travel_draw_a_text_column_by_its_categories():
     at = at.switch_page("views/time_travel.py").run()
     assert not at.exception and not at.error
     assert _category_axes(at) == [slots]
+
+
+def test_the_microscope_draws_traced_rules_on_features_named_like_rule_text():
+    """The traced rules are drawn from the trace's bounds, not read back from their texts: a
+    covering rule on "rock AND roll" and a "taste THEN" set allowing "salt THEN pepper" is
+    outlined over the interval and the category slots it holds (its text split on " AND " named
+    no feature: the page raised a KeyError)."""
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("odd.csv", odd_names(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    session = at.session_state["session"]
+    tastes = session.split.dataset.categories[1]
+    salt = tastes.index("salt THEN pepper")
+    at = at.switch_page("views/microscope.py").run()
+    for _ in range(40):  # until covering makes a rule on both features, salt among its tastes
+        at.button(key="trace").click().run()
+        assert not at.exception and not at.error
+        t = session.traced.trace
+        if t.covering is None:
+            continue
+        rule = t.bounds["covering"]
+        on = dict(zip(rule.feature.tolist(), range(len(rule.feature)), strict=True))
+        if set(on) == {0, 1} and int(rule.allowed[on[1]]) >> salt & 1:
+            break
+    else:
+        raise AssertionError("no traced covering on both features allowed salt THEN pepper")
+    assert "rock AND roll" in t.covering and "salt THEN pepper" in t.covering
+    while at.subheader[0].value != "4. Covering":
+        at.button(key="micro_next").click().run()
+        assert not at.exception and not at.error
+    assert "**rock AND roll** and **taste THEN**" in at.caption[1].value
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    (outline,) = [trace for trace in figure["data"] if trace.get("name") == "covering"]
+    xs, ys = values(outline["x"]), values(outline["y"])  # rectangles, NaN between them
+    np.testing.assert_allclose([np.nanmin(xs), np.nanmax(xs)],
+                               [rule.lower[on[0]], rule.upper[on[0]]])
+    codes = [k for k in range(len(tastes)) if int(rule.allowed[on[1]]) >> k & 1]
+    assert salt in codes  # their slots' bands
+    assert (np.nanmin(ys), np.nanmax(ys)) == (min(codes) - SLOT_HALF, max(codes) + SLOT_HALF)
