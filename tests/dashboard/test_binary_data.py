@@ -7,7 +7,7 @@ import numpy as np
 from dashboard import choices, state
 from dashboard.data_split import DataSplit
 from mlr_core import Dataset
-from mlr_core.rules import binary_features, condition_text
+from mlr_core.rules import binary_features, condition_terms, condition_text
 
 
 def test_binary_features_are_the_columns_of_zeros_and_ones_only():
@@ -22,10 +22,11 @@ def test_a_condition_on_a_binary_feature_names_the_values_it_accepts():
     scaled_lower, scaled_upper = np.clip(lower, 0, 1), np.clip(upper, 0, 1)
     names = ["absent", "present", "either", "neither", "number"]
     binary = np.array([True, True, True, True, False])
-    assert condition_text(lower, upper, scaled_lower, scaled_upper, names, binary) == (
+    assert condition_text(condition_terms(lower, upper, scaled_lower, scaled_upper, names,
+                                         binary)) == (
         "absent = 0 AND present = 1 AND either = 0 or 1 AND 0.3 <= neither <= 0.5 "
         "AND 0.2 <= number <= 0.8")
-    assert condition_text(lower, upper, scaled_lower, scaled_upper, names) == (
+    assert condition_text(condition_terms(lower, upper, scaled_lower, scaled_upper, names)) == (
         "absent <= 0.29 AND present >= 0.6 AND either <= 1.3 AND 0.3 <= neither <= 0.5 "
         "AND 0.2 <= number <= 0.8")  # without the mask: the intervals, as before
 
