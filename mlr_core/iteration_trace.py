@@ -80,10 +80,10 @@ class IterationTrace:
     deleted : list of str
         One entry per copy deleted to get back to N.
     bounds : dict of str to RulePairs
-        The rules above as data, for drawing them (their texts are for people): keyed by the
-        events that happened, ``"covering"``, ``"parents"``, ``"after_crossover"``,
-        ``"after_mutation"``, ``"stored"`` (the offspring stored), ``"subsumed"`` and
-        ``"deleted"``, each one's rules in the order of its texts.
+        The rules above as data, for drawing them (their texts are for people), each event's
+        rules in the order of its texts: ``"subsumed"`` and ``"deleted"`` always (perhaps no
+        rules), ``"covering"`` when covering ran, and with a GA ``"parents"``,
+        ``"after_crossover"``, ``"after_mutation"`` and ``"stored"`` (the offspring stored).
     """
 
     iteration: int
