@@ -52,9 +52,18 @@ class RuleBounds:
         each snapshot)."""
         n_rules, rule, feature, lower, upper = model.rule_bound_pairs()
         sets = model.rule_sets()  # dense, but only for nominal data, which is never sparse
-        return cls(n_rules, model.n_features_in_, rule.astype(np.int32),
-                   feature.astype(np.int32), lower.astype(dtype), upper.astype(dtype),
-                   None if sets is None else sets[rule, feature])
+        return cls.of_pairs(model.n_features_in_, n_rules, rule, feature, lower, upper,
+                            None if sets is None else sets[rule, feature], dtype)
+
+    @classmethod
+    def of_pairs(cls, n_features: int, n_rules: int, rule, feature, lower, upper,
+                 allowed=None, dtype=np.float64) -> RuleBounds:
+        """From (rule, feature) pairs, rule-major, as ``rule_bound_pairs`` gives them, and
+        their sets (None without nominal features): also a traced iteration's rules
+        (``IterationTrace.bounds``, whose ``RulePairs`` are these arguments)."""
+        return cls(n_rules, n_features, np.asarray(rule, dtype=np.int32),
+                   np.asarray(feature, dtype=np.int32), np.asarray(lower, dtype=dtype),
+                   np.asarray(upper, dtype=dtype), allowed)
 
     @classmethod
     def empty(cls, n_features: int) -> RuleBounds:
@@ -100,15 +109,31 @@ class RuleBounds:
 
     def rows(self, rules) -> tuple[np.ndarray, np.ndarray]:
         """Dense (lower, upper) of these rules over every feature."""
+        row, on, shape = self._pairs_of(rules)
+        lower = np.full(shape, np.nan)
+        upper = lower.copy()
+        lower[row, self.feature[on]] = self.lower[on]
+        upper[row, self.feature[on]] = self.upper[on]
+        return lower, upper
+
+    def row_sets(self, rules) -> np.ndarray | None:
+        """The sets of these rules over every feature (``NO_SET`` where a rule tests none),
+        row for row with `rows`; None when the data has no nominal feature."""
+        if self.allowed is None:
+            return None
+        row, on, shape = self._pairs_of(rules)
+        out = np.full(shape, NO_SET)
+        out[row, self.feature[on]] = self.allowed[on]
+        return out
+
+    def _pairs_of(self, rules) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+        """The pairs of these rules: (their rows among ``rules``, which pairs they are, the
+        shape of a dense rules x features matrix of them)."""
         rules = np.asarray(rules, dtype=np.int64)
         where = np.full(self.n_rules, -1)
         where[rules] = np.arange(len(rules))
         on = where[self.rule] >= 0
-        lower = np.full((len(rules), self.n_features), np.nan)
-        upper = lower.copy()
-        lower[where[self.rule[on]], self.feature[on]] = self.lower[on]
-        upper[where[self.rule[on]], self.feature[on]] = self.upper[on]
-        return lower, upper
+        return where[self.rule[on]], on, (len(rules), self.n_features)
 
     def usage(self, numerosity) -> np.ndarray:
         """Per feature, how many rules specify it, numerosity-weighted (micro rules)."""

@@ -7,14 +7,13 @@ rules to outline, and :func:`step_figure` draws them over the population figure'
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard import figures, frames
+from dashboard import figures, frames, plot_axes
 from dashboard.bounds import RuleBounds
 from mlr_core.iteration_trace import IterationTrace
 
@@ -31,6 +30,8 @@ class Traced:
     bounds: RuleBounds
     index: int
     n_rules_after: int
+    #: The model's category lists (``Scaling.categories``); None when no feature is nominal.
+    categories: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Mark:
     color: str
     width: float = 3.0
     dash: str = "solid"
+    #: Their sets (n x d, ``bounds.NO_SET`` where no set is tested); None when no feature is
+    #: nominal.
+    sets: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -54,55 +58,25 @@ class Step:
     match_table: bool = False
 
 
-_NUMBER = r"[-+\w.]+"  # what ``condition_text`` writes with :.4g (1e+03, -0.5, inf)
-_BETWEEN = re.compile(rf"^({_NUMBER}) <= (.+) <= ({_NUMBER})$")
-_ONE_SIDE = re.compile(rf"^(.+) (<=|>=) ({_NUMBER})$")
-_VALUES = re.compile(r"^(.+) = ([01])(?: or ([01]))?$")  # a 0/1 feature: ``word = 0 or 1``
-
-
-def text_bounds(texts: list[str], feature_names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds (NaN = open side or wildcard) of rules given as ``rules_frame`` text; a 0/1
-    feature's ``word = 1`` reads back as the values it accepts (1 to 1), which cover the same
-    cells of a 0/1 axis as the rule's interval.
-
-    The trace gives offspring and deleted rules as text only (they are not all in the population
-    before or after); their 4-significant-digit bounds are precise enough to draw them.
-    """
-    column = {name: j for j, name in enumerate(feature_names)}
-    lower = np.full((len(texts), len(feature_names)), np.nan)
-    upper = lower.copy()
-    for i, text in enumerate(texts):
-        condition = text[len("IF "): text.rindex(" THEN ")]
-        if condition == "TRUE":
-            continue
-        for term in condition.split(" AND "):
-            if match := _BETWEEN.match(term):
-                j = column[match[2]]
-                lower[i, j], upper[i, j] = float(match[1]), float(match[3])
-            elif match := _ONE_SIDE.match(term):
-                j = column[match[1]]
-                (lower if match[2] == ">=" else upper)[i, j] = float(match[3])
-            elif match := _VALUES.match(term):  # the values it accepts: their cells on the axis
-                j = column[match[1]]
-                lower[i, j], upper[i, j] = float(match[2]), float(match[3] or match[2])
-    return lower, upper
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
+def steps(traced: Traced, params: dict) -> list[Step]:
     """The iteration in the order the engine runs it, one sentence per step."""
     t = traced.trace
     labels = "{" + ", ".join(t.labelset) + "}"
     M, C = t.match_set, t.correct_set
 
-    def by_ids(name, ids, color, **style):
-        return Mark(name, *traced.bounds.rows(ids), color, **style)
+    def outlined(name, bounds, ids, color, **style):
+        return Mark(name, *bounds.rows(ids), color, sets=bounds.row_sets(ids), **style)
 
-    def by_text(name, texts, color, **style):
-        return Mark(name, *text_bounds(texts, feature_names), color, **style)
+    def by_ids(name, ids, color, **style):  # rules of the population before the iteration
+        return outlined(name, traced.bounds, ids, color, **style)
+
+    def by_event(event, color, **style):  # rules the trace holds (`IterationTrace.bounds`)
+        rules = RuleBounds.of_pairs(traced.bounds.n_features, *t.bounds[event])
+        return outlined(event.replace("_", " "), rules, range(rules.n_rules), color, **style)
 
     match_mark = by_ids(f"[M] ({len(M)})", M, "#FF7F0E", width=1.5)
     out = [
@@ -131,7 +105,7 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
         out.append(Step("4. Covering",
                         f"[C] is empty, so covering makes a new rule around the instance that "
                         f"predicts {labels}: {t.covering} (blue).",
-                        [by_text("covering", [t.covering], "#1F77B4", width=4)]))
+                        [by_event("covering", "#1F77B4", width=4)]))
     else:
         out.append(Step("4. Covering", "[C] is not empty, so no covering is needed."))
     g = t.ga
@@ -140,7 +114,7 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
                         f"No GA this time: it runs in [C] when its rules have gone θ_GA = "
                         f"{params['theta_ga']} iterations on average since their last GA."))
     else:
-        parents = by_text("parents", g.parents, "#9467BD", width=4)
+        parents = by_event("parents", "#9467BD", width=4)
         same = " (the same rule twice)" if g.parent_ids[0] == g.parent_ids[1] else ""
         out += [
             Step("5. GA: two parents",
@@ -152,24 +126,22 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
                   if g.crossover else "No crossover this time (it happens with probability "
                                       "χ): the offspring start as copies of the parents "
                                       "(dashed)."),
-                 [parents, by_text("after crossover", g.after_crossover, "#E377C2",
-                                   dash="dash")]),
+                 [parents, by_event("after_crossover", "#E377C2", dash="dash")]),
             Step("7. GA: mutation",
                  "Mutation moves some bounds (and may turn a feature into a wildcard or back): "
                  "the offspring after mutation (green). "
                  + ("Both join the population." if g.fates == ["inserted", "inserted"] else
                     f"Offspring 1 is {g.fates[0]}, offspring 2 is {g.fates[1]} (an accurate, "
                     "experienced parent that is more general takes a copy instead)."),
-                 [by_text("after crossover", g.after_crossover, "#E377C2", dash="dash",
-                          width=2),
-                  by_text("after mutation", g.after_mutation, "#2CA02C", width=4)]),
+                 [by_event("after_crossover", "#E377C2", dash="dash", width=2),
+                  by_event("after_mutation", "#2CA02C", width=4)]),
         ]
     n = len(out) + 1
     if t.subsumed:
         out.append(Step(f"{n}. Subsumption",
                         f"Correct-set subsumption: an accurate, experienced rule of [C] absorbs "
                         f"{_plural(len(t.subsumed), 'more specific rule')} (grey, dash-dot).",
-                        [by_text("subsumed", t.subsumed, "#555555", dash="dashdot")]))
+                        [by_event("subsumed", "#555555", dash="dashdot")]))
     else:
         out.append(Step(f"{n}. Subsumption", "No rule is subsumed this time."))
     if t.deleted:
@@ -177,7 +149,7 @@ def steps(traced: Traced, feature_names: list[str], params: dict) -> list[Step]:
                         f"The population is over N = {params['n_rules']:,} copies: deletion "
                         f"removes {_plural(len(t.deleted), 'copy')}, drawn at random with "
                         "crowded or unfit rules likelier (black, dashed).",
-                        [by_text("deleted", t.deleted, "#000000", dash="dash")]))
+                        [by_event("deleted", "#000000", dash="dash")]))
     else:
         out.append(Step(f"{n + 1}. Deletion",
                         f"The population is within N = {params['n_rules']:,} copies: "
@@ -197,7 +169,8 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     outlined on top and the drawn instance ringed."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
-    chosen, _, axes = frames.projection(rules, traced.bounds, X, features,
+    axes = plot_axes.axes_of(X, features, traced.categories)
+    chosen, _, axes = frames.projection(rules, traced.bounds, X, features, axes=axes,
                                         cap=BACKGROUND_RULES)
     points = frames.instance_points(X, instance_labelsets, features, axes=axes)
     selected = frames.point_of(points, X, instance_labelsets, features, traced.index, axes)
@@ -213,7 +186,8 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
         if not len(mark.lower):
             continue
         columns = list(features)
-        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], axes)
+        rects = frames.project_rules(mark.lower[:, columns], mark.upper[:, columns], axes,
+                                     None if mark.sets is None else mark.sets[:, columns])
         xs, ys = figures.rectangle_path(rects)
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=mark.name, legend="legend3",

@@ -11,7 +11,6 @@ Pure (no Streamlit): the pages and the tests call the same functions.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 
@@ -91,6 +90,13 @@ class RuleBudget:
             model = self.models[k]
             self.cards[k] = model.rule_set_.scorecard_scaled(model.run_.X)
         return self.cards[k]
+
+    def table(self, k: int, order: str = "largest weight first") -> pd.DataFrame:
+        """The compact model's `scorecard` in ``order``, with each rule's conditions one by one
+        (``conditions``, ``RuleSet.rule_conditions``) to lay it out a condition a line."""
+        rules = self.models[k].rule_set_
+        conditions = pd.Series(rules.rule_conditions(), index=rules.rule_ids, dtype=object)
+        return scorecard(self.card(k), order).assign(conditions=conditions)
 
     def rules_per_row(self, k: int):
         """How many of the compact model's rules match each training row."""
@@ -176,21 +182,10 @@ def baseline(model) -> pd.Series:
     return pd.Series(model.rule_weights_.intercept, index=model.label_names_, name="baseline")
 
 
-def condition_parts(condition: str) -> list[str]:
-    """A rule's conditions one by one (``TRUE`` when it has none)."""
-    return [part.strip() for part in re.split(r"\s+AND\s+", condition) if part.strip()]
-
-
-def short_condition(condition: str, width: int = SHORT) -> str:
-    """The first condition, cut to ``width`` characters, and how many more there are."""
-    parts = condition_parts(condition)
-    first = parts[0] if parts else condition
+def short_condition(conditions, width: int = SHORT) -> str:
+    """The first of a rule's conditions (``RuleSet.rule_conditions``; ``TRUE`` when none), cut
+    to ``width`` characters, and how many more there are."""
+    first = conditions[0] if conditions else "TRUE"
     if len(first) > width:
         first = first[: width - 1] + "…"
-    return first + (f" +{len(parts) - 1} more" if len(parts) > 1 else "")
-
-
-def condition_lines(condition: str) -> str:
-    """``IF a`` / ``AND b`` ...: one condition per line, as the Explain page writes rules."""
-    parts = condition_parts(condition)
-    return "\n".join(("IF   " if i == 0 else "AND  ") + part for i, part in enumerate(parts))
+    return first + (f" +{len(conditions) - 1} more" if len(conditions) > 1 else "")

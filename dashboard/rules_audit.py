@@ -16,10 +16,11 @@ from mlr_core import audit as engine_audit
 from mlr_core.audit_report import _MEASURE_NAMES
 
 #: The table's columns, the numbers that judge a rule before its long text; ``labelset_id`` is the
-#: session's join key, used by the filters, neither shown nor exported.
+#: session's join key, used by the filters, and ``conditions`` lay the chosen rule out a condition
+#: a line: neither is shown nor exported.
 COLUMNS = ["labelset", "trusted_accuracy", "accuracy", "experience", "fitness", "numerosity",
            "rule", "generality", "n_specified", "correct_set_size", "last_ga", "birth"]
-HIDDEN = ["labelset_id"]
+HIDDEN = ["labelset_id", "conditions"]
 #: The columns the page shows at first: what fits a 1,300 px window beside the rule's first words
 #: (the rest one choice away; the selected row's rule is shown whole below the table).
 SHOWN = ["labelset", "trusted_accuracy", "experience", "rule"]

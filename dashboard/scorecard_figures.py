@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from dashboard import rule_budget
 from dashboard.figures import FONT
+from mlr_core.rules import rule_lines
 
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
 #: Heatmap rows this tall while they fit (their labels and weights printed in the cells).
@@ -30,10 +31,9 @@ def _titled(fig: go.Figure, title: str, height: int) -> go.Figure:
     return fig
 
 
-def _hover_lines(condition: str) -> str:
+def _hover_lines(conditions) -> str:
     """A rule's conditions one per line for a hover box (plotly reads ``<br>``)."""
-    return "<br>".join(html.escape(line) for line in
-                       rule_budget.condition_lines(condition).splitlines())
+    return "<br>".join(html.escape(line) for line in rule_lines(conditions).splitlines())
 
 
 def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
@@ -71,17 +71,17 @@ def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
 
 
 def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
-    """Rules of a :func:`rule_budget.scorecard` table (in its order, the baseline on top) x
+    """Rules of a `RuleBudget.table` (in its order, the baseline on top) x
     labels, each cell the weight the rule adds to the label's score when it matches; every label
     named; a row named by its rule id and first condition, all of them on hover."""
     labels = list(base.index)
     z = np.vstack([base.to_numpy()[None, :], table[labels].to_numpy()])
     rows = ["baseline", *(f"rule {i} · {rule_budget.short_condition(c)}"
-                          for i, c in zip(table.index, table["condition"], strict=True))]
+                          for i, c in zip(table.index, table["conditions"], strict=True))]
     hover = ["the score when no rule matches", *(
         f"rule {i}, matches {s:,} training rows ({c:.0%})<br>{_hover_lines(cond)}"
         for i, s, c, cond in zip(table.index, table["support"], table["coverage"],
-                                 table["condition"], strict=True))]
+                                 table["conditions"], strict=True))]
     # the colours span the rules' weights; a larger baseline (a frequent label) saturates
     limit = float(np.abs(z[1:]).max(initial=0.0)) or 1.0
     small = len(rows) > TEXT_ROWS
@@ -113,13 +113,13 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     the last is their total, the title gives the score it makes, and the threshold is drawn at
     its log-odds."""
     column = f"contribution: {label}"
-    parts = exp.match_set[["rule_id", "rule", column]].rename(columns={column: "add"})
+    parts = exp.match_set[["rule_id", "conditions", column]].rename(columns={column: "add"})
     parts = parts.loc[parts["add"].abs().sort_values(ascending=False, kind="stable").index]
     named, rest = parts.head(top), parts.iloc[top:]
     x = ["baseline", *(f"rule {i}" for i in named["rule_id"])]
     y = [float(exp.baseline[label]), *named["add"]]
     hover = ["the score when no rule matches", *(
-        _hover_lines(rule.split(" THEN ")[0].removeprefix("IF ")) for rule in named["rule"])]
+        _hover_lines(conditions) for conditions in named["conditions"])]
     if len(rest):
         x.append(f"{len(rest)} other rules")
         y.append(float(rest["add"].sum()))

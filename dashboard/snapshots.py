@@ -28,7 +28,7 @@ RULE_COLUMNS = {
     "rule": "object", "labelset": "object", "fitness": "float64", "accuracy": "float64",
     "numerosity": "int64", "experience": "int64", "generality": "float64",
     "n_specified": "int32", "correct_set_size": "float64", "last_ga": "int64", "birth": "int64",
-    "labelset_id": "int64",
+    "conditions": "object", "labelset_id": "int64",
 }
 
 
@@ -83,7 +83,7 @@ def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
 def for_time_travel(snap: Snapshot) -> Snapshot:
     """What drawing the population needs of a snapshot kept for later: without the rule text
     and the history, the bounds in float32."""
-    return replace(snap, rules=snap.rules.drop(columns=["rule", "labelset"]),
+    return replace(snap, rules=snap.rules.drop(columns=["rule", "labelset", "conditions"]),
                    history=pd.DataFrame(), curves=pd.DataFrame(), bounds=snap.bounds.compact())
 
 

@@ -237,7 +237,8 @@ class Session:
             self._changed()
             self.traced = Traced(trace, bounds,
                                  int(self.split.train_idx[trace.row]),
-                                 int(training.summary()["macro_size"]))
+                                 int(training.summary()["macro_size"]),
+                                 training.model.run_.scaling.categories)
         return self.traced
 
     def learn(self, n_iterations: int) -> None:

@@ -24,6 +24,7 @@ from streamlit.logger import get_logger
 from dashboard import pacing, sharing, state, warmup
 from dashboard.data_split import DataSplit
 from mlr_core.errors import MLRError
+from mlr_core.rules import rule_lines
 
 log = get_logger("dashboard")
 T = TypeVar("T")
@@ -182,6 +183,12 @@ def confirm_replacement(current: state.Session) -> None:
 
 #: glibc's mallopt parameter (malloc.h) for the size from which a block gets its own mapping.
 M_MMAP_THRESHOLD = -3
+
+
+def rule_in_full(rule) -> None:
+    """A rule (a row of a rules table: its ``conditions`` and ``labelset``, or a scorecard's
+    row without a labelset) one condition a line, under the table it was chosen in."""
+    st.code(rule_lines(rule.conditions, rule.get("labelset")), language=None, wrap_lines=True)
 
 
 def _glibc():

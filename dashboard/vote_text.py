@@ -1,5 +1,5 @@
-"""The Explain page's words and table: each voter with its labelset and share of the vote, a rule
-laid out one condition per line, and the whole vote told in one plain paragraph.
+"""The Explain page's words and table: each voter with its labelset and share of the vote, and the
+whole vote told in one plain paragraph.
 
 Pure (an engine ``Explanation`` in, text and frames out) so the wording is unit-tested.
 """
@@ -14,7 +14,7 @@ import pandas as pd
 from mlr_core import bipartition as bp
 
 VOTER_COLUMNS = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "experience",
-                 "accuracy", "rule"]
+                 "accuracy", "rule", "conditions"]
 #: What the voters' table shows, to fit a 1,300 px window; the chosen voter's experience and
 #: accuracy are said below it.
 VOTER_SHOWN = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "rule"]
@@ -31,16 +31,6 @@ def voters_table(exp) -> pd.DataFrame:
     table = frame.assign(vote_share=weight / total if total > 0 else np.zeros(len(frame)))
     return table[VOTER_COLUMNS].sort_values(["vote_share", "rule_id"], ascending=[False, True],
                                             kind="stable").reset_index(drop=True)
-
-
-def rule_lines(rule: str) -> str:
-    """``IF a AND b THEN {x}`` one condition per line, so a long rule reads whole."""
-    head, _, labels = rule.rpartition(" THEN ")
-    if not head:
-        return rule
-    conditions = head.removeprefix("IF ").split(" AND ")
-    return "\n".join([f"IF   {conditions[0]}", *(f"AND  {c}" for c in conditions[1:]),
-                      f"THEN {labels}"])
 
 
 def share_text(share: float) -> str:

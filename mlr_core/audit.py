@@ -477,9 +477,11 @@ def _frame_rule_ids(frame: pd.DataFrame) -> np.ndarray:
 
 def export_rules(model, frame: pd.DataFrame) -> tuple[str, str]:
     """(CSV text, JSON text) of the rules in ``frame``, a possibly filtered and sorted
-    ``rules_frame()``: the CSV is the table as shown (rows in its order, ``rule_id`` first); the
-    JSON is a loadable model holding only those rules (``model.subset``)."""
+    ``rules_frame()``: the CSV is the table as shown (rows in its order, ``rule_id`` first;
+    ``conditions`` left out: a rule's text holds them); the JSON is a loadable model holding
+    only those rules (``model.subset``)."""
     ids = _frame_rule_ids(frame)
+    frame = frame.drop(columns="conditions", errors="ignore")
     table = frame.reset_index() if "rule_id" not in frame.columns else frame
     return table.to_csv(index=False, lineterminator="\n"), model.subset(ids).to_json()
 

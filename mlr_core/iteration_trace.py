@@ -7,13 +7,21 @@ iteration is the very code `learn` runs, with a record kept on the side.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from mlr_core._engine import trace as tr
-from mlr_core._engine.population import dense_bounds, dense_sets, live
+from mlr_core._engine.population import NO_SET, dense_bounds, dense_sets, live
+from mlr_core.rule_set import texts
+
+RulePairs = namedtuple("RulePairs", "n_rules rule feature lower upper allowed")
+RulePairs.__doc__ = """Rules as data, the (rule, feature) pairs they specify, rule-major, as
+`MLRClassifier.rule_bound_pairs` gives them (bounds in the data's units) with each pair's set:
+the category codes a nominal test allows (a uint64 bitmask, `population.NO_SET` for a numeric
+test); ``allowed`` is None when no feature is nominal."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,11 @@ class IterationTrace:
         Rules absorbed by correct-set subsumption.
     deleted : list of str
         One entry per copy deleted to get back to N.
+    bounds : dict of str to RulePairs
+        The rules above as data, for drawing them (their texts are for people), each event's
+        rules in the order of its texts: ``"subsumed"`` and ``"deleted"`` always (perhaps no
+        rules), ``"covering"`` when covering ran, and with a GA ``"parents"``,
+        ``"after_crossover"``, ``"after_mutation"`` and ``"stored"`` (the offspring stored).
     """
 
     iteration: int
@@ -83,6 +96,7 @@ class IterationTrace:
     ga: GAEvent | None
     subsumed: list
     deleted: list
+    bounds: dict
 
     def text(self) -> str:
         """A plain-text account, for notebooks and logs."""
@@ -106,45 +120,53 @@ class IterationTrace:
 
 
 def describe(trace: tr.Trace, rules_before: pd.DataFrame, iteration: int, labelsets,
-             row_bits, label_names, texts) -> IterationTrace:
-    """Put a kernel ``trace`` into words. ``labelsets`` are the run's labelsets (rules refer to
-    them by row), ``row_bits`` the drawn row's labelset; ``texts(scaled_lower, scaled_upper,
-    labelset_bits, sets=None)`` writes rules as the estimator does (``sets``: their nominal
-    tests, `dense_sets`; the offspring's are not recorded)."""
+             row_bits, label_names, feature_names, scaling) -> IterationTrace:
+    """Put a kernel ``trace`` into words and data. ``labelsets`` are the run's labelsets (rules
+    refer to them by row), ``row_bits`` the drawn row's labelset; each event's rules are written
+    as the estimator writes them (`rule_set.texts`) and kept in the data's units (`RulePairs`),
+    so that nothing has to read a text back."""
     ints = trace.ints
+    bounds = {}
 
-    def logged(log):
-        if log.size[0] == 0:
-            return []
-        lower, upper = dense_bounds(log, trace.offspring.shape[-1])
-        return texts(lower, upper, labelsets[live(log).ls],
-                     dense_sets(log, trace.offspring.shape[-1]))
+    def kept(event, lower, upper, bits, sets):
+        """The texts of one event's rules (scaled dense bounds, NaN = wildcard), its
+        ``bounds`` entry made on the way."""
+        rule, feature = np.nonzero(~np.isnan(lower))
+        bounds[event] = RulePairs(len(lower), rule, feature, *scaling.unscale_at(
+            feature, lower[rule, feature], upper[rule, feature]),
+            None if sets is None else sets[rule, feature])
+        return texts(scaling, lower, upper, bits, feature_names, label_names, sets)
 
-    def dense(child, stage):
-        spec, c, s = trace.offspring[child, stage]
+    def logged(event, log):
+        d = trace.offspring.shape[-1]
+        return kept(event, *dense_bounds(log, d), labelsets[live(log).ls], dense_sets(log, d))
+
+    def offspring(event, stage):
+        spec, c, s = (trace.offspring[:, stage, k] for k in range(3))
         spec = spec.astype(bool)
-        lower = np.where(spec, np.maximum(c - s, 0.0), np.nan)[None, :]
-        upper = np.where(spec, np.minimum(c + s, 1.0), np.nan)[None, :]
-        return texts(lower, upper, row_bits[None, :])[0]
+        sets = trace.offspring_sets[:, stage]
+        return kept(event, np.where(spec, np.maximum(c - s, 0.0), np.nan),
+                    np.where(spec, np.minimum(c + s, 1.0), np.nan), np.stack([row_bits] * 2),
+                    np.where(spec, sets, NO_SET) if sets.shape[1] else None)
 
     ga = None
     if ints[tr.GA]:
-        parents = logged(trace.parents)
-        children = logged(trace.children)
+        children = logged("stored", trace.children)
         fates, stored = [], []
         for k in range(2):
             fate = ints[tr.FATE1 + k]
             fates.append("inserted" if fate < 0 else f"subsumed by parent {fate}")
             stored.append(children[k] if fate < 0 else None)
         ga = GAEvent(
-            parents=parents,
+            parents=logged("parents", trace.parents),
             parent_ids=[int(ints[tr.PARENT1]), int(ints[tr.PARENT2])],
             crossover=bool(ints[tr.CROSSED]),
-            after_crossover=[dense(k, 0) for k in range(2)],
-            after_mutation=[dense(k, 1) for k in range(2)],
+            after_crossover=offspring("after_crossover", 0),
+            after_mutation=offspring("after_mutation", 1),
             fates=fates,
             stored=stored,
         )
+    covering = logged("covering", trace.covering) if ints[tr.COVERED] >= 0 else []
     return IterationTrace(
         iteration=iteration,
         row=int(ints[tr.ROW]),
@@ -152,8 +174,9 @@ def describe(trace: tr.Trace, rules_before: pd.DataFrame, iteration: int, labels
         rules_before=rules_before,
         match_set=trace.mset[: ints[tr.N_MATCH]].tolist(),
         correct_set=trace.cset[: ints[tr.N_CORRECT]].tolist(),
-        covering=logged(trace.covering)[0] if ints[tr.COVERED] >= 0 else None,
+        covering=covering[0] if covering else None,
         ga=ga,
-        subsumed=logged(trace.subsumed),
-        deleted=logged(trace.deleted),
+        subsumed=logged("subsumed", trace.subsumed),
+        deleted=logged("deleted", trace.deleted),
+        bounds=bounds,
     )

@@ -30,7 +30,7 @@ from mlr_core.errors import InputError
 from mlr_core.explain import Explanation, contribution_columns
 from mlr_core.model_file import RULE_STATS
 from mlr_core.nominal import encoded
-from mlr_core.rules import condition_text, rule_texts, rules_frame
+from mlr_core.rules import condition_text, labelset_text, rule_conditions, rule_text, rules_frame
 from mlr_core.scaling import MAX_KNOTS, Scaling, rank_knots
 from mlr_core.scorers import Influence, VoteScorer, Voting, WeightScorer, scorer_from_dict
 from mlr_core.sparse_rows import checked_csr
@@ -235,10 +235,10 @@ class RuleSet:
         """Why these rules answer what they answer for one row (see `Explanation`)."""
         at, share, baseline, covered = self.contributions(x)
         xs = self.scaled(self._one_row(x))
-        frame = self.rules_frame().iloc[at].reset_index()
-        if self.scaling.categories is not None:  # "colour = red ∈ {red, ochre}"
-            frame["rule"] = np.array(self.rule_texts(self._one_row(x).iloc[0].tolist()),
-                                     dtype=object)[at]
+        if self.scaling.categories is None:
+            frame = self.rules_frame().iloc[at].reset_index()
+        else:  # "colour = red ∈ {red, ochre}"
+            frame = self.rules_frame(self._one_row(x).iloc[0].tolist()).iloc[at].reset_index()
         sets = self.labelsets[self.rules.ls[at]]
         names = np.array(self.label_names, dtype=object)
         scores = self.scores_scaled(xs)
@@ -308,12 +308,18 @@ class RuleSet:
                                             if mask >> code & 1)))
         return out
 
+    def rule_conditions(self, row=None) -> list[tuple[str, ...]]:
+        """Per rule, its conditions as `rule_texts` writes them, one text per feature it
+        specifies; with ``row`` (one row's values in the data's units), a nominal test also
+        names the row's value (``colour = red ∈ {red, ochre}``)."""
+        return [terms for at, lower, upper, sets in self.bounds_in_blocks()
+                for terms in conditions(self.scaling, lower, upper, self.feature_names, sets, row)]
+
     def rule_texts(self, row=None) -> list[str]:
-        """One readable line per rule; with ``row`` (one row's values in the data's units), a
-        nominal test also names the row's value (``colour = red ∈ {red, ochre}``)."""
-        return [text for at, lower, upper, sets in self.bounds_in_blocks()
-                for text in texts(self.scaling, lower, upper, self.labelsets[self.rules.ls[at]],
-                                  self.feature_names, self.label_names, sets, row)]
+        """One readable line per rule (``IF ... THEN {a, c}``); ``row`` as in
+        `rule_conditions`."""
+        return [rule_text(terms, labelset_text(bits, self.label_names)) for terms, bits in zip(
+            self.rule_conditions(row), self.labelsets[self.rules.ls], strict=True)]
 
     def scorecard(self, X) -> pd.DataFrame:
         """The rules as a scorecard (fitted weights; read best on a compact model): per rule
@@ -327,17 +333,9 @@ class RuleSet:
     def scorecard_scaled(self, Xs: np.ndarray) -> pd.DataFrame:
         """`scorecard` with support on rows already on the rules' axes (a model's bound rows:
         ohsumed's training rows took 0.1-0.2 s and 89 MB to scale again)."""
-        conditions = []
-        for at, scaled_lower, scaled_upper, sets in self.bounds_in_blocks():
-            lower, upper = self.scaling.unscale(scaled_lower, scaled_upper)
-            rows = sets if sets is not None else [None] * len(at)
-            conditions += [condition_text(lo, hi, slo, shi, self.feature_names,
-                                          self.scaling.binary, row, self.scaling.categories)
-                           for lo, hi, slo, shi, row in zip(lower, upper, scaled_lower,
-                                                            scaled_upper, rows, strict=True)]
         support = match_matrix(self.rules, Xs).sum(axis=0).astype(np.int64)
         frame = pd.DataFrame({
-            "condition": conditions,
+            "condition": [condition_text(terms) for terms in self.rule_conditions()],
             "support": support,
             "coverage": support / max(len(Xs), 1),
         }, index=pd.Index(self.rule_ids, name="rule_id"))
@@ -364,11 +362,12 @@ class RuleSet:
         """`match_counts` of rows already on the rules' axes (a model's bound rows)."""
         return match_matrix(self.rules, Xs).sum(axis=1).astype(np.int64)
 
-    def rules_frame(self) -> pd.DataFrame:
+    def rules_frame(self, row=None) -> pd.DataFrame:
         """One row per rule (``rule_id`` index): readable text, labelset, fitness, accuracy,
-        numerosity, experience, generality, ..."""
+        numerosity, experience, generality, ..., and the text's conditions one by one
+        (``conditions``); ``row`` as in `rule_conditions`."""
         generality = popmod.generality(self.rules, len(self.feature_names), self.scaling.levels)
-        return rules_frame(self.rules, self.rule_texts(), self.labelsets[self.rules.ls],
+        return rules_frame(self.rules, self.rule_conditions(row), self.labelsets[self.rules.ls],
                            generality, self.label_names, self.rule_ids)
 
     # --------------------------------------------------------------------- JSON
@@ -427,12 +426,19 @@ class RuleSet:
                    model_file.rule_ids(data.get("rule_ids"), n), n_feature_rules)
 
 
+def conditions(scaling, scaled_lower, scaled_upper, feature_names, sets=None, row=None):
+    """`rules.rule_conditions` of bounds on the scaled axes (NaN = wildcard): a condition on a
+    0/1 feature (``scaling.binary``) reads ``word = 1``, one on a nominal feature names the
+    categories of its set (``sets``, `population.dense_sets`)."""
+    lower, upper = scaling.unscale(scaled_lower, scaled_upper)
+    return rule_conditions(lower, upper, scaled_lower, scaled_upper, feature_names,
+                           binary=scaling.binary, sets=sets, categories=scaling.categories,
+                           row=row)
+
+
 def texts(scaling, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
           sets=None, row=None):
-    """Readable rules from bounds on the scaled axes (NaN = wildcard) and 0/1 labelset rows; a
-    condition on a 0/1 feature (``scaling.binary``) reads ``word = 1``, one on a nominal
-    feature names the categories of its set (``sets``, `population.dense_sets`)."""
-    lower, upper = scaling.unscale(scaled_lower, scaled_upper)
-    return rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names,
-                      label_names, binary=scaling.binary, sets=sets,
-                      categories=scaling.categories, row=row)
+    """Readable rules from bounds on the scaled axes and 0/1 labelset rows (`conditions`)."""
+    return [rule_text(terms, labelset_text(bits, label_names)) for terms, bits in zip(
+        conditions(scaling, scaled_lower, scaled_upper, feature_names, sets, row), labelsets,
+        strict=True)]

@@ -58,9 +58,9 @@ def set_text(allowed, categories) -> str:
                            if int(allowed) >> code & 1) + "}"
 
 
-def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
-                   binary=None, sets=None, categories=None, row=None) -> str:
-    """The conjunction of a rule's specified features (``TRUE`` when all are wildcards).
+def condition_terms(lower, upper, scaled_lower, scaled_upper, feature_names,
+                    binary=None, sets=None, categories=None, row=None) -> tuple[str, ...]:
+    """A rule's conditions, one text per feature it specifies (none when all are wildcards).
     ``binary[j]``: feature ``j`` takes only the values 0 and 1 (see `binary_features`);
     ``sets[j]``: the rule's set of codes on the nominal feature ``j`` (``categories[j]``, the
     feature's category list; ``row``: one row's values, which a nominal test then names)."""
@@ -84,7 +84,26 @@ def condition_text(lower, upper, scaled_lower, scaled_upper, feature_names,
             terms.append(f"{name} >= {lower[j]:.4g}")
         else:
             terms.append(f"{lower[j]:.4g} <= {name} <= {upper[j]:.4g}")
-    return " AND ".join(terms) if terms else "TRUE"
+    return tuple(terms)
+
+
+def condition_text(conditions) -> str:
+    """The conjunction of a rule's conditions (`condition_terms`; ``TRUE`` when none)."""
+    return " AND ".join(conditions) if conditions else "TRUE"
+
+
+def rule_text(conditions, labelset: str) -> str:
+    """``IF a AND b THEN {x}``: a rule's conditions and its labelset (`labelset_text`)."""
+    return f"IF {condition_text(conditions)} THEN {labelset}"
+
+
+def rule_lines(conditions, labelset: str | None = None) -> str:
+    """`rule_text` one condition a line (``IF   a`` / ``AND  b`` / ``THEN {x}``), so a long rule
+    reads whole; built from the conditions themselves, so a name holding ``AND`` or ``THEN``
+    is never split. Without ``labelset``, the conditions only (a scorecard's rule)."""
+    lines = [("IF   " if k == 0 else "AND  ") + term
+             for k, term in enumerate(conditions or ("TRUE",))]
+    return "\n".join(lines if labelset is None else [*lines, f"THEN {labelset}"])
 
 
 def _value_text(value) -> str:
@@ -93,27 +112,25 @@ def _value_text(value) -> str:
     return "missing" if missing else category_text(value)
 
 
-def rule_texts(lower, upper, scaled_lower, scaled_upper, labelsets, feature_names, label_names,
-               binary=None, sets=None, categories=None, row=None):
-    """One readable line per rule (rows of the bound matrices, NaN = wildcard); ``binary``,
-    ``sets`` (one row per rule), ``categories`` and ``row`` as in `condition_text`."""
+def rule_conditions(lower, upper, scaled_lower, scaled_upper, feature_names, binary=None,
+                    sets=None, categories=None, row=None) -> list[tuple[str, ...]]:
+    """Per rule (rows of the bound matrices, NaN = wildcard), its `condition_terms`; ``sets``
+    holds one row per rule, ``binary``, ``categories`` and ``row`` are as there."""
     rows = sets if sets is not None else [None] * len(lower)
-    return [
-        f"IF {condition_text(lo, hi, slo, shi, feature_names, binary, rule_sets, categories, row)}"
-        f" THEN {labelset_text(bits, label_names)}"
-        for lo, hi, slo, shi, bits, rule_sets in zip(
-            lower, upper, scaled_lower, scaled_upper, labelsets, rows, strict=True
-        )
-    ]
+    return [condition_terms(lo, hi, slo, shi, feature_names, binary, rule_sets, categories, row)
+            for lo, hi, slo, shi, rule_sets in zip(lower, upper, scaled_lower, scaled_upper, rows,
+                                                   strict=True)]
 
 
-def rules_frame(pop, texts, labelsets, generality, label_names, rule_ids) -> pd.DataFrame:
+def rules_frame(pop, conditions, labelsets, generality, label_names, rule_ids) -> pd.DataFrame:
     """The population as a table, one row per macro rule, in slot order, indexed by
-    ``rule_ids``."""
+    ``rule_ids``: ``rule`` its text, ``conditions`` the parts of it (`rule_conditions`) that
+    `rule_lines` lays out one a line."""
+    named = [labelset_text(bits, label_names) for bits in labelsets]
     return pd.DataFrame(
         {
-            "rule": texts,
-            "labelset": [labelset_text(bits, label_names) for bits in labelsets],
+            "rule": [rule_text(c, labels) for c, labels in zip(conditions, named, strict=True)],
+            "labelset": named,
             "fitness": pop.fit,
             "accuracy": pop.acc,
             "numerosity": pop.num,
@@ -123,6 +140,7 @@ def rules_frame(pop, texts, labelsets, generality, label_names, rule_ids) -> pd.
             "correct_set_size": pop.cs,
             "last_ga": pop.ts,
             "birth": pop.birth,
+            "conditions": conditions,
         },
         index=pd.Index(rule_ids, name="rule_id"),
     )

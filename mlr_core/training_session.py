@@ -24,7 +24,6 @@ from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
 from mlr_core.fitted_state import FittedState, by_vote
 from mlr_core.iteration_trace import describe
-from mlr_core.rule_set import texts
 from mlr_core.rule_weights import feature_matches, feature_rules, fit_weights, fitting_rows
 from mlr_core.scaling import Scaling
 from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
@@ -189,9 +188,7 @@ class TrainingSession:
         trace = run.step_traced()
         row_bits = run.labelsets[run.y_ids[trace.ints[ROW]]]
         return describe(trace, before, iteration, run.labelsets, row_bits, model.label_names_,
-                        lambda lower, upper, bits, sets=None: texts(
-                            run.scaling, lower, upper, bits, model.feature_names_,
-                            model.label_names_, sets))
+                        model.feature_names_, run.scaling)
 
     # ------------------------------------------------------------------ tuning
 

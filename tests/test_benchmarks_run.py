@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,15 +63,44 @@ def test_every_benchmark_has_a_quick_run():
     assert sorted(QUICK) == sorted(p.name for p in BENCHMARKS.glob("*.py"))
 
 
+def run(script: str, args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    """``python benchmarks/<script> args`` as a user starts it, in ``tmp_path``; it must end
+    well."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
+
+
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("script", sorted(QUICK))
 def test_benchmark_runs_quick(script, tmp_path, shared_datasets_dir):
     args, expected = QUICK[script]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
-                                                        os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, str(BENCHMARKS / script),
-               *(a.format(tmp=tmp_path, repo=REPO) for a in args)]
-    proc = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=280)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    proc = run(script, [a.format(tmp=tmp_path, repo=REPO) for a in args], tmp_path)
     assert expected in proc.stdout, proc.stdout[-3000:]
+
+
+def shop_csv(n: int = 200, seed: int = 0) -> str:
+    """A table a shop keeps: a colour (text, as a CSV holds a category), an amount, and two
+    labels (``label:`` columns) planted on them."""
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(["red", "ochre", "blue"], n)
+    amount = np.round(np.exp(rng.normal(3.0, 1.0, n)), 2)
+    rows = [f"{c},{a},{int(c != 'blue')},{int(a > 20)}" for c, a in zip(colour, amount,
+                                                                        strict=True)]
+    return "\n".join(["colour,amount,label:warm,label:dear", *rows]) + "\n"
+
+
+@pytest.mark.timeout(300)
+def test_screenshots_take_a_csv_of_the_data_folder(tmp_path):
+    """The Data page lists a CSV beside the ARFF files: the script finds it by its name too
+    (it waited for ``shop.arff`` until it timed out)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "shop.csv").write_text(shop_csv())
+    proc = run("screenshots.py", ["shop", "--data-dir", str(data), "--iterations", "200",
+                                  "--pages", "Population", "--out", str(tmp_path)], tmp_path)
+    assert "shop: trained to iteration 200" in proc.stdout, proc.stdout[-3000:]
+    assert (tmp_path / "shop-population.png").stat().st_size > 0

@@ -100,7 +100,7 @@ def voters(session: state.Session, exp, index: int) -> None:
                 f" voter: {vote_text.share_text(chosen.vote_share)} of the vote, fitness "
                 f"{chosen.fitness:.3f} (accuracy {chosen.accuracy:.3f}), numerosity "
                 f"{chosen.numerosity}, experience {chosen.experience})")
-    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+    ui.rule_in_full(chosen)
     with st.expander("The engine's own report (explain().text())", icon=":material/notes:"):
         st.code(exp.text(), language=None, wrap_lines=True)
 
@@ -117,6 +117,7 @@ def contributions_table(exp, label_names, label: str) -> pd.DataFrame:
         "towards the answer": weights @ np.where(predicted, 1.0, -1.0),
         "labelset": exp.match_set["labelset"].to_numpy(),
         "rule": exp.match_set["rule"].to_numpy(),
+        "conditions": exp.match_set["conditions"].to_numpy(),
     })
     return table.sort_values("towards the answer", ascending=False, kind="stable")
 
@@ -205,10 +206,11 @@ def fitted_weights(session: state.Session, index: int) -> None:
     st.markdown(f"**Matching rules** · *to {label}*: the rule's bar in the waterfall above; "
                 "*towards the answer*: summed over every label, its weights for the predicted "
                 "labels minus those for the others · select a row to read its rule in full")
+    shown = contributions.drop(columns="conditions")
     event = st.dataframe(
-        contributions, hide_index=True, key=f"fitted-{index}", on_select="rerun",
+        shown, hide_index=True, key=f"fitted-{index}", on_select="rerun",
         selection_mode="single-row", height=tables.height_for(len(exp.rule_ids), 320),
-        column_config=tables.fit_columns(contributions, index=False, within=tables.PAGE_PX,
+        column_config=tables.fit_columns(shown, index=False, within=tables.PAGE_PX,
                                          selectable=True,
                                          config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
@@ -223,7 +225,7 @@ def fitted_weights(session: state.Session, index: int) -> None:
     which = "selected" if selected else "the strongest push"
     st.markdown(f"**Rule {chosen.rule_id}** in full ({which}: "
                 f"{chosen['towards the answer']:+.3f} towards the answer)")
-    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+    ui.rule_in_full(chosen)
 
 
 def explanation(session: state.Session, index: int) -> None:

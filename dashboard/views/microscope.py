@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import figures, frames, microscope, tables, ui, vote_text
+from dashboard import figures, frames, microscope, tables, ui
 
 STEP = "micro_step"
 
@@ -35,7 +35,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         st.info("Press **Trace one iteration** to run the next iteration under the microscope.",
                 icon=":material/biotech:")
     else:
-        story = microscope.steps(traced, session.split.dataset.feature_names, session.params)
+        story = microscope.steps(traced, session.params)
         at = min(st.session_state.get(STEP, 0), len(story) - 1)
         left, middle, right = st.columns([1, 1, 4], vertical_alignment="center")
         left.button("Previous step", key="micro_prev", on_click=_move, args=(-1, len(story)),
@@ -70,7 +70,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                     "rule": st.column_config.TextColumn("rule (select the row for all of it)")},
                     within=tables.PAGE_PX, selectable=True))
             chosen, _ = tables.selected_row(table, event)
-            st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+            ui.rule_in_full(traced.trace.rules_before.loc[chosen.name])
         with st.expander("The whole iteration as text"):
             st.caption(f"The engine numbers rows within the training split: its row "
                        f"{traced.trace.row} is instance #{traced.index} of the dataset.")

@@ -13,7 +13,6 @@ from dashboard import (
     state,
     tables,
     ui,
-    vote_text,
 )
 from mlr_core import export
 from mlr_core import scorecard as scorecard_file
@@ -119,7 +118,7 @@ def table_view(table, snap: state.Snapshot) -> None:
     st.markdown(f"**Rule {chosen.name}** ({'selected' if selected else 'the first row'}: accuracy "
                 f"{chosen.accuracy:.3f} over {chosen.experience:,} matches, fitness "
                 f"{chosen.fitness:.3f}, numerosity {chosen.numerosity:,})")
-    st.code(vote_text.rule_lines(chosen.rule), language=None, wrap_lines=True)
+    ui.rule_in_full(chosen)
 
 
 def budget_section(session: state.Session, snap: state.Snapshot) -> None:
@@ -178,7 +177,7 @@ def scorecard(session: state.Session, budget, k: int) -> str:
     order = st.selectbox("Read the rules in this order",
                          rule_budget.orders(session.split.dataset.label_names),
                          key="scorecard_order")
-    table = rule_budget.scorecard(budget.card(k), order)
+    table = budget.table(k, order)
     base = rule_budget.baseline(model)
     per_row = budget.rules_per_row(k)
     median = np.median(per_row)
@@ -213,7 +212,7 @@ def scorecard(session: state.Session, budget, k: int) -> str:
     chosen, selected = tables.selected_row(table, event)
     st.markdown(f"**Rule {chosen.name}** ({'selected' if selected else 'the first row'}: matches "
                 f"{chosen.support:,} training rows)")
-    st.code(rule_budget.condition_lines(chosen.condition), language=None, wrap_lines=True)
+    ui.rule_in_full(chosen)
     return scorecard_file.csv_of(model.rule_set_, budget.card(k), order=table.index)
 
 

@@ -167,8 +167,8 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration, trace):
         trace.ints[PARENT1], trace.ints[PARENT2], trace.ints[CROSSED] = p1, p2, crossed
         record_rule(trace.parents, 0, pop, p1)
         record_rule(trace.parents, 1, pop, p2)
-        record_offspring(trace, 0, 0, spec_a, c_a, s_a)
-        record_offspring(trace, 1, 0, spec_b, c_b, s_b)
+        record_offspring(trace, 0, 0, spec_a, c_a, s_a, a_a)
+        record_offspring(trace, 1, 0, spec_b, c_b, s_b, a_b)
     child_fit = 0.5 * (pop.fit[p1] + pop.fit[p2]) * 0.1
     child_acc = 0.5 * (pop.acc[p1] + pop.acc[p2])
     child_cs = 0.5 * (pop.cs[p1] + pop.cs[p2])
@@ -177,7 +177,7 @@ def run_ga(pop, cset, n_correct, x, y_id, cfg, state, iteration, trace):
         spec, c, s, a = (spec_a, c_a, s_a, a_a) if child == 0 else (spec_b, c_b, s_b, a_b)
         mutate(spec, c, s, a, x, cfg, state)
         if trace is not None:
-            record_offspring(trace, child, 1, spec, c, s)
+            record_offspring(trace, child, 1, spec, c, s, a)
         feat, center, spread, allowed, count = to_sparse(spec, c, s, a, cfg.max_specified,
                                                          state)
         absorbed = False

@@ -11,14 +11,15 @@ from collections import namedtuple
 import numpy as np
 
 from mlr_core._engine.jit import njit
-from mlr_core._engine.population import copy_rule_between, new_population
+from mlr_core._engine.population import NO_SET, copy_rule_between, new_population
 
 Trace = namedtuple(
-    "Trace", "ints mset cset offspring covering parents children subsumed deleted"
+    "Trace", "ints mset cset offspring offspring_sets covering parents children subsumed deleted"
 )
 Trace.__doc__ = """``ints``: the scalars below; ``mset``/``cset``: the slots of [M] and [C] before
 covering; ``offspring``: per child, after crossover (0) and after mutation (1), the dense
-``spec, centre, spread`` rows; the rest are copies of rules (covering rule, parents, offspring
+``spec, centre, spread`` rows, and ``offspring_sets`` their sets (per feature, as ``allowed``;
+0 wide for numeric data); the rest are copies of rules (covering rule, parents, offspring
 as stored, rules absorbed by correct-set subsumption, deleted copies)."""
 
 # Positions in ``ints``.
@@ -38,6 +39,7 @@ def new_trace(capacity: int, max_specified: int, n_features: int, sets: bool = F
         mset=np.empty(capacity, dtype=np.int64),
         cset=np.empty(capacity, dtype=np.int64),
         offspring=np.zeros((2, 2, 3, n_features)),
+        offspring_sets=np.full((2, 2, n_features if sets else 0), NO_SET),
         covering=new_population(1, max_specified, sets),
         parents=new_population(2, max_specified, sets),
         children=new_population(2, max_specified, sets),
@@ -63,7 +65,8 @@ def record_rule(log, k, pop, i):
 
 
 @njit
-def record_offspring(trace, child, stage, spec, c, s):
+def record_offspring(trace, child, stage, spec, c, s, a):
     trace.offspring[child, stage, 0] = spec
     trace.offspring[child, stage, 1] = c
     trace.offspring[child, stage, 2] = s
+    trace.offspring_sets[child, stage] = a  # both 0 wide for numeric data

@@ -270,6 +270,7 @@ def test_order_filter_and_exports_honour_the_table(fitted):
     back = pd.read_csv(io.StringIO(csv_text))
     assert back["rule_id"].tolist() == shown.index.tolist()
     assert back["rule"].tolist() == shown["rule"].tolist()
+    assert "conditions" not in back.columns  # the text holds them; a tuple is no CSV cell
     loaded = MLRClassifier.from_json(json_text)
     assert loaded.rules_frame()["rule"].tolist() == frame["rule"].loc[
         sorted(shown.index)].tolist()

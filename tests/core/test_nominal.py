@@ -248,10 +248,18 @@ def test_a_traced_step_names_the_sets(mixed):
     session = TrainingSession(MLRClassifier(n_rules=100, random_state=1))
     session.start(X, Y)
     session.learn(300)
-    text = session.step_traced().text()
+    for _ in range(200):  # until a GA's offspring test the colour
+        trace = session.step_traced()
+        if trace.ga and any("colour ∈ {" in rule for rule in trace.ga.after_mutation):
+            break
+    else:
+        raise AssertionError("no traced offspring tested the colour")
+    text = trace.text()
     assert "THEN" in text
-    logged = [line for line in text.splitlines() if "offspring" not in line]
-    assert not any("{...}" in line for line in logged)  # only the offspring's sets go unrecorded
+    assert "{...}" not in text  # every rule's sets are recorded, the offspring's too
+    mutated = trace.bounds["after_mutation"]  # as data: their sets on the colour
+    colour = mutated.feature == list(X.columns).index("colour")
+    assert colour.any() and (mutated.allowed[colour] != NO_SET).all()
 
 
 def holed(X, seed, share=0.2):

@@ -3,10 +3,12 @@
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mlr_core import MLRClassifier
 from mlr_core.data.loaders import load_dataset
+from mlr_core.rules import rule_lines
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +44,37 @@ def test_rule_text_orders_bounds_and_omits_wildcards(model):
     assert texts[0] == "IF 1.2 <= sepal_len <= 4 AND 140 <= temp <= 160 THEN {happy, calm}"
     assert texts[1] == "IF sepal_len <= 3 AND x1 >= 0.2 THEN {sad}"
     assert texts[2] == "IF TRUE THEN {}"
+
+
+def test_a_rule_is_laid_out_a_condition_a_line_from_its_conditions(model):
+    frame = model.rules_frame()
+    assert frame["conditions"].tolist() == [("1.2 <= sepal_len <= 4", "140 <= temp <= 160"),
+                                            ("sepal_len <= 3", "x1 >= 0.2"), ()]
+    assert rule_lines(*frame.loc[0, ["conditions", "labelset"]]).splitlines() == [
+        "IF   1.2 <= sepal_len <= 4", "AND  140 <= temp <= 160", "THEN {happy, calm}"]
+    assert rule_lines(*frame.loc[2, ["conditions", "labelset"]]) == "IF   TRUE\nTHEN {}"
+    assert rule_lines(("x1 >= 0.2",)) == "IF   x1 >= 0.2"  # a scorecard's rule: no labelset
+
+
+def test_a_name_holding_and_or_then_stays_on_its_line():
+    """Names are the data's (a CSV's header, its categories): the lines come from the rule's
+    conditions, not from its text split on AND and THEN."""
+    r = np.random.default_rng(0)
+    taste = r.choice(["salt THEN pepper", "sweet AND sour", "plain"], 300)
+    loud = r.uniform(0, 10, 300)
+    X = pd.DataFrame({"rock AND roll": loud, "taste THEN": pd.Categorical(taste)})
+    Y = np.column_stack([loud > 5, taste == "plain", taste != "plain"]).astype(int)
+    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0).fit(
+        X, Y, label_names=["a AND b", "c", "THEN d"])
+    frame = model.rules_frame()
+    specified = frame[frame["n_specified"] > 0]
+    assert len(specified) and frame["rule"].str.contains(" THEN ").all()
+    for rule in specified.itertuples():
+        lines = rule_lines(rule.conditions, rule.labelset).splitlines()
+        assert len(lines) == rule.n_specified + 1  # one a condition, then THEN
+        assert rule.rule == "IF " + " AND ".join(line[5:] for line in lines[:-1]) + " " + lines[-1]
+        assert all(term.startswith(("rock AND roll", "taste THEN")) or " <= rock AND roll" in term
+                   for term in rule.conditions)
 
 
 def test_frame_has_one_row_per_rule_with_readable_columns(model):

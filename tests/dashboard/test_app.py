@@ -17,8 +17,9 @@ from downloads import deferred_downloads
 from stepping import step
 from streamlit.testing.v1 import AppTest
 
-from dashboard import frames, pages, rules_audit, tables, vote_text
+from dashboard import frames, pages, rules_audit, tables
 from dashboard.page_registry import BY_NAME, PAGES
+from mlr_core.rules import rule_lines
 
 
 def _app() -> AppTest:
@@ -403,8 +404,9 @@ def test_rules_table_order_filters_downloads_and_heatmap(app):
     assert len(table) == len(rules)
     assert table["trusted_accuracy"].is_monotonic_decreasing  # the sensible default order
     assert list(table.columns) == rules_audit.SHOWN  # what fits a 1,300 px window
-    first = table.iloc[0]
-    assert any(c.value == vote_text.rule_lines(first["rule"]) for c in at.code)  # read whole
+    first = rules.loc[table.index[0]]
+    assert any(c.value == rule_lines(first["conditions"], first["labelset"])  # read whole
+               for c in at.code)
     assert _downloads(at) == [f"Download all {len(rules):,} rules (CSV)",
                               f"Download all {len(rules):,} rules as a model (JSON)"]
     heatmap = _specs(at)[0]

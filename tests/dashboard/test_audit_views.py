@@ -120,14 +120,6 @@ def test_voters_table_shares_and_labelsets(model, data):
         assert table.loc[backing, "vote_share"].sum() == pytest.approx(score, abs=1e-9)
 
 
-def test_rule_lines_keep_every_condition_and_the_labelset():
-    rule = "IF 0.1 <= a <= 0.2 AND b >= 3 AND c <= 1.5 THEN {x, y}"
-    lines = vote_text.rule_lines(rule).splitlines()
-    assert lines == ["IF   0.1 <= a <= 0.2", "AND  b >= 3", "AND  c <= 1.5", "THEN {x, y}"]
-    assert vote_text.rule_lines("IF TRUE THEN {x}").splitlines()[-1] == "THEN {x}"
-    assert vote_text.rule_lines("no conditions") == "no conditions"
-
-
 def test_vote_paragraph_names_the_answers_and_the_truth(model, data):
     exp = model.rule_set_.explain(data.X[3])
     truth = [name for name, bit in zip(data.label_names, data.Y[3], strict=True) if bit]

@@ -4,10 +4,10 @@ import re
 
 import numpy as np
 
-from dashboard import choices, frames, microscope, plot_axes, state
+from dashboard import choices, state
 from dashboard.data_split import DataSplit
 from mlr_core import Dataset
-from mlr_core.rules import binary_features, condition_text
+from mlr_core.rules import binary_features, condition_terms, condition_text
 
 
 def test_binary_features_are_the_columns_of_zeros_and_ones_only():
@@ -22,10 +22,11 @@ def test_a_condition_on_a_binary_feature_names_the_values_it_accepts():
     scaled_lower, scaled_upper = np.clip(lower, 0, 1), np.clip(upper, 0, 1)
     names = ["absent", "present", "either", "neither", "number"]
     binary = np.array([True, True, True, True, False])
-    assert condition_text(lower, upper, scaled_lower, scaled_upper, names, binary) == (
+    assert condition_text(condition_terms(lower, upper, scaled_lower, scaled_upper, names,
+                                         binary)) == (
         "absent = 0 AND present = 1 AND either = 0 or 1 AND 0.3 <= neither <= 0.5 "
         "AND 0.2 <= number <= 0.8")
-    assert condition_text(lower, upper, scaled_lower, scaled_upper, names) == (
+    assert condition_text(condition_terms(lower, upper, scaled_lower, scaled_upper, names)) == (
         "absent <= 0.29 AND present >= 0.6 AND either <= 1.3 AND 0.3 <= neither <= 0.5 "
         "AND 0.2 <= number <= 0.8")  # without the mask: the intervals, as before
 
@@ -45,18 +46,3 @@ def test_the_dashboard_shows_binary_conditions_as_values():
     assert words and numeric
     assert all(" = " not in c for c in numeric)
     assert sum(" = " in c for c in words) >= 0.9 * len(words)  # the rest accept neither value
-
-
-def test_the_microscope_reads_values_back_to_the_cells_of_a_binary_axis():
-    """A traced rule is given as text only: ``w0 = 1`` reads back to bounds that cover the same
-    cells of a 0/1 axis as the rule's own interval."""
-    names = ["w0", "w1", "w2", "num"]
-    lower, upper = microscope.text_bounds(
-        ["IF w0 = 1 AND w1 = 0 AND w2 = 0 or 1 AND 4 <= num <= 6 THEN {a}"], names)
-    np.testing.assert_array_equal(lower, [[1.0, 0.0, 0.0, 4.0]])
-    np.testing.assert_array_equal(upper, [[1.0, 0.0, 1.0, 6.0]])
-    axes = (plot_axes.axis_of(np.array([0.0, 1.0])),) * 2
-    for j, (lo, hi) in enumerate([(0.6, 1.3), (-0.2, 0.4), (-0.1, 1.0)]):
-        read_back = frames.project_rules(lower[:, [j, j]], upper[:, [j, j]], axes)
-        actual = frames.project_rules(np.array([[lo, lo]]), np.array([[hi, hi]]), axes)
-        assert read_back.equals(actual)

@@ -1,10 +1,11 @@
-"""The Microscope's story of one iteration: drawn from the engine's trace, rule texts read back
-to the bounds the engine holds, and every event the trace records told in a step."""
+"""The Microscope's story of one iteration: drawn from the engine's trace, its rules with the
+bounds the engine holds, and every event the trace records told in a step."""
 
 import numpy as np
 import pytest
 
 from dashboard import choices, microscope, state
+from dashboard.bounds import RuleBounds
 from dashboard.data_split import DataSplit
 from mlr_core import make_hypercube_dataset
 
@@ -19,26 +20,48 @@ def session():
     return state.Session(DataSplit.of(data), params=dict(PARAMS))
 
 
-def test_rule_texts_read_back_to_the_engines_bounds(session):
+def test_traced_rules_are_drawn_with_the_engines_bounds(session):
+    """The trace holds its rules as data: a parent (a rule of the population before) has the
+    very bounds the Population page draws it with, and every event's rules are as
+    many as its texts."""
     session.step(300)
-    snap = session.snapshot()
-    names = session.split.dataset.feature_names
-    lower, upper = microscope.text_bounds(list(snap.rules["rule"]), names)
-    # a one-sided interval reads back open on its side; the engine's bound there is the data edge
-    for mine, engine in zip((lower, upper), snap.bounds.rows(range(len(snap.rules))),
-                            strict=True):
-        given = ~np.isnan(mine)
-        assert (given <= ~np.isnan(engine)).all()
-        np.testing.assert_allclose(mine[given], engine[given], rtol=1e-3, atol=1e-3)
-    assert np.isnan(lower).any() and (~np.isnan(lower)).any()
+    checked = 0
+    for _ in range(40):
+        traced = session.trace_step()
+        t = traced.trace
+        story = microscope.steps(traced, session.params)
+        events = {"covering": [t.covering] if t.covering else [], "subsumed": t.subsumed,
+                  "deleted": t.deleted}
+        if t.ga:
+            events |= {"parents": t.ga.parents, "after_crossover": t.ga.after_crossover,
+                       "after_mutation": t.ga.after_mutation}
+            parents = RuleBounds.of_pairs(traced.bounds.n_features, *t.bounds["parents"])
+            for k, rule in enumerate(t.ga.parent_ids):
+                if rule < len(t.rules_before):  # not the rule covering made just now
+                    for mine, engine in zip(parents.rows([k]), traced.bounds.rows([rule]),
+                                            strict=True):
+                        np.testing.assert_array_equal(mine, engine)
+                    checked += 1
+        assert {event: t.bounds[event].n_rules for event in events if events[event]} == {
+            event: len(texts) for event, texts in events.items() if texts}
+        X = session.split.dataset.X  # in the data's units: within each feature's range
+        low, high = X.min(axis=0) - 1e-12, X.max(axis=0) + 1e-12
+        for m in (m for step in story for m in step.marks if not m.name.startswith("[")):
+            on = ~np.isnan(m.lower)  # the features a rule specifies, NaN elsewhere
+            features = np.nonzero(on)[1]
+            assert (on == ~np.isnan(m.upper)).all()
+            assert (low[features] <= m.lower[on]).all() and (m.upper[on] <= high[features]).all()
+            assert (m.lower[on] <= m.upper[on]).all()
+    assert checked
 
 
 def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
+    start = session.snapshot().iteration
     seen = set()
     for _ in range(150):
         traced = session.trace_step()
         t = traced.trace
-        story = microscope.steps(traced, session.split.dataset.feature_names, session.params)
+        story = microscope.steps(traced, session.params)
         by_title = {s.title.split(". ", 1)[1]: s for s in story}
         assert f"instance #{traced.index}" in story[0].sentence
         assert session.split.dataset.Y[traced.index].sum() == len(t.labelset)
@@ -74,4 +97,4 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
         assert f"[C] ({len(t.correct_set)})" in names or not t.correct_set
         assert f"selected: instance #{traced.index}" in names
     assert seen == {"covering", "ga", "deleted", "subsumed"}, seen
-    assert session.snapshot().iteration == 450  # tracing trains as learn does
+    assert session.snapshot().iteration == start + 150  # tracing trains as learn does

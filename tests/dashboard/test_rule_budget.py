@@ -16,6 +16,7 @@ from dashboard.data_split import DataSplit
 from mlr_core import MLRClassifier, make_hypercube_dataset
 from mlr_core import scorecard as scorecard_file
 from mlr_core.evaluation import measures
+from mlr_core.rules import condition_text
 
 
 @pytest.fixture(scope="module")
@@ -113,15 +114,24 @@ def test_scorecard_orders_and_file(session, budget):
     assert model.predict_proba(x[None, :])[0] == pytest.approx(expected)
 
 
-def test_conditions_shortened_and_one_per_line():
-    condition = ("-0.257 <= Mean_Acc1298_Mean_Mem40_MFCC_8 <= 0.9599 AND "
-                 "Mean_Acc1298_Std_Mem40_Rolloff <= 0.2016 AND x >= 3")
-    short = rule_budget.short_condition(condition, width=30)
-    assert short == condition[:29] + "… +2 more"
-    assert rule_budget.short_condition("x >= 3") == "x >= 3"
-    assert rule_budget.condition_lines(condition).splitlines() == [
-        "IF   -0.257 <= Mean_Acc1298_Mean_Mem40_MFCC_8 <= 0.9599",
-        "AND  Mean_Acc1298_Std_Mem40_Rolloff <= 0.2016", "AND  x >= 3"]
+def test_conditions_shortened():
+    conditions = ("-0.257 <= Mean_Acc1298_Mean_Mem40_MFCC_8 <= 0.9599",
+                  "Mean_Acc1298_Std_Mem40_Rolloff <= 0.2016", "x >= 3")
+    short = rule_budget.short_condition(conditions, width=30)
+    assert short == conditions[0][:29] + "… +2 more"
+    assert rule_budget.short_condition(("x >= 3",)) == "x >= 3"
+    assert rule_budget.short_condition(("rock AND roll >= 3",)) == "rock AND roll >= 3"
+    assert rule_budget.short_condition(()) == "TRUE"
+
+
+def test_the_table_lays_each_rule_out_from_its_own_conditions(budget):
+    table = budget.table(20, "most rows matched first")
+    pd.testing.assert_frame_equal(table.drop(columns="conditions"),
+                                  rule_budget.scorecard(budget.card(20), "most rows matched first"))
+    rules = budget.models[20].rule_set_
+    assert [condition_text(c) for c in table["conditions"]] == table["condition"].tolist()
+    assert dict(zip(table.index, table["conditions"], strict=True)) == dict(
+        zip(rules.rule_ids, rules.rule_conditions(), strict=True))
 
 
 def test_budget_curve_marks_the_chosen_budget_on_a_log_axis(budget):
@@ -138,7 +148,7 @@ def test_budget_curve_marks_the_chosen_budget_on_a_log_axis(budget):
 
 def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     model = budget.models[20]
-    table = rule_budget.scorecard(budget.card(20), "most rows matched first")
+    table = budget.table(20, "most rows matched first")
     base = rule_budget.baseline(model)
     (trace,) = scorecard_figures.scorecard_heatmap(table, base).to_dict()["data"]
     labels = session.split.dataset.label_names
@@ -152,11 +162,11 @@ def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     first = table.iloc[0]
     hover = trace["customdata"][1][0]
     assert f"matches {first.support:,} training rows" in hover
-    assert hover.count("<br>") == len(rule_budget.condition_parts(first.condition))
+    assert hover.count("<br>") == max(len(first.conditions), 1)
     assert trace["texttemplate"]  # few labels: each cell prints its weight
     many = [f"label {j}" for j in range(scorecard_figures.TEXT_LABELS + 1)]
     wide = pd.DataFrame(0.1, index=table.index, columns=many).assign(
-        support=table["support"], coverage=table["coverage"], condition=table["condition"])
+        support=table["support"], coverage=table["coverage"], conditions=table["conditions"])
     (trace,) = scorecard_figures.scorecard_heatmap(
         wide, pd.Series(0.0, index=many)).to_dict()["data"]
     assert "texttemplate" not in trace and len(trace["x"]) == len(many)  # the hover gives them

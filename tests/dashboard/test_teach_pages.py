@@ -9,7 +9,8 @@ from apptest import started
 from stepping import step
 from streamlit.testing.v1 import AppTest
 
-from dashboard import pages, vote_text
+from dashboard import pages
+from mlr_core.rules import rule_lines
 
 
 def _app() -> AppTest:
@@ -41,8 +42,9 @@ def test_microscope_steps_through_one_traced_iteration():
         assert not at.exception
         seen.append(at.subheader[0].value)
         if seen[-1] == "2. The match set [M]":  # its table cuts long rules: the first is whole
-            first = trace.rules_before.iloc[trace.match_set[0]]["rule"]
-            assert vote_text.rule_lines(first) in [c.value for c in at.code]
+            first = trace.rules_before.iloc[trace.match_set[0]]
+            assert rule_lines(first["conditions"], first["labelset"]) in [c.value
+                                                                           for c in at.code]
     assert seen[1:3] == ["2. The match set [M]", "3. The correct set [C]"]
     assert ("5. GA: two parents" in seen) == (trace.ga is not None)
     assert seen[-1].endswith("Done") and len(seen) == (10 if trace.ga else 8)

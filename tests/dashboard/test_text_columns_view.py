@@ -5,14 +5,17 @@ showing the categories as data."""
 
 import csv
 import io
+import json
 
 import numpy as np
 import pandas as pd
 from apptest import started
 from downloads import kept_downloads
+from plotly_spec import values
 from stepping import step
 
 from dashboard.page_registry import PAGES
+from dashboard.plot_axes import SLOT_HALF
 from mlr_core.audit_report import report_html
 from mlr_core.rules import category_text
 
@@ -108,3 +111,127 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
         at = at.switch_page(page.path).run()
         assert not at.exception, (page.name, [e.value for e in at.exception])
         assert not at.error, (page.name, [e.value for e in at.error])
+
+
+def odd_names(n: int, seed: int) -> bytes:
+    """A CSV whose names hold the words a rule's text is made of: a feature "rock AND roll", a
+    text column "taste THEN" of categories "salt THEN pepper" and "sweet AND sour", a label
+    "a AND b"."""
+    r = np.random.default_rng(seed)
+    loud, taste = r.uniform(0, 10, n), r.choice(["salt THEN pepper", "sweet AND sour", "plain"], n)
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(["rock AND roll", "taste THEN", "label:a AND b", "label:c"])
+    writer.writerows(zip(loud, taste, (loud > 5).astype(int), (taste == "plain").astype(int),
+                         strict=True))
+    return text.getvalue().encode()
+
+
+def laid_out(code: str, rule) -> None:
+    """``code`` is ``rule`` (a row of a rules table) one condition a line: as many lines as it
+    has conditions, then its labelset, and read back together they are its text."""
+    lines = code.splitlines()
+    assert len(lines) == max(rule["n_specified"], 1) + 1, code
+    assert [line[:5] for line in lines] == ["IF   ", *["AND  "] * (len(lines) - 2), "THEN "]
+    assert "IF " + " AND ".join(line[5:] for line in lines[:-1]) + " " + lines[-1] == rule["rule"]
+
+
+def test_names_holding_and_or_then_are_never_split_into_lines():
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("odd.csv", odd_names(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    step(at)
+    session = at.session_state["session"]
+
+    at = at.switch_page("views/rules.py").run()
+    at.text_input(key="rules_text").set_value("rock AND roll").run()
+    assert not at.exception and not at.error
+    shown = at.dataframe[0].value
+    assert len(shown) > 0
+    rule = session.snapshot().rules.loc[shown.index[0]]  # the first row's rule, whole below
+    laid_out(next(c.value for c in at.code if c.value.startswith("IF ")), rule)
+
+    at = at.switch_page("views/explain.py").run()
+    assert not at.exception and not at.error
+    voters = next(d.value for d in at.dataframe if "vote_share" in d.value.columns)
+    specified = session.snapshot().rules.loc[voters["rule_id"][0], "n_specified"]
+    assert specified > 0  # its text names the instance's category: the voters table's text
+    laid_out(next(c.value for c in at.code if c.value.startswith("IF ")),
+             {"rule": voters["rule"][0], "n_specified": specified})
+
+
+def _category_axes(at) -> list[list[str]]:
+    """The tick texts of every chart axis the page draws that names a colour."""
+    named = []
+    for chart in at.get("plotly_chart"):
+        layout = json.loads(chart.proto.spec)["layout"]
+        named += [list(axis["ticktext"]) for key, axis in layout.items()
+                  if key.startswith(("xaxis", "yaxis")) and "red" in axis.get("ticktext", ())]
+    return named
+
+
+def test_the_microscope_and_time_travel_draw_a_text_column_by_its_categories():
+    """As the Population page does (``plot_axes``): one slot per category, named by it, and a
+    last one for the rows without a colour; not the categories' codes."""
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("shop.csv", shop(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    for _ in range(2):  # two snapshots to travel between
+        step(at)
+    at = at.switch_page("views/population.py").run()
+    assert not at.exception and not at.error
+    (slots,) = _category_axes(at)  # colour on one axis
+    assert {"blue", "ochre", "red"} < set(slots) and slots[-1] == "missing"
+    assert len(slots) == len(COLOURS) + 1
+    at = at.switch_page("views/microscope.py").run()
+    for _ in range(30):  # until an iteration's rules test the colour most (else x and x)
+        at.button(key="trace").click().run()
+        assert not at.exception and not at.error
+        if "**colour**" in at.caption[1].value:
+            break
+    axes = _category_axes(at)
+    assert axes and all(ticks == slots for ticks in axes), at.caption[1].value
+    at = at.switch_page("views/time_travel.py").run()
+    assert not at.exception and not at.error
+    assert _category_axes(at) == [slots]
+
+
+def test_the_microscope_draws_traced_rules_on_features_named_like_rule_text():
+    """The traced rules are drawn from the trace's bounds, not read back from their texts: a
+    covering rule on "rock AND roll" and a "taste THEN" set allowing "salt THEN pepper" is
+    outlined over the interval and the category slots it holds (its text split on " AND " named
+    no feature: the page raised a KeyError)."""
+    at = started().switch_page("views/data.py").run()
+    at.file_uploader(key="data_files").set_value(("odd.csv", odd_names(300, 0), "text/csv"))
+    at.button(key="load_upload").click().run()
+    assert not at.exception and not at.error
+    session = at.session_state["session"]
+    tastes = session.split.dataset.categories[1]
+    salt = tastes.index("salt THEN pepper")
+    at = at.switch_page("views/microscope.py").run()
+    for _ in range(40):  # until covering makes a rule on both features, salt among its tastes
+        at.button(key="trace").click().run()
+        assert not at.exception and not at.error
+        t = session.traced.trace
+        if t.covering is None:
+            continue
+        rule = t.bounds["covering"]
+        on = dict(zip(rule.feature.tolist(), range(len(rule.feature)), strict=True))
+        if set(on) == {0, 1} and int(rule.allowed[on[1]]) >> salt & 1:
+            break
+    else:
+        raise AssertionError("no traced covering on both features allowed salt THEN pepper")
+    assert "rock AND roll" in t.covering and "salt THEN pepper" in t.covering
+    while at.subheader[0].value != "4. Covering":
+        at.button(key="micro_next").click().run()
+        assert not at.exception and not at.error
+    assert "**rock AND roll** and **taste THEN**" in at.caption[1].value
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    (outline,) = [trace for trace in figure["data"] if trace.get("name") == "covering"]
+    xs, ys = values(outline["x"]), values(outline["y"])  # rectangles, NaN between them
+    np.testing.assert_allclose([np.nanmin(xs), np.nanmax(xs)],
+                               [rule.lower[on[0]], rule.upper[on[0]]])
+    codes = [k for k in range(len(tastes)) if int(rule.allowed[on[1]]) >> k & 1]
+    assert salt in codes  # their slots' bands
+    assert (np.nanmin(ys), np.nanmax(ys)) == (min(codes) - SLOT_HALF, max(codes) + SLOT_HALF)

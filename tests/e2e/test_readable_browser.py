@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import page_registry, tables
+from dashboard import data_folder, page_registry, tables
 
 pytestmark = pytest.mark.e2e
 
@@ -128,11 +128,19 @@ class Visit:
         return sorted(self.seconds.items(), key=lambda item: -item[1])[:n]
 
 
+def folder_option(name: str) -> re.Pattern:
+    """The Data page's option for dataset ``name`` (a stem: ``emotions``, ``shop``), whichever
+    kind of file the page lists it from (`data_folder.SUFFIXES`): the option starts with the
+    file's name (`data_folder.describe`)."""
+    suffixes = "|".join(re.escape(suffix) for suffix in data_folder.SUFFIXES)
+    return re.compile(rf"^{re.escape(name)}(?:{suffixes}) · ", re.IGNORECASE)
+
+
 def load_from_folder(visit: Visit, name: str) -> None:
     app = visit.app
     app.open("Data")
     app.page.get_by_test_id("stSelectbox").filter(has_text="Datasets in").click()
-    app.page.get_by_role("option").filter(has_text=f"{name}.arff").click()
+    app.page.get_by_role("option").filter(has_text=folder_option(name)).click()
     visit.click(f"load {name}", lambda: app.press("Load dataset"))
     if app.page.get_by_role("button", name=re.compile("^Discard the model")).count():
         visit.click("discard the model", lambda: app.page.get_by_role(
