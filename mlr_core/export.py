@@ -47,7 +47,7 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
         "A rule matches when each feature it tests lies within its bounds, lower <= x <= upper",
         "(in the data's units; an unbounded end is infinite).",
-        f"Missing values: {rule_set.scaling.missing_words}.",
+        rule_set.scaling.missing_words,
         "A label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         f"then {rule_set.scorer.squash.words}.",

@@ -100,11 +100,11 @@ class Scaling:
 
     @property
     def missing_words(self) -> str:
-        """How a missing value is read, in words (the exports' and the scorecard's notes)."""
+        """How a missing value is read, a sentence (the exports' and the scorecard's notes)."""
         if self.fills is None:
-            return "a test on a missing value fails"
-        return ("a missing value reads as its feature's typical training value (the mean of "
-                "its known values; the more frequent value of a 0/1 or nominal feature)")
+            return "A test on a missing value fails."
+        return ("A missing value reads as its feature's typical training value (the mean of "
+                "its known values; the more frequent value of a 0/1 or nominal feature).")
 
     def filled(self, values: np.ndarray, features=None) -> np.ndarray:
         """``values`` (a matrix of the training width, or aligned with ``features``) with each

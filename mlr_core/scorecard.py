@@ -77,13 +77,13 @@ def missing_note(rule_set) -> str:
     """How a missing value is read, and under ``missing="typical"`` what it reads as for each
     feature a rule tests (JSON: feature name -> value, a nominal feature's category)."""
     scaling = rule_set.scaling
-    note = f"# Missing values: {scaling.missing_words}"
+    note = f"# {scaling.missing_words}"
     if scaling.fills is None:
-        return note + "."
+        return note
     tested = sorted({j for tests in rule_set.tests() for j, *_ in tests}
                     | {j for sets in rule_set.set_tests() for j, _ in sets})
     fills = {rule_set.feature_names[j]: scaling.fill_value(j) for j in tested}
-    return f"{note}; for the features the rules test: {json.dumps(fills)}."
+    return f"{note} For the features the rules test: {json.dumps(fills)}"
 
 
 def bounds_json(rule_set) -> list[str]:

@@ -8,7 +8,9 @@ import functools
 import json
 import math
 import re
+import sqlite3
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,10 +21,11 @@ from mlr_core import InputError, MLRClassifier, ModelFormatError, TrainingSessio
 from mlr_core._engine.matching import distance
 from mlr_core.compaction import compact
 from mlr_core.data.loaders import load_dataset_bytes
-from mlr_core import scorecard
 from mlr_core.export import python_labels, sql_statements, to_python
 from mlr_core.missing import with_missing
 from mlr_core.scaling import Scaling
+from mlr_core.scorecard import missing_note
+from mlr_core.scorecard import to_csv as scorecard_csv
 
 
 def planted(n=400, d=6, seed=0):
@@ -325,7 +328,7 @@ def test_complete_data_learns_alike_under_both_semantics(missing):
 
 def test_both_exports_read_a_missing_category_as_predict_does():
     """A nominal feature's missing value reads as its most frequent category (typical), in the
-    Python export (None) and the SQL export (NULL), in SQLite."""
+    Python export (None) and the SQL export (NULL), in SQLite and DuckDB."""
     r = np.random.default_rng(12)
     colour = r.choice(["red", "ochre", "blue"], 300, p=[0.5, 0.3, 0.2]).astype(object)
     x = r.random(300)
@@ -339,14 +342,19 @@ def test_both_exports_read_a_missing_category_as_predict_does():
     rows = [[None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in row]
             for row in frame.itertuples(index=False)]
     assert np.array_equal(python_labels(to_python(model.rule_set_), rows), expected)
-    import sqlite3
-
+    table = frame.assign(row_id=np.arange(len(frame)))
     with sqlite3.connect(":memory:") as db:
-        frame.assign(row_id=np.arange(len(frame))).to_sql("data", db, index=False)
+        table.to_sql("data", db, index=False)
         *setup, query = sql_statements(model.rule_set_)
         db.executescript("\n".join(setup))
         got = np.array([row[1:] for row in db.execute(query).fetchall()])
     assert np.array_equal(got, expected)
+    db = duckdb.connect()
+    db.register("frame", table)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    got = db.execute("\n".join(sql_statements(model.rule_set_, engine="duckdb"))).fetchall()
+    db.close()
+    assert np.array_equal(np.array([row[1:] for row in got]), expected)
 
 
 def test_explain_and_the_scorecard_say_what_a_missing_value_reads_as(holed):
@@ -358,16 +366,16 @@ def test_explain_and_the_scorecard_say_what_a_missing_value_reads_as(holed):
     reading = "missing" if fills is None else f"missing (read as {fills[j]:g})"
     assert (j, f"x{j}", reading) in explanation.missing
     assert f"x{j} = {reading}" in explanation.text()
-    note = scorecard.missing_note(model.rule_set_)
+    note = missing_note(model.rule_set_)
     if fills is None:
         assert "fails" in note
     else:
         tested = {model.rule_set_.feature_names[k] for tests in model.rule_set_.tests()
                   for k, *_ in tests}
-        assert json.loads(note[note.index("{"):-1]) == {
+        assert json.loads(note[note.index("{"):]) == {
             name: fills[k] for k, name in enumerate(model.rule_set_.feature_names)
             if name in tested}
-    assert note in scorecard.to_csv(model.rule_set_, X_test)
+    assert note in scorecard_csv(model.rule_set_, X_test)
 
 
 def test_a_sparse_nan_at_predict_time_reads_as_its_fill():
