@@ -7,11 +7,11 @@ after mean imputation and against BOOMER on the same rows.
 
 On the shared folds (``../shared/field/folds``), each fold's train and test feature cells are
 made missing at random (`mlr_core.missing.with_missing`, ``--share`` of them, seeded by the
-dataset and the fold), then: ``MLR native`` fits and predicts on the rows with their NaN;
-``MLR imputed`` on the rows after scikit-learn's ``SimpleImputer`` (mean of the training
-column, learned on the training part only); ``MLR typical`` after `TypicalValue` (a 0/1
-column's missing cell read as its more frequent value, any other column's as its mean: what a
-library semantics "a missing value reads as its column's typical value" would give);
+dataset and the fold), then: ``MLR native`` fits and predicts on the rows with their NaN
+(the library's default, ``missing="typical"``: a missing value reads as its feature's typical
+training value); ``MLR native (fail)`` the same with ``missing="fail"`` (a test on a missing
+value fails); ``MLR imputed`` on the rows after scikit-learn's ``SimpleImputer`` (mean of the
+training column, learned on the training part only);
 ``BOOMER`` (when ``mlrl-boomer`` imports) on the
 rows with their NaN, which it handles natively. ``MLR complete`` is MLR on the same fold
 without missing cells, for scale. Prints accuracy (Jaccard) and Hamming loss per dataset and
@@ -25,7 +25,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.impute import SimpleImputer
 from sklearn.pipeline import make_pipeline
 
@@ -44,35 +43,15 @@ DATASETS = ("yeast", "emotions", "flags", "cal500", "genbase", "slashdot", "ohsu
 FILES = {"mediamill": "mediamill_small"}
 
 
-class TypicalValue(TransformerMixin, BaseEstimator):
-    """Fills a 0/1 column's NaN with its more frequent training value and any other column's
-    with its training mean (0 where a column has no known value), keeping each column where it
-    is. By hand because scikit-learn's per-column imputers (``ColumnTransformer``) reorder the
-    columns, and the order of features changes MLR's run."""
-
-    def fit(self, X, y=None):
-        known = ~np.isnan(X)
-        count = known.sum(axis=0)
-        mean = np.where(count > 0, np.nansum(X, axis=0) / np.maximum(count, 1), 0.0)
-        binary = np.array([np.isin(X[known[:, j], j], (0.0, 1.0)).all()
-                           for j in range(X.shape[1])])
-        self.fill_ = np.where(binary, (mean >= 0.5).astype(float), mean)
-        return self
-
-    def transform(self, X):
-        return np.where(np.isnan(X), self.fill_, X)
-
-
 def learners(seed: int, boomer: bool) -> dict:
     """The contenders, each a factory of a fresh estimator and whether it sees the holes."""
     out = {
         "MLR complete": (lambda: MLRClassifier(random_state=seed), False),
         "MLR native": (lambda: MLRClassifier(random_state=seed), True),
+        "MLR native (fail)": (lambda: MLRClassifier(random_state=seed, missing="fail"), True),
         "MLR imputed": (lambda: make_pipeline(SimpleImputer(strategy="mean",
                                                             keep_empty_features=True),
                                               MLRClassifier(random_state=seed)), True),
-        "MLR typical": (lambda: make_pipeline(TypicalValue(), MLRClassifier(random_state=seed)),
-                        True),
     }
     if boomer:
         out["BOOMER"] = (lambda: make_learner("BOOMER", seed), True)
@@ -129,8 +108,8 @@ def main(argv=None) -> int:
     parser.add_argument("--share", type=float, default=0.2, help="cells made missing")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--learners", nargs="+", default=None,
-                        help="only these (MLR complete, MLR native, MLR imputed, MLR typical, "
-                        "BOOMER)")
+                        help="only these (MLR complete, MLR native, MLR native (fail), "
+                        "MLR imputed, BOOMER)")
     parser.add_argument("--csv", default=None, help="also write the per-fold rows here")
     args = parser.parse_args(argv)
     results = run(args.datasets, args.folds, args.share, args.seed, args.learners)

@@ -201,15 +201,18 @@ def specified_matrix(lower: np.ndarray) -> np.ndarray:
 
 
 def feature_values(feature_names: Sequence[str], row: np.ndarray,
-                   categories: Sequence | None = None) -> pd.DataFrame:
+                   categories: Sequence | None = None,
+                   missing: Sequence[str] | None = None) -> pd.DataFrame:
     """One instance's feature values as the Explain page lists them: a missing value (NaN)
-    reads ``missing``, a nominal feature's code its category (``categories[j]``, written as
+    reads ``missing[j]`` (how the model reads it, ``Scaling.fill_text``: ``missing (read as
+    3.2)``) or ``missing``, a nominal feature's code its category (``categories[j]``, written as
     the rules write it), the others numbers (``g``, six significant digits)."""
     kinds = categories if categories is not None else [None] * len(row)
+    missing = missing if missing is not None else ["missing"] * len(row)
     return pd.DataFrame({"feature": list(feature_names),
-                         "value": ["missing" if np.isnan(v) else format(v, "g") if c is None
+                         "value": [m if np.isnan(v) else format(v, "g") if c is None
                                    else category_text(c[int(v)])
-                                   for v, c in zip(row, kinds, strict=True)]})
+                                   for v, c, m in zip(row, kinds, missing, strict=True)]})
 
 
 def feature_table(X: np.ndarray, feature_names: Sequence[str],

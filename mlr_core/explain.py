@@ -43,6 +43,9 @@ class Explanation:
     link : str or None
         How a total becomes a score with fitted weights (``"clip"`` or ``"logistic"``,
         ``mlr_core/links.py``); None with the vote.
+    missing : tuple of (int, str, str)
+        The row's missing values: (feature index, name, how the model read it: ``missing (read
+        as 3.2)``, or ``missing`` where a test on one fails: ``Scaling.fill_text``).
     """
 
     match_set: pd.DataFrame
@@ -56,6 +59,7 @@ class Explanation:
     max_labels: list
     how: str
     link: str | None = None
+    missing: tuple = ()
 
     def waterfall(self) -> pd.DataFrame:
         """The score of each label built up rule by rule: the baseline, then the running total
@@ -80,7 +84,9 @@ class Explanation:
             return ", ".join(f"{v:+.3f} {label}" for v, label in zip(values, labels, strict=True)
                              if v != 0.0) or "nothing"
 
-        lines = [head, f"baseline: {signed(self.baseline.to_numpy())}"]
+        read = "; ".join(f"{name} = {reading}" for _, name, reading in self.missing)
+        lines = [head, *([f"missing values: {read}"] if read else []),
+                 f"baseline: {signed(self.baseline.to_numpy())}"]
         lines += [f"rule {i}: {rule}\n    adds {signed(row)}"
                   for i, rule, row in zip(self.rule_ids[:20], self.match_set["rule"], parts,
                                           strict=False)]

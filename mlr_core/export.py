@@ -46,8 +46,9 @@ def _header(rule_set: RuleSet, added: str) -> list[str]:
         f"A scorecard of {rule_set.rule_count} rules on {len(rule_set.feature_names)} features "
         f"and {len(rule_set.label_names)} labels, exported by MLR Studio.",
         "A rule matches when each feature it tests lies within its bounds, lower <= x <= upper",
-        "(in the data's units; an unbounded end is infinite); a test on a missing value fails;",
-        "a label's",
+        "(in the data's units; an unbounded end is infinite).",
+        rule_set.scaling.missing_words,
+        "A label's",
         f"score is its baseline plus the weights of the matching rules ({added}),",
         f"then {rule_set.scorer.squash.words}.",
         f"Labels are cut from the scores by {rule_set.bipartition.words()}.",
@@ -88,10 +89,15 @@ def to_python(rule_set: RuleSet) -> str:
         "SETS = (", *(f"    ({p}, {j}, frozenset(({''.join(f'{v!r}, ' for v in values)}))),"
                       for p, (j, values) in sets.items()), ")",
         f"NOMINAL = ({''.join(f'{j}, ' for j in nominal)})"] if sets else []
-    number = "NAN if values[j] is None else float(values[j])"
+    fills = _python_fills(rule_set, tested)
+    number = ("NAN if values[j] is None else float(values[j])" if fills is None else
+              "FILLS[j] if values[j] is None or values[j] != values[j] else float(values[j])")
+    category = ("values[j]" if fills is None else
+                "FILLS[j] if values[j] is None or values[j] != values[j] else values[j]")
     reads = [f"    x = {{j: {number} for j in TESTED if j not in NOMINAL}}",
-             "    for p, j, allowed in SETS:  # a missing category is in no set",
-             "        x[p] = 1.0 if values[j] in allowed else 0.0"] if sets else \
+             "    for p, j, allowed in SETS:  # a missing category: " + (
+                 "in no set" if fills is None else "its typical one (FILLS)"),
+             f"        x[p] = 1.0 if ({category}) in allowed else 0.0"] if sets else \
         [f"    x = {{j: {number} for j in TESTED}}"]
     cut = rule_set.bipartition.words()
     lines = [
@@ -110,6 +116,9 @@ def to_python(rule_set: RuleSet) -> str:
         f"BASELINE = {_py_floats(scorer.intercept)}",
         "# The features a rule tests (indices into FEATURES): the only ones read.",
         f"TESTED = ({''.join(f'{j}, ' for j in tested)})",
+        *([] if fills is None else [
+            "# What a missing value (None or NaN) of a tested feature reads as: its typical",
+            "# training value (by feature index).", f"FILLS = {{{fills}}}"]),
         *set_lines,
         "# One entry per rule: (rule id, its text, its tests as (feature index, lower, upper) in",
         "# the data's units, narrowest first, its weight for each label in LABELS order). A rule",
@@ -126,7 +135,9 @@ def to_python(rule_set: RuleSet) -> str:
         '    """Each label\'s score (LABELS order) for the feature values by index in FEATURES (a',
         "    list in FEATURES order, or a dict from each index in TESTED): the baseline plus the",
         f'    weights of every matching rule, added in rule order, then {scorer.squash.words}."""',
-        "    # a missing value (None or NaN) is NaN, which fails every test, as in predict; the",
+        ("    # a missing value (None or NaN) is NaN, which fails every test, as in predict; the"
+         if fills is None else
+         "    # a missing value (None or NaN) reads as its FILLS entry, as in predict; the"),
         "    # test a rule that tests nothing is given reads x[-1], never missing",
         *reads,
         "    x[-1] = 0.0",
@@ -163,6 +174,22 @@ def to_python(rule_set: RuleSet) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _python_fills(rule_set: RuleSet, tested) -> str | None:
+    """The Python literal's entries ``j: fill`` of the ``tested`` features (a nominal
+    feature's fill its category, as data: ``repr``), or None when a test on a missing value
+    fails (``missing="fail"``). A feature with no known training value keeps NaN."""
+    scaling = rule_set.scaling
+    if scaling.fills is None:
+        return None
+    return "".join(f"{j}: {_py_fill(scaling.fill_value(j))}, " for j in tested)
+
+
+def _py_fill(value) -> str:
+    if value is None:
+        return "NAN"
+    return _py_bound(value) if isinstance(value, float) else repr(value)
 
 
 PASSED_BY_ALL = (-1, -np.inf, np.inf)
@@ -246,7 +273,8 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
     values put in temporary tables (``MODEL_TABLES``: replaced if present, gone with the session),
     then one ``SELECT`` over them, after ``table`` has been read: it has a column ``key``
     identifying each row (unique, not NULL) and one numeric column per feature, named as the feature
-    (NULL: a missing value, which fails every test, as in ``predict``).
+    (NULL: a missing value, read as in ``predict``: as the feature's fill, ``COALESCE``, or
+    failing every test under ``missing="fail"``).
     It returns one row per input row, ordered by ``key``: the key, then one 0/1 column
     per label, named as the label. (Python's ``sqlite3`` runs one statement per ``execute``: run the
     others with ``executescript``, then ``execute`` the last.) Both scripts are standard SQL and
@@ -343,7 +371,7 @@ def sql_statements(rule_set: RuleSet, table: str = "data", key: str = "row_id",
                  + (" PRIMARY KEY" if engine == "sqlite" else "") + ", j INTEGER, "
                  "x DOUBLE PRECISION);",
                  f"INSERT INTO temp.mlr_axis\n  SELECT row.r + feature.p, feature.j, "
-                 f"{_pick(used, _values(features, sets, table))}\n  FROM {_ident(table)} "
+                 f"{_pick(used, _values(rule_set, sets, table))}\n  FROM {_ident(table)} "
                  f"CROSS JOIN {query_rows} CROSS JOIN temp.mlr_feature AS feature\n  WHERE "
                  f"{_ident(table)}.{_ident(key)} = row.k;"]
         if engine == "sqlite":
@@ -452,16 +480,23 @@ def _cte(name, columns, values, source, what) -> str:
             + ",\n    ".join(values) + f"\n  FROM {source}\n)")
 
 
-def _values(features, sets, table):
+def _values(rule_set: RuleSet, sets, table):
     """A function from a tested index to a row's value there as a double: a feature's column,
     or for a nominal feature's set (`_set_features`) 1 where the column's value is in it, else
-    0 (a missing value too)."""
+    0; a missing value (NULL) read as the feature's fill (``COALESCE``; for a set, 1 where the
+    fill is in it), or left NULL (fails every test) under ``missing="fail"``."""
+    features, scaling = rule_set.feature_names, rule_set.scaling
+
     def value(j):
         if j in sets:
             column, values = sets[j]
-            return (f"CASE WHEN {_ident(table)}.{_ident(features[column])} IN "
-                    f"({', '.join(map(_sql_value, values))}) THEN 1.0 ELSE 0.0 END")
-        return f"CAST({_ident(table)}.{_ident(features[j])} AS DOUBLE PRECISION)"
+            cell = f"{_ident(table)}.{_ident(features[column])}"
+            null = f" OR {cell} IS NULL" if scaling.fill_value(column) in values else ""
+            return (f"CASE WHEN {cell} IN ({', '.join(map(_sql_value, values))}){null} "
+                    "THEN 1.0 ELSE 0.0 END")
+        cell = f"CAST({_ident(table)}.{_ident(features[j])} AS DOUBLE PRECISION)"
+        fill = scaling.fill_value(j)
+        return cell if fill is None else f"COALESCE({cell}, {_num(fill)})"
     return value
 
 

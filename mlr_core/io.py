@@ -80,8 +80,10 @@ def _read(data, checked_params):
             f"version {VERSION}.")
     require(isinstance(data["params"], dict), "\"params\" must be an object.")
     try:
-        # files written before the axis was a parameter learned on the paper's min-max axis
-        params = checked_params({"axis": "minmax", **renamed(data["params"], warn=False)})
+        # files written before the axis was a parameter learned on the paper's min-max axis,
+        # those written before missing was one read a test on a missing value as failing
+        params = checked_params({"axis": "minmax", "missing": "fail",
+                                 **renamed(data["params"], warn=False)})
     except MLRError:
         raise
     except (TypeError, ValueError) as err:
@@ -104,6 +106,10 @@ def _read(data, checked_params):
                      f"The population of n_rules={count:,} the model file declares in \"{part}\"",
                      ModelFormatError, MEMORY_BUDGET)
     rule_set = RuleSet.from_dict(data["rule_set"], n_rules, max_specified)
+    require(params["missing"] == rule_set.scaling.missing,
+            f"The parameters say missing={params['missing']!r} but the rule set "
+            f"{'holds no' if rule_set.scaling.fills is None else 'holds'} fills (the values a "
+            "missing one reads as): the file was edited.")
     config = engine_config(params, len(rule_set.feature_names), n_rules, max_specified)._replace(
         levels=rule_set.scaling.levels)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,

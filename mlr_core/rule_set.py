@@ -174,7 +174,7 @@ class RuleSet:
         if X.ndim != 2 or X.shape[1] != len(self.feature_names):
             raise InputError(f"X must have {len(self.feature_names)} feature columns, got shape "
                              f"{X.shape}.")
-        if sp.issparse(X):
+        if sp.issparse(X) and self.scaling.fills is None:
             check_no_missing_stored(values)
         check_no_infinity(values)
         return self.scaling.transform(X)
@@ -255,7 +255,16 @@ class RuleSet:
             max_labels=list(names[self.labels_scaled(xs, "max")[0].astype(bool)]),
             how=self.prediction_text(),
             link=self.scorer.link,
+            missing=self._missing_texts(x),
         )
+
+    def _missing_texts(self, x) -> tuple:
+        """`Explanation.missing` of one row in the data's units."""
+        row = self._one_row(x)
+        values = (row.toarray() if sp.issparse(row)
+                  else np.asarray(encoded(row, self.scaling.categories), dtype=np.float64))
+        return tuple((int(j), self.feature_names[j], self.scaling.fill_text(j))
+                     for j in np.flatnonzero(np.isnan(values[0])))
 
     # ------------------------------------------------------------------ reading
 

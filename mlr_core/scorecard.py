@@ -56,6 +56,7 @@ def notes(rule_set) -> list[str]:
         f"# {rule_set.prediction_text()}",
         "# A rule matches a row when each feature named in its bounds lies in [lower, upper] "
         "(null: no bound); its condition says the same, rounded.",
+        missing_note(rule_set),
         "# To reproduce predict: start each label at the baseline, add the weights of the "
         "matching rules in ascending rule_id; each sum (total) is then "
         f"{rule_set.scorer.squash.words}; then cut (between labels that score the same, the "
@@ -70,6 +71,19 @@ def notes(rule_set) -> list[str]:
     ]
     return [f"{NOTES}{len(body)} lines follow this one, then the table (CSV, a header row "
             "first)", *body]
+
+
+def missing_note(rule_set) -> str:
+    """How a missing value is read, and under ``missing="typical"`` what it reads as for each
+    feature a rule tests (JSON: feature name -> value, a nominal feature's category)."""
+    scaling = rule_set.scaling
+    note = f"# {scaling.missing_words}"
+    if scaling.fills is None:
+        return note
+    tested = sorted({j for tests in rule_set.tests() for j, *_ in tests}
+                    | {j for sets in rule_set.set_tests() for j, _ in sets})
+    fills = {rule_set.feature_names[j]: scaling.fill_value(j) for j in tested}
+    return f"{note} For the features the rules test: {json.dumps(fills)}"
 
 
 def bounds_json(rule_set) -> list[str]:

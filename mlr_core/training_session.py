@@ -123,7 +123,7 @@ class TrainingSession:
         feature_names = _names(feature_names, columns, d, "x")
         label_names = _names(label_names, None, Y.shape[1], "label")
         seed = check_random_state(model.random_state).randint(0, 2**31 - 1)
-        scaling = Scaling.of(X, model.axis, categories)
+        scaling = Scaling.of(X, model.axis, categories, model.missing)
         run = TrainingRun(engine_config(model, n, d, scaling), model.fitness, scaling,
                           Y.shape[1], seed, model.history_every)
         run.bind_rows(X, Y)
@@ -136,6 +136,11 @@ class TrainingSession:
         """A warm start's parameters in force on ``n`` rows of ``d`` features."""
         model, run = self.model, self.run
         config = engine_config(model, n, d, run.scaling)
+        if model.missing != run.scaling.missing:
+            raise InputError(
+                f"missing is {model.missing!r} but this run's rules were learned with "
+                f"missing={run.scaling.missing!r}, whose reading of a missing value the model "
+                "keeps: set it back, or fit anew.")
         if config.max_specified != run.config.max_specified:
             raise InputError(
                 f"max_specified resolves to {config.max_specified} but this run's rules "

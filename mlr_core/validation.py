@@ -130,8 +130,11 @@ def check_label_matrix(
 
 def check_features(estimator, X) -> np.ndarray:
     """X as a float matrix (NaN: a missing value, ``mlr_core/missing.py``) that agrees with
-    what ``estimator`` was fitted on (its ``n_features_in_`` and ``feature_names_in_``)."""
-    return _validated(estimator, X, False, estimator)
+    what ``estimator`` was fitted on (its ``n_features_in_`` and ``feature_names_in_``). A
+    sparse X may store NaN where the model reads a missing value as its feature's fill
+    (``missing="typical"``)."""
+    fills = estimator.fitted_.run.scaling.fills
+    return _validated(estimator, X, False, estimator, sparse_missing=fills is not None)
 
 
 def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None]:
@@ -143,7 +146,7 @@ def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None
     return _validated(record, X, True, estimator), getattr(record, "feature_names_in_", None)
 
 
-def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
+def _validated(owner, X, reset: bool, estimator, sparse_missing: bool = False) -> np.ndarray:
     # scikit-learn is imported here, not at the top: the loaders and statistics use this module
     # on the dashboard's first page, before anything trains.
     from scipy.sparse import issparse
@@ -155,7 +158,7 @@ def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
         X = validate_data(owner, X, reset=reset, dtype=np.float64, estimator=estimator,
                           accept_sparse=("csr", "csc"),
                           ensure_all_finite="allow-nan")  # +-inf still refused
-        if issparse(X):
+        if issparse(X) and not sparse_missing:
             check_no_missing_stored(X.data)
     except ValueError as err:
         raise InputError(f"Invalid feature matrix X: {err}") from err
@@ -164,10 +167,12 @@ def _validated(owner, X, reset: bool, estimator) -> np.ndarray:
 
 def check_no_missing_stored(values: np.ndarray) -> None:
     """Refuse NaN among a sparse matrix's stored values: missing values are learned from dense
-    rows only (``mlr_core/missing.py``); a sparse row's absent value is a 0, never missing."""
+    rows only (``mlr_core/missing.py``), and read from sparse ones only by a model that reads
+    them as their features' fills; a sparse row's absent value is a 0, never missing."""
     if np.isnan(values).any():
-        raise InputError("A sparse X cannot hold missing values (NaN): pass the rows dense, "
-                         "or fill the missing cells.")
+        raise InputError("A sparse X cannot hold missing values (NaN) here: pass the rows "
+                         "dense, fill the missing cells, or predict with a model fitted with "
+                         "missing='typical'.")
 
 
 def check_no_infinity(X: np.ndarray) -> None:

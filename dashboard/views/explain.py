@@ -262,9 +262,11 @@ def explanation(session: state.Session, index: int) -> None:
         if len(features) < data.n_features:
             st.caption(f"The {len(features):,} values this row stores; its other "
                        f"{data.n_features - len(features):,} features are 0.")
+        read = {j: reading for j, _, reading in exp.missing}
         values = frames.feature_values(
             [data.feature_names[j] for j in features], stored,
-            None if data.categories is None else [data.categories[j] for j in features])
+            None if data.categories is None else [data.categories[j] for j in features],
+            [read.get(j, "missing") for j in features])
         st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
     fitted_weights(session, index)
 

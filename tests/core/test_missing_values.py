@@ -1,22 +1,31 @@
-"""Missing values (NaN, ARFF ``?``, empty CSV cells), natively (``mlr_core/missing.py``): a test
-on a missing value fails, the same in ``predict``, the explanations, the scorecard, the
-compact model, the audit, a saved model and both exports; covering and mutation never centre
-an interval on one; inf is still refused."""
+"""Missing values (NaN, ARFF ``?``, empty CSV cells), natively (``mlr_core/missing.py``): read as
+their feature's typical training value (``missing="typical"``, the default) or failing every test
+(``missing="fail"``), the same in ``predict``, the explanations, the scorecard, the compact model,
+the audit, a saved model and both exports; covering and mutation never centre an interval on
+one; inf is still refused."""
 
+import functools
 import json
 import math
+import re
+import sqlite3
 
+import duckdb
 import numpy as np
+import pandas as pd
 import pytest
+import scipy.sparse as sp
 from test_export import RUNS, run_sql
 
-from mlr_core import InputError, MLRClassifier, TrainingSession, audit
+from mlr_core import InputError, MLRClassifier, ModelFormatError, TrainingSession, audit
 from mlr_core._engine.matching import distance
 from mlr_core.compaction import compact
 from mlr_core.data.loaders import load_dataset_bytes
 from mlr_core.export import python_labels, sql_statements, to_python
 from mlr_core.missing import with_missing
 from mlr_core.scaling import Scaling
+from mlr_core.scorecard import missing_note
+from mlr_core.scorecard import to_csv as scorecard_csv
 
 
 def planted(n=400, d=6, seed=0):
@@ -27,18 +36,38 @@ def planted(n=400, d=6, seed=0):
     return X, Y
 
 
-@pytest.fixture(scope="module")
-def holed():
-    """A model fitted on rows with 20% of their cells missing, and test rows holed alike."""
+SEMANTICS = ("typical", "fail")
+
+
+@functools.cache
+def fitted_holed(missing: str):
+    """A model fitted on rows with 20% of their cells missing under ``missing``, and test rows
+    holed alike."""
     X, Y = planted()
     X_train, X_test = with_missing(X[:300], 0.2, 1), with_missing(X[300:], 0.2, 2)
-    model = MLRClassifier(n_rules=300, n_iter=6000, random_state=0).fit(X_train, Y[:300])
+    model = MLRClassifier(n_rules=300, n_iter=6000, random_state=0,
+                          missing=missing).fit(X_train, Y[:300])
     return model, X_train, X_test, Y[300:]
+
+
+@pytest.fixture(params=SEMANTICS)
+def holed(request):
+    """`fitted_holed` once per semantics."""
+    return fitted_holed(request.param)
+
+
+def read(rule_set, X) -> np.ndarray:
+    """X as the semantics reads it: each missing value replaced by its feature's fill
+    (``typical``), or left NaN (``fail``)."""
+    fills = rule_set.scaling.fills
+    return X if fills is None else np.where(np.isnan(X), fills, X)
 
 
 def expected_matches(rule_set, X) -> np.ndarray:
     """Rows x rules: the rule matches when each of its tests reads a known value within its
-    bounds, from the tests in the data's units (`RuleSet.tests`), not from the engine."""
+    bounds (a missing one read as the semantics says, `read`), from the tests in the data's
+    units (`RuleSet.tests`), not from the engine."""
+    X = read(rule_set, X)
     out = np.ones((len(X), rule_set.rule_count), dtype=bool)
     for i, tests in enumerate(rule_set.tests()):
         for j, lower, upper, _ in tests:
@@ -54,10 +83,12 @@ def test_fit_and_predict_take_nan_and_learn_the_planted_labels(holed):
     assert (labels[known] == Y_test[known]).mean() > 0.85
 
 
-def test_a_test_on_a_missing_value_fails(holed):
+def test_a_missing_value_is_read_as_its_semantics_says(holed):
+    """``typical``: as its fill; ``fail``: every test on it fails."""
     model, _, X_test, _ = holed
     rule_set = model.rule_set_
     assert np.isnan(X_test).any() and any(rule_set.tests())
+    assert (rule_set.scaling.fills is None) == (model.missing == "fail")
     expected = expected_matches(rule_set, X_test)
     assert np.array_equal(rule_set.match_counts(X_test), expected.sum(axis=1))
     for r in np.flatnonzero(np.isnan(X_test).any(axis=1))[:20]:
@@ -79,16 +110,22 @@ def test_no_rule_tests_a_feature_missing_in_every_training_row():
     assert np.array_equal(model.predict(X), model.predict(filled))
 
 
-def test_nan_only_at_predict_time_reads_as_missing():
+@pytest.mark.parametrize("missing", SEMANTICS)
+def test_nan_only_at_predict_time_reads_as_missing(missing):
     X, Y = planted(seed=2)
-    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0).fit(X, Y)
+    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0, missing=missing).fit(X, Y)
     holes = with_missing(X, 0.3, 3)
     expected = expected_matches(model.rule_set_, holes)
     assert np.array_equal(model.rule_set_.match_counts(holes), expected.sum(axis=1))
     assert np.isfinite(model.predict_proba(holes)).all()
-    all_missing = np.full((1, X.shape[1]), np.nan)  # only the rules that test nothing match
-    untested = sum(not tests for tests in model.rule_set_.tests())
-    assert model.rule_set_.match_counts(all_missing)[0] == untested
+    all_missing = np.full((1, X.shape[1]), np.nan)
+    if missing == "fail":  # only the rules that test nothing match
+        untested = sum(not tests for tests in model.rule_set_.tests())
+        assert model.rule_set_.match_counts(all_missing)[0] == untested
+    else:  # the row of the training means
+        means = X.mean(axis=0, keepdims=True)
+        assert np.array_equal(model.run_.scaling.fills, means[0])
+        assert np.array_equal(model.predict_proba(all_missing), model.predict_proba(means))
 
 
 def test_infinity_is_refused_with_its_cell():
@@ -129,7 +166,7 @@ def test_scaling_reads_the_known_values_and_keeps_nan(axis):
     assert binary.binary.tolist() == [True, False]
 
 
-def test_python_export_reads_none_and_nan_as_missing(holed):
+def test_python_export_reads_none_and_nan_as_predict_does(holed):
     model, _, X_test, _ = holed
     rule_set = model.rule_set_
     source = to_python(rule_set)
@@ -145,7 +182,7 @@ def test_python_export_reads_none_and_nan_as_missing(holed):
 
 
 @pytest.mark.parametrize(("written_for", "engine"), RUNS)
-def test_sql_export_reads_null_as_missing(holed, written_for, engine):
+def test_sql_export_reads_null_as_predict_does(holed, written_for, engine):
     model, _, X_test, _ = holed
     rule_set = model.rule_set_
     statements = sql_statements(rule_set, engine=written_for)
@@ -155,7 +192,10 @@ def test_sql_export_reads_null_as_missing(holed, written_for, engine):
 
 def test_saved_compact_and_audited_models_agree_on_missing_values(holed):
     model, X_train, X_test, _ = holed
-    loaded = MLRClassifier.from_json(model.to_json())
+    text = model.to_json()
+    loaded = MLRClassifier.from_json(text)
+    assert loaded.to_json() == text  # saved, loaded and saved again: the same bytes
+    assert loaded.missing == model.missing
     assert np.array_equal(loaded.predict_proba(X_test), model.predict_proba(X_test))
     small = compact(model, 10)
     assert np.array_equal(small.predict(X_test), small.rule_set_.labels(X_test))
@@ -215,17 +255,195 @@ def test_empty_csv_cells_load_as_nan_and_train():
     json.loads(model.to_json(), parse_constant=refuse)  # no NaN in a model trained on NaN
 
 
-def test_words_missing_read_alike_in_predict_and_both_exports():
+@pytest.mark.parametrize("missing", SEMANTICS)
+def test_words_missing_read_alike_in_predict_and_both_exports(missing):
     """On 0/1 word features the weights also fit one rule per word (``feature_rules``, matched
-    in NumPy, not by the kernel): a missing word fails those too, in predict and the exports."""
+    in NumPy, not by the kernel): a missing word reads as there too (its more frequent value,
+    or failing), in predict and the exports."""
     r = np.random.default_rng(6)
     X = (r.random((300, 40)) < 0.15).astype(float)
     Y = np.column_stack([X[:, 0] + X[:, 1] > 0, X[:, 2] > 0]).astype(np.uint8)
     X = with_missing(X, 0.2, 7)
-    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0).fit(X, Y)
+    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0, missing=missing).fit(X, Y)
+    if missing == "typical":
+        assert model.run_.scaling.fills.tolist() == [0.0] * 40  # each word mostly absent
     expected = model.rule_set_.labels(X)
     assert np.array_equal(model.predict(X), expected)
     assert np.array_equal(python_labels(to_python(model.rule_set_), X.tolist()), expected)
     statements = sql_statements(model.rule_set_)
     assert np.array_equal(run_sql(statements, X, model.rule_set_.feature_names, "sqlite"),
                           expected)
+
+
+def test_the_fills_are_the_typical_training_values():
+    """A numeric feature's mean of its known values, a 0/1 feature's more frequent value (1 on
+    a tie), a nominal feature's most frequent category, NaN for a feature never known."""
+    nan = np.nan
+    X = np.array([[1.0, 0.0, 1.0, nan],
+                  [nan, 1.0, 0.0, nan],
+                  [4.0, 1.0, nan, nan],
+                  [2.5, nan, 1.0, nan],
+                  [nan, 1.0, 0.0, nan]])
+    assert np.array_equal(Scaling.of(X, missing="typical").fills, [2.5, 1.0, 1.0, nan],
+                          equal_nan=True)
+    assert Scaling.of(X).fills is None  # "fail" reads no fills
+    frame = pd.DataFrame({"colour": ["red", None, "ochre", "ochre", "blue", None],
+                          "x": [0.5, 1.0, 1.5, 2.0, 2.5, nan]})
+    model = MLRClassifier(n_rules=50, n_iter=200, random_state=0).fit(
+        frame, np.array([[1, 0], [0, 1]] * 3))
+    scaling = model.run_.scaling
+    assert scaling.fill_value(0) == "ochre" and scaling.fill_value(1) == 1.5
+    assert scaling.fill_text(0) == "missing (read as ochre)"
+
+
+def test_typical_reads_a_missing_value_as_its_fill_in_fit_and_predict():
+    """A row with NaN predicts as the row with the fills written in; and, the min-max range
+    being that of the known values, a model fitted on the holed rows learns what a model fitted
+    on the rows with the fills written in learns."""
+    X, Y = planted(seed=8)
+    X_train, X_test = with_missing(X[:300], 0.2, 9), with_missing(X[300:], 0.2, 10)
+    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0).fit(X_train, Y[:300])
+    fills = model.run_.scaling.fills
+    assert np.isfinite(fills).all()
+    filled_test = np.where(np.isnan(X_test), fills, X_test)
+    assert np.array_equal(model.predict_proba(X_test), model.predict_proba(filled_test))
+    imputed = MLRClassifier(n_rules=300, n_iter=4000, random_state=0,
+                            missing="fail").fit(np.where(np.isnan(X_train), fills, X_train),
+                                                Y[:300])
+    assert np.array_equal(model.predict_proba(X_test), imputed.predict_proba(filled_test))
+    assert model.rules_frame()["rule"].tolist() == imputed.rules_frame()["rule"].tolist()
+    failing = MLRClassifier(n_rules=300, n_iter=4000, random_state=0,
+                            missing="fail").fit(X_train, Y[:300])
+    assert not np.array_equal(failing.predict_proba(X_test), model.predict_proba(X_test))
+
+
+@pytest.mark.parametrize("missing", SEMANTICS)
+def test_complete_data_learns_alike_under_both_semantics(missing):
+    X, Y = planted(seed=11)
+    model = MLRClassifier(n_rules=200, n_iter=2000, random_state=0, missing=missing).fit(X, Y)
+    other = MLRClassifier(n_rules=200, n_iter=2000, random_state=0,
+                          missing=SEMANTICS[missing == "typical"]).fit(X, Y)
+    assert np.array_equal(model.predict_proba(X), other.predict_proba(X))
+
+
+def test_both_exports_read_a_missing_category_as_predict_does():
+    """A nominal feature's missing value reads as its most frequent category (typical), in the
+    Python export (None) and the SQL export (NULL), in SQLite and DuckDB."""
+    r = np.random.default_rng(12)
+    colour = r.choice(["red", "ochre", "blue"], 300, p=[0.5, 0.3, 0.2]).astype(object)
+    x = r.random(300)
+    Y = np.column_stack([colour == "red", x > 0.5]).astype(np.uint8)
+    colour[r.random(300) < 0.2] = None
+    frame = pd.DataFrame({"colour": colour, "x": np.where(r.random(300) < 0.2, np.nan, x)})
+    model = MLRClassifier(n_rules=200, n_iter=3000, random_state=0).fit(frame, Y)
+    expected = model.predict(frame)
+    assert model.run_.scaling.fill_value(0) == "red"
+    assert any(sets for sets in model.rule_set_.set_tests())
+    rows = [[None if v is None or (isinstance(v, float) and math.isnan(v)) else v for v in row]
+            for row in frame.itertuples(index=False)]
+    assert np.array_equal(python_labels(to_python(model.rule_set_), rows), expected)
+    table = frame.assign(row_id=np.arange(len(frame)))
+    with sqlite3.connect(":memory:") as db:
+        table.to_sql("data", db, index=False)
+        *setup, query = sql_statements(model.rule_set_)
+        db.executescript("\n".join(setup))
+        got = np.array([row[1:] for row in db.execute(query).fetchall()])
+    assert np.array_equal(got, expected)
+    db = duckdb.connect()
+    db.register("frame", table)
+    db.execute("CREATE TABLE data AS SELECT * FROM frame")
+    got = db.execute("\n".join(sql_statements(model.rule_set_, engine="duckdb"))).fetchall()
+    db.close()
+    assert np.array_equal(np.array([row[1:] for row in got]), expected)
+
+
+def test_explain_and_the_scorecard_say_what_a_missing_value_reads_as(holed):
+    model, _, X_test, _ = holed
+    r = int(np.flatnonzero(np.isnan(X_test).any(axis=1))[0])
+    j = int(np.flatnonzero(np.isnan(X_test[r]))[0])
+    explanation = model.rule_set_.explain(X_test[r])
+    fills = model.run_.scaling.fills
+    reading = "missing" if fills is None else f"missing (read as {fills[j]:g})"
+    assert (j, f"x{j}", reading) in explanation.missing
+    assert f"x{j} = {reading}" in explanation.text()
+    note = missing_note(model.rule_set_)
+    if fills is None:
+        assert "fails" in note
+    else:
+        tested = {model.rule_set_.feature_names[k] for tests in model.rule_set_.tests()
+                  for k, *_ in tests}
+        assert json.loads(note[note.index("{"):]) == {
+            name: fills[k] for k, name in enumerate(model.rule_set_.feature_names)
+            if name in tested}
+    assert note in scorecard_csv(model.rule_set_, X_test)
+
+
+def test_a_sparse_nan_at_predict_time_reads_as_its_fill():
+    """A sparse row storing NaN (typical): read as the fill, as a dense row; refused under
+    ``fail``, and in training either way."""
+    r = np.random.default_rng(13)
+    X = (r.random((300, 30)) < 0.2).astype(float)
+    Y = np.column_stack([X[:, 0] > 0, X[:, 1] > 0]).astype(np.uint8)
+    model = MLRClassifier(n_rules=200, n_iter=2000, random_state=0).fit(sp.csr_matrix(X), Y)
+    holed = with_missing(X[:50], 0.2, 14)
+    stored = sp.csr_matrix(np.where(np.isnan(holed), np.nan, holed))
+    assert np.isnan(stored.data).any()
+    assert np.array_equal(model.predict_proba(stored), model.predict_proba(holed))
+    filled = np.where(np.isnan(holed), model.run_.scaling.fills, holed)
+    assert np.array_equal(model.predict_proba(stored), model.predict_proba(filled))
+    with pytest.raises(InputError, match="sparse X cannot hold missing"):
+        MLRClassifier(n_rules=200, n_iter=10).fit(stored, Y[:50])
+    failing = MLRClassifier(n_rules=200, n_iter=2000, random_state=0, missing="fail").fit(
+        sp.csr_matrix(X), Y)
+    with pytest.raises(InputError, match="sparse X cannot hold missing"):
+        failing.predict(stored)
+
+
+def edited(text, edit) -> str:
+    data = json.loads(text)
+    edit(data)
+    return json.dumps(data)
+
+
+def test_a_file_written_before_the_fills_loads_as_fail():
+    """A model file without ``missing`` in its parameters and without fills: a test on a
+    missing value fails, as when it was written, and its predictions are kept."""
+    model, _, X_test, _ = fitted_holed("fail")
+    old = edited(model.to_json(), lambda d: d["params"].pop("missing"))
+    loaded = MLRClassifier.from_json(old)
+    assert loaded.missing == "fail" and loaded.run_.scaling.fills is None
+    assert np.array_equal(loaded.predict_proba(X_test), model.predict_proba(X_test))
+
+
+TAMPERED = {
+    "a fill beyond the range": (lambda d: d["rule_set"]["fills"].__setitem__(0, 1e9),
+                                "fills: feature 'x0'"),
+    "a fill not a number": (lambda d: d["rule_set"]["fills"].__setitem__(0, "x"),
+                            "fills must be 6 numbers"),
+    "a fill infinite": (lambda d: d["rule_set"]["fills"].__setitem__(0, float("inf")),
+                        "fills must be finite"),
+    "a fill null for a known feature": (lambda d: d["rule_set"]["fills"].__setitem__(0, None),
+                                        "fills: feature 'x0'"),
+    "fills of another length": (lambda d: d["rule_set"].update(fills=[0.5]),
+                                "fills must be a list of 6"),
+    "fills gone": (lambda d: d["rule_set"].pop("fills"), "holds no fills"),
+    "fills under fail": (lambda d: d["params"].update(missing="fail"), "holds fills"),
+}
+
+
+@pytest.mark.parametrize("name", TAMPERED)
+def test_tampered_fills_are_refused(name):
+    model = fitted_holed("typical")[0]
+    edit, words = TAMPERED[name]
+    with pytest.raises(ModelFormatError, match=re.escape(words)):
+        MLRClassifier.from_json(edited(model.to_json(), edit))
+
+
+def test_a_warm_start_keeps_the_semantics_it_learned_with(holed):
+    model, X_train, _, _ = holed
+    copy = MLRClassifier.from_json(model.to_json())
+    copy.set_params(missing=SEMANTICS[model.missing == "typical"])
+    with pytest.raises(InputError, match="missing is"):
+        TrainingSession(copy).start(X_train, planted()[1][:300], warm_start=True)
+    assert copy.to_json() == model.to_json().replace(  # refused: the model as it was
+        f'"missing": "{model.missing}"', f'"missing": "{copy.missing}"')

@@ -271,20 +271,31 @@ def holed(X, seed, share=0.2):
     return X
 
 
-def test_a_table_with_missing_cells_in_every_kind_of_column_fits_explains_and_exports():
+@pytest.mark.parametrize("missing", ["typical", "fail"])
+def test_a_table_with_missing_cells_in_every_kind_of_column_fits_explains_and_exports(missing):
     """Issue 32's first target: numeric, string, category and NaN-holding columns at once; the
     Python export (None for a missing value) and the SQL export (NULL) give predict's labels on
-    every row, in SQLite and DuckDB; a missing category is in no set."""
+    every row, in SQLite and DuckDB; a missing category reads as the most frequent one
+    (typical) or is in no set (fail)."""
     X, Y = table(500, 4)
     X = holed(X, 5)
-    model = MLRClassifier(n_rules=400, n_iter=8000, random_state=0).fit(X, Y)
+    model = MLRClassifier(n_rules=400, n_iter=8000, random_state=0, missing=missing).fit(X, Y)
     X_test = holed(table(200, 6)[0], 7)
     expected = model.predict(X_test)
     assert expected.any() and model.predict_proba(X_test).shape == expected.shape
     assert model.rules_frame()["rule"].str.contains("colour ∈ {", regex=False).any()
-    missing = int(np.flatnonzero(X_test["colour"].isna())[0])
-    explanation = model.rule_set_.explain(X_test.iloc[missing].tolist())
-    assert not explanation.match_set["rule"].str.contains("colour", regex=False).any()
+    at = int(np.flatnonzero(X_test["colour"].isna())[0])
+    explanation = model.rule_set_.explain(X_test.iloc[at].tolist())
+    if missing == "fail":
+        assert not explanation.match_set["rule"].str.contains("colour", regex=False).any()
+    else:  # as the row with its colour written in
+        colour = X.columns.get_loc("colour")
+        fill = model.run_.scaling.fill_value(colour)
+        assert fill == X["colour"].value_counts().index[0]
+        assert (colour, "colour", f"missing (read as {fill})") in explanation.missing
+        written = X_test.iloc[at].tolist()
+        written[colour] = fill
+        assert np.array_equal(explanation.rule_ids, model.rule_set_.explain(written).rule_ids)
     rows = X_test.astype(object).where(X_test.notna(), None)
     assert np.array_equal(run_python(model.rule_set_, rows), expected)
     for engine in ("sqlite", "duckdb"):

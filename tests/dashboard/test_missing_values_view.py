@@ -1,4 +1,5 @@
-"""The Explain page lists a missing feature value as ``missing`` (``frames.feature_values``)."""
+"""The Explain page lists a missing feature value as the model reads it (``missing (read as
+3.2)``, or ``missing``: ``frames.feature_values``)."""
 
 import numpy as np
 
@@ -9,6 +10,13 @@ def test_a_missing_value_reads_missing():
     table = feature_values(["a", "b", "c"], np.array([0.5, np.nan, 1234567.0]))
     assert table["feature"].tolist() == ["a", "b", "c"]
     assert table["value"].tolist() == ["0.5", "missing", "1.23457e+06"]
+
+
+def test_a_missing_value_reads_as_the_model_reads_it():
+    """With the model's readings (``Scaling.fill_text``): ``missing (read as 3.2)``."""
+    table = feature_values(["a", "b", "c"], np.array([np.nan, 2.0, np.nan]),
+                           missing=["missing (read as 3.2)", "missing (read as 1)", "missing"])
+    assert table["value"].tolist() == ["missing (read as 3.2)", "2", "missing"]
 
 
 def test_a_csv_with_empty_cells_trains_and_every_page_draws():

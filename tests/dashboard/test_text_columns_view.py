@@ -89,7 +89,10 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     at.number_input(key="instance_index").set_value(holed).run()
     assert not at.exception and not at.error
     values = next(d.value for d in at.dataframe if list(d.value.columns) == ["feature", "value"])
-    assert values.set_index("feature").loc["colour", "value"] == "missing"
+    training = data.X[at.session_state["session"].split.train_idx, 1]  # its most frequent
+    codes, counts = np.unique(training[~np.isnan(training)], return_counts=True)
+    fill = category_text(data.categories[1][int(codes[np.argmax(counts)])])
+    assert values.set_index("feature").loc["colour", "value"] == f"missing (read as {fill})"
     picker = next(d.value for d in at.dataframe if "split" in d.value.columns)
     assert set(picker["colour"].dropna()) <= {category_text(c) for c in COLOURS}
     assert pd.isna(picker["colour"][holed])
