@@ -5,6 +5,7 @@
     python benchmarks/fit_time.py --datasets slashdot ohsumed mediamill --rounds 1
     python benchmarks/fit_time.py --folds 0 1 --rounds 5 --out docs/fit_time.md
     python benchmarks/fit_time.py --quick                 # flags, fold 0, one round
+    python benchmarks/fit_time.py --base ../wt-old        # MLR against another checkout's too
 
 For each dataset and fold the training part (``../shared/field/folds``, features min-max scaled
 on it, as the field's peers were run; features constant on it dropped, see below) is fitted by
@@ -26,6 +27,10 @@ mlr-boomer pins an older scikit-learn than this project, so it lives in its own 
 ``--boomer-python`` (default ``../boomer-venv/bin/python`` beside the repository, made with
 ``python -m venv ../boomer-venv && ../boomer-venv/bin/pip install mlrl-boomer``). Without it,
 MLR's times are printed alone.
+
+``--base CHECKOUT`` times that checkout's ``MLRClassifier(random_state=0)`` too ("MLR base", in
+the same alternating rounds, each fit in a fresh process started in that checkout), with the
+ratio MLR / MLR base per fold: whether a change made fitting slower, on every dataset at once.
 """
 
 import argparse
@@ -57,10 +62,12 @@ fitted = model(X, Y)
 print("{tag}" + json.dumps({{"wall": time.perf_counter() - wall,
                              "cpu": time.process_time() - cpu, "extra": {extra}}}))
 """
+MLR_MAKER = ("from mlr_core import MLRClassifier\n"
+             "def model(X, Y):\n    return MLRClassifier(random_state=0).fit(X, Y)",
+             "int(fitted.n_iter_)")
 MAKERS = {
-    "MLR": ("from mlr_core import MLRClassifier\n"
-            "def model(X, Y):\n    return MLRClassifier(random_state=0).fit(X, Y)",
-            "int(fitted.n_iter_)"),
+    "MLR": MLR_MAKER,
+    "MLR base": MLR_MAKER,
     "BOOMER": ("from mlrl.boosting import BoomerClassifier\n"
                "def model(X, Y):\n    return BoomerClassifier(random_state=1).fit(X, Y)",
                "None"),
@@ -88,14 +95,15 @@ def fold_files(names, folds, folder):
     return paths
 
 
-def time_fit(python, learner, path):
-    """(wall seconds, CPU seconds, extra) of one fit in a fresh process, or an error text."""
+def time_fit(python, learner, path, checkout=REPO):
+    """(wall seconds, CPU seconds, extra) of one fit in a fresh process (its ``mlr_core`` that
+    of ``checkout``), or an error text."""
     make, extra = MAKERS[learner]
     code = WORKER.format(make=make, extra=extra, tag=RESULT_TAG)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(checkout),
                                                         os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([str(python), "-c", code, str(path)], capture_output=True, text=True,
-                          env=env)
+                          env=env, cwd=checkout)  # python -c puts its folder first
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_TAG):
             result = json.loads(line[len(RESULT_TAG):])
@@ -108,7 +116,8 @@ def report(times, names, folds, rounds, loads, boomer_python):
     ratio; then, for the five and the scale panel apart, the sums and the verdict on the
     issues' targets."""
     learners = [who for who in MAKERS if any(key[2] == who for key in times)]
-    both = len(learners) == 2
+    both = "BOOMER" in learners
+    against = [other for other in ("BOOMER", "MLR base") if other in learners]
     lines = [
         "# Fit time: MLR's defaults against BOOMER's",
         f"Command: `python benchmarks/fit_time.py` ({rounds} rounds, folds "
@@ -117,9 +126,9 @@ def report(times, names, folds, rounds, loads, boomer_python):
         "rounds, each fit in a fresh process; CPU seconds of the process in brackets (BLAS and "
         "numba threads add up there).",
         "",
-        "| dataset | fold | MLR iterations | " + " | ".join(learners)
-        + (" | MLR / BOOMER |" if both else " |"),
-        "|---|---|---|" + "---|" * len(learners) + ("---|" if both else ""),
+        "| dataset | fold | MLR iterations | "
+        + " | ".join([*learners, *(f"MLR / {other}" for other in against)]) + " |",
+        "|---|---|---|" + "---|" * (len(learners) + len(against)),
     ]
     wall, cpu = {}, {}
     for name in names:
@@ -136,10 +145,19 @@ def report(times, names, folds, rounds, loads, boomer_python):
             mlr = times.get((name, k, "MLR"))
             iterations = f"{mlr[0][2]:,}" if isinstance(mlr, list) and mlr else "-"
             row = f"| {name} | {k} | {iterations} | " + " | ".join(cells)
-            if all((name, k, who) in wall for who in ("MLR", "BOOMER")):
-                row += f" | {wall[name, k, 'MLR'] / wall[name, k, 'BOOMER']:.2f}x"
+            for other in against:
+                pair = [wall.get((name, k, who)) for who in ("MLR", other)]
+                row += f" | {pair[0] / pair[1]:.2f}x" if None not in pair else " | -"
             lines.append(row + " |")
     lines.append("")
+    based = [(name, k) for name in names for k in folds
+             if all((name, k, who) in wall for who in ("MLR", "MLR base"))]
+    if based:
+        ratios = {key: wall[(*key, "MLR")] / wall[(*key, "MLR base")] for key in based}
+        worst = max(ratios, key=ratios.get)
+        lines += [f"**Against the base checkout** ({len(based)} fits): MLR / MLR base from "
+                  f"{min(ratios.values()):.2f}x to {ratios[worst]:.2f}x ({worst[0]}); no "
+                  f"dataset above 1.25x: {verdict(ratios[worst] <= 1.25)}.", ""]
     if not both:
         lines.append(f"BOOMER not run: no Python at {boomer_python} that imports mlrl.boosting "
                      "(see the module docstring); MLR's times alone.")
@@ -149,7 +167,7 @@ def report(times, names, folds, rounds, loads, boomer_python):
         if not timed:
             continue
         sums = {who: sum(wall[(*key, who)] for key in timed) for who in learners}
-        text = (f"**{title}** ({len(timed)} of {len(keys)} fits timed by both): sum "
+        text = (f"**{title}** ({len(timed)} of {len(keys)} fits timed by all): sum "
                 + ", ".join(f"{who} {sums[who]:.2f} s" for who in learners))
         if both:
             ratios = [wall[(*key, "MLR")] / wall[(*key, "BOOMER")] for key in timed]
@@ -189,18 +207,22 @@ def main(argv=None) -> int:
     parser.add_argument("--boomer-python", type=Path, default=DEFAULT_BOOMER_PYTHON)
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
     parser.add_argument("--quick", action="store_true", help="flags, fold 0, one round")
+    parser.add_argument("--base", type=Path, default=None,
+                        help="a checkout of this repository whose MLR is timed too")
     args = parser.parse_args(argv)
     if args.quick:
         args.datasets, args.folds, args.rounds = ["flags"], [0], 1
-    learners = ["MLR"] + (["BOOMER"] if boomer_available(args.boomer_python) else [])
-    pythons = {"MLR": sys.executable, "BOOMER": args.boomer_python}
+    learners = (["MLR"] + (["MLR base"] if args.base else [])
+                + (["BOOMER"] if boomer_available(args.boomer_python) else []))
+    pythons = {"MLR": sys.executable, "MLR base": sys.executable, "BOOMER": args.boomer_python}
+    checkouts = {"MLR base": args.base.resolve() if args.base else None}
     times, loads = {}, [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory() as folder:
         paths = fold_files(args.datasets, args.folds, folder)
         for round_ in range(args.rounds):
             for (name, k), path in paths.items():
                 for who in learners:
-                    result = time_fit(pythons[who], who, path)
+                    result = time_fit(pythons[who], who, path, checkouts.get(who) or REPO)
                     loads.append(os.getloadavg()[0])
                     if isinstance(result, str):
                         times[name, k, who] = result

@@ -32,7 +32,7 @@ QUICK = {
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse", "--heavy"],
                  "## The five: average rank among 10 learners"),
     "export_speed.py": (["--quick"], "## SQL: a full model of"),
-    "fit_time.py": (["--quick"], "| flags | 0 |"),
+    "fit_time.py": (["--quick", "--base", "{repo}"], "**Against the base checkout** (1 fits)"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
     "many_labels.py": (["--rows", "20", "--labels", "300"], "calibrate"),
     "missing_values.py": (["--datasets", "flags", "--folds", "0", "--learners", "MLR native",
