@@ -187,8 +187,33 @@ def page_action(visit: Visit, title: str) -> None:
     elif title == "Rules":
         visit.click("compact and audit", lambda: app.press("Compact and audit"))
     elif title == "Population":
-        point = page.get_by_test_id("stPlotlyChart").first.locator(".scatterlayer path.point")
-        visit.click("click a point", lambda: point.nth(3).click(force=True))
+        x, y = hovered_point(page)
+        visit.click("click a point", lambda: page.mouse.click(x, y))
+
+
+INSIDE_THE_AXES = """chart => {
+  const area = chart.querySelector('.nsewdrag').getBoundingClientRect();
+  for (const point of chart.querySelectorAll('.scatterlayer path.point')) {
+    const r = point.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (r.width > 0 && x > area.left + 4 && x < area.right - 4 && y > area.top + 4
+        && y < area.bottom - 4) return [x, y];
+  }
+  return null;
+}"""
+
+
+def hovered_point(page) -> tuple[float, float]:
+    """Where an instance's point is drawn inside the axes, with the pointer on it until Plotly
+    shows its hover label: Plotly selects the point its hover found, so a click that lands
+    before the hover, or on a point drawn outside the axes, selects nothing and runs nothing."""
+    chart = page.get_by_test_id("stPlotlyChart").first
+    chart.locator(".scatterlayer path.point").first.wait_for(timeout=SLOW_MS)
+    where = chart.evaluate(INSIDE_THE_AXES)
+    assert where is not None, "no instance's point is drawn inside the Population chart's axes"
+    page.mouse.move(*where)
+    chart.locator(".hoverlayer .hovertext").first.wait_for(timeout=SLOW_MS)
+    return where[0], where[1]
 
 
 def screenshot(app, path: Path) -> None:
