@@ -19,7 +19,8 @@ def hand_model(rules, data_min=(0.0, 0.0), data_max=(10.0, 10.0), **params):
     d = len(data_min)
     labelsets = [r[2] for r in rules]
     m = len(labelsets[0]) if labelsets else len(LABELS)
-    model = MLRClassifier(n_rules=50, weighting="vote", **params)
+    # no fills are written (the values missing ones read as), so missing ones fail tests
+    model = MLRClassifier(n_rules=50, weighting="vote", missing="fail", **params)
     data = {
         "format": "mlr-studio-model",
         "version": 2,

@@ -290,8 +290,8 @@ def test_names_that_read_as_numbers_stay_categories():
         for fig in (scores, frequencies):
             assert fig.to_dict()["layout"][axis]["type"] == "category"
     table = pd.DataFrame({"condition": ["001 = 1", "10 = 1"], "support": [3, 4],
-                          "coverage": [0.1, 0.2], "001": [0.1, -0.2], "10": [0.3, 0.0]},
-                         index=[5, 9])
+                          "coverage": [0.1, 0.2], "001": [0.1, -0.2], "10": [0.3, 0.0],
+                          "conditions": [("001 = 1",), ("10 = 1",)]}, index=[5, 9])
     card = scorecard_figures.scorecard_heatmap(table, pd.Series([0.2, 0.1], index=["001", "10"]))
     layout = card.to_dict()["layout"]
     assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"
