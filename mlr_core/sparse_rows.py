@@ -44,7 +44,7 @@ def column_stats(X: sp.csr_matrix, with_counts: bool):
     low = np.where(absent, 0.0, np.inf)
     high = np.where(absent, 0.0, -np.inf)
     has = stored > 0
-    if columns.nnz:  # a missing value as an end the known ones pass (as Scaling.of's)
+    if columns.nnz:  # a missing value as +-inf, which every known one passes (as Scaling.of)
         starts = columns.indptr[:-1][has]
         data = columns.data
         low[has] = np.minimum(low[has],
