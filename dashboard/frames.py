@@ -137,8 +137,9 @@ def instance_points(
 ) -> pd.DataFrame:
     """The instances on a feature pair (a fixed random sample when there are very many), placed
     on ``axes`` (default: `plot_axes.axes_of` the data); on a slot axis (0/1, categories) the
-    points are jittered within their slot, or they would all sit on a few spots. ``x_text`` and
-    ``y_text`` are their values as the hover reads them (in the data's units)."""
+    points are jittered within their slot, or they would all sit on a few spots; a missing value
+    is drawn as the model reads it (`PlotAxis.read`). ``x_text`` and ``y_text`` are their values
+    as the hover reads them (in the data's units)."""
     axes = axes or plot_axes.axes_of(X, features)
     n = X.shape[0]
     index = np.arange(n)
@@ -148,7 +149,7 @@ def instance_points(
     xy = {}
     for name, feature, axis in zip("xy", features, axes, strict=True):
         coded = axis.coded(column(X, feature)[index])
-        xy[name] = axis.jittered(axis.positions(coded), rng)
+        xy[name] = axis.jittered(axis.positions(axis.read(coded)), rng)
         xy[f"{name}_text"] = axis.texts(coded)
     return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})
 

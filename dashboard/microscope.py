@@ -8,6 +8,7 @@ rules to outline, and :func:`step_figure` draws them over the population figure'
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,9 @@ import plotly.graph_objects as go
 from dashboard import figures, frames, plot_axes
 from dashboard.bounds import RuleBounds
 from mlr_core.iteration_trace import IterationTrace
+
+if TYPE_CHECKING:
+    from mlr_core.scaling import Scaling
 
 #: Rectangles of the population drawn under the marks (the fittest ones).
 BACKGROUND_RULES = 300
@@ -30,8 +34,8 @@ class Traced:
     bounds: RuleBounds
     index: int
     n_rules_after: int
-    #: The model's category lists (``Scaling.categories``); None when no feature is nominal.
-    categories: tuple | None = None
+    #: The model's scaling: its category lists and what it reads a missing value as.
+    scaling: Scaling | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     outlined on top and the drawn instance ringed."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
-    axes = plot_axes.axes_of(X, features, traced.categories)
+    axes = plot_axes.axes_of(X, features, traced.scaling)
     chosen, _, axes = frames.projection(rules, traced.bounds, X, features, axes=axes,
                                         cap=BACKGROUND_RULES)
     points = frames.instance_points(X, instance_labelsets, features, axes=axes)

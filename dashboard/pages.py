@@ -147,7 +147,7 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
     """Filter and cap the rules, project them with the data on the chosen feature pair."""
     X, names = session.split.dataset.X, session.split.dataset.feature_names
     fx, fy = opts.features
-    axes = plot_axes.axes_of(X, (fx, fy), snap.categories, opts.axis_kinds)
+    axes = plot_axes.axes_of(X, (fx, fy), snap.scaling, opts.axis_kinds)
     chosen, n_passed, axes = frames.projection(
         snap.rules, snap.bounds, X, (fx, fy), axes=axes, labelset_ids=list(opts.labelset_ids),
         min_fitness=opts.min_fitness, min_numerosity=opts.min_numerosity,

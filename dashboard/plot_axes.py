@@ -7,18 +7,26 @@ always name values in the data's units (numbers, or the categories themselves). 
 is drawn on numbers (slot ``k`` at ``k``, its points jittered within the slot, a rule's set as
 bands over the runs of adjacent categories it allows): plotly's own category axis cannot place a
 jittered point or a band's edge between two categories.
+
+A row without a value is drawn as the fitted model reads it (``mlr_core/missing.py``): at its
+feature's fill under ``missing="typical"``, else (``"fail"``, or a feature training never knew)
+left out of a numeric axis and in the slot *missing* of a category axis.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from dashboard.figures import short
 from dashboard.sparse_features import column
+
+if TYPE_CHECKING:
+    from mlr_core.scaling import Scaling
 
 #: What the page offers for a numeric feature's axis; "auto" picks by the column's skew.
 AXIS_KINDS = ("auto", "linear", "log", "order")
@@ -40,9 +48,10 @@ MISSING = "missing"
 class PlotAxis:
     """One feature's axis. ``kind``: "linear", "binary" (a 0/1 feature: two slots), "log",
     "order" or "category"; ``range``: the plot's range in plot coordinates; ``missing``: rows
-    without a value (NaN; on a category axis with those of a category training never saw, which
-    sit in a last slot, "missing"; elsewhere they are left out of the plot); ``reason``: why
-    this kind, for the caption."""
+    without a value (NaN), drawn at ``fill``, or where it is NaN left out of the plot (on a
+    category axis: in a last slot, "missing"); ``unseen``: rows of a category training never
+    saw, in that slot whatever the fill (no rule's set takes them); ``reason``: why this kind,
+    for the caption."""
 
     kind: str
     range: tuple[float, float]
@@ -53,18 +62,34 @@ class PlotAxis:
     low: float = 0.0
     shift: float = 1.0
     knots: tuple | None = None
+    #: What the model reads a missing value of this feature as (a category axis: its code):
+    #: ``Scaling.fills`` under ``missing="typical"``; NaN where it stays missing.
+    fill: float = math.nan
+    unseen: int = 0
 
     # --------------------------------------------------------------------- values
 
     def place(self, column) -> np.ndarray:
-        """A column of the data (a category axis: its codes or its categories) on the plot."""
-        return self.positions(self.coded(column))
+        """A column of the data (a category axis: its codes or its categories) on the plot, as
+        the model reads it (`read`)."""
+        return self.positions(self.read(self.coded(column)))
 
     def coded(self, column) -> np.ndarray:
         """The column as numbers: a nominal one as codes (`_codes`), the others as they are."""
         if self.kind == "category":
             return _codes(column, self.categories)
         return np.asarray(column, dtype=float)
+
+    def read(self, values) -> np.ndarray:
+        """``values`` (`coded`) as the model reads them: a missing one (NaN) as the ``fill``."""
+        values = np.asarray(values, dtype=float)
+        return np.where(np.isnan(values), self.fill, values)
+
+    @property
+    def slotted(self) -> int:
+        """Rows in a category axis's slot *missing*: those of an unseen category, and those
+        without a value where the model reads none."""
+        return self.unseen + (self.missing if math.isnan(self.fill) else 0)
 
     def positions(self, values) -> np.ndarray:
         """``values`` (data units; a category axis: codes, NaN or -1 for none) on the plot."""
@@ -79,12 +104,19 @@ class PlotAxis:
         return values
 
     def texts(self, values) -> list[str]:
-        """``values`` as a person reads them in a hover: the number, the category or missing."""
+        """``values`` (`coded`) as a person reads them in a hover: the number, the category, or
+        missing (with the value the model reads, where it reads one)."""
         values = np.asarray(values, dtype=float)
+        missing = MISSING
+        if not math.isnan(self.fill):
+            missing += f" (read as {self._text(self.fill)})"
+        return [missing if math.isnan(v) else self._text(v) for v in values]
+
+    def _text(self, value: float) -> str:
         if self.kind == "category":
-            n = len(self.categories)
-            return [str(self.categories[int(v)]) if 0 <= v < n else MISSING for v in values]
-        return [MISSING if math.isnan(v) else format(v, "g") for v in values]
+            known = 0 <= value < len(self.categories)
+            return str(self.categories[int(value)]) if known else MISSING
+        return format(value, "g")
 
     def jittered(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Points on a slot axis spread within their slot (they would all sit on one spot)."""
@@ -143,9 +175,9 @@ class PlotAxis:
             return {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["0", "1"]}
         if self.kind == "category":
             names = [short(c, 18) for c in map(str, self.categories)]
-            slots = len(names) + (self.missing > 0)
+            slots = len(names) + (self.slotted > 0)
             return {"tickmode": "array", "tickvals": list(range(slots)),
-                    "ticktext": names + ([MISSING] if self.missing else []),
+                    "ticktext": names + ([MISSING] if self.slotted else []),
                     "tickangle": -30 if max(map(len, names)) > 8 else 0, "zeroline": False}
         values = self._tick_values()
         shown, where = [], []
@@ -177,13 +209,25 @@ class PlotAxis:
                          "units",
                 "category": "one slot per category; a rule's set is drawn as bands"}.get(self.kind)
         parts = [f"**{name}**: {said}{self.reason}."] if said else []
-        rows = f"{self.missing:,} row{'s' if self.missing != 1 else ''}"
-        if self.missing and self.kind == "category":
-            parts.append(f"{rows} without a value (or with a category training never saw) sit "
-                         "in the slot *missing*: a rule's set never takes them, a wildcard does.")
-        elif self.missing:
-            parts.append(f"{rows} without a value of **{name}** are left out of the plot.")
+        n, one = self.missing, self.missing == 1
+        if n and not math.isnan(self.fill):
+            parts.append(f"{_rows(n)} without a value of **{name}** {'is' if one else 'are'} "
+                         f"drawn at the value the model reads: {self._text(self.fill)}.")
+        elif n and self.kind != "category":
+            parts.append(f"{_rows(n)} without a value of **{name}** {'is' if one else 'are'} "
+                         "left out of the plot.")
+        if self.slotted and self.kind == "category":
+            which = ("with a category training never saw" if not math.isnan(self.fill) else
+                     "without a value (or with a category training never saw)")
+            one = self.slotted == 1
+            parts.append(f"{_rows(self.slotted)} {which} {'sits' if one else 'sit'} in the "
+                         f"slot *missing*: a rule's set never takes {'it' if one else 'them'}, "
+                         "a wildcard does.")
         return " ".join(parts)
+
+
+def _rows(count: int) -> str:
+    return f"{count:,} row{'s' if count != 1 else ''}"
 
 
 def tick_text(value: float) -> str:
@@ -194,45 +238,56 @@ def tick_text(value: float) -> str:
     return format(value, ".3g")
 
 
-def axis_of(values, categories: tuple | None = None, kind: str = "auto", pad: float = 0.03
-            ) -> PlotAxis:
+def axis_of(values, categories: tuple | None = None, kind: str = "auto", pad: float = 0.03,
+            fill: float = math.nan) -> PlotAxis:
     """The axis of one feature's column: its categories' slots when it has ``categories``,
     else ``kind`` ("auto": by the skew of the known values, `HEAVY_SKEW`), a 0/1 feature's two
-    slots, or linear for a column with too few distinct values to stretch."""
+    slots, or linear for a column with too few distinct values to stretch. ``fill``: what the
+    model reads a missing value as (`PlotAxis.fill`), within the known values' range (it is
+    the training rows' typical value)."""
     if categories is not None:
         codes = _codes(values, categories)
-        missing = int((~((codes >= 0) & (codes < len(categories)))).sum())
-        slots = len(categories) + (missing > 0)
-        return PlotAxis("category", (-0.5, slots - 0.5), missing, categories=tuple(categories))
+        missing = int(np.isnan(codes).sum())
+        unseen = int((~np.isnan(codes) & ~((codes >= 0) & (codes < len(categories)))).sum())
+        axis = PlotAxis("category", (0.0, 0.0), missing, categories=tuple(categories),
+                        fill=fill, unseen=unseen)
+        slots = len(categories) + (axis.slotted > 0)
+        return replace(axis, range=(-0.5, slots - 0.5))
     values = np.asarray(values, dtype=float)
     known = values[~np.isnan(values)]
     missing = len(values) - len(known)
     if binary_axis(known):
-        return PlotAxis("binary", (-SLOT_HALF - pad, 1.0 + SLOT_HALF + pad), missing)
+        return PlotAxis("binary", (-SLOT_HALF - pad, 1.0 + SLOT_HALF + pad), missing, fill=fill)
     distinct = np.unique(known)
     reason = ""
     if kind == "auto":
         kind, reason = _auto(known, len(distinct))
     if kind == "linear" or len(distinct) < 3:
-        return PlotAxis("linear", linear_range(distinct, pad), missing, reason)
+        return PlotAxis("linear", linear_range(distinct, pad), missing, reason, fill=fill)
     if kind == "log":
         low = float(distinct[0])
         shift = low if low > 0 else float(distinct[1] - low)  # 0 sits a decade below the next
         ends = np.log10(distinct[[0, -1]] - low + shift)
         span = ends[1] - ends[0]
         return PlotAxis("log", (ends[0] - pad * span, ends[1] + pad * span), missing, reason,
-                        low=low, shift=shift)
+                        low=low, shift=shift, fill=fill)
     from mlr_core.scaling import rank_knots  # the engine's own order axis (imports numba)
 
-    return PlotAxis("order", (-pad, 1.0 + pad), missing, reason, knots=rank_knots(known))
+    return PlotAxis("order", (-pad, 1.0 + pad), missing, reason, knots=rank_knots(known),
+                    fill=fill)
 
 
-def axes_of(X, features: tuple[int, int], categories: tuple | None = None,
+def axes_of(X, features: tuple[int, int], scaling: Scaling | None = None,
             kinds: tuple[str, str] = ("auto", "auto")) -> tuple[PlotAxis, PlotAxis]:
-    """The two axes of a feature pair of ``X``; ``categories``: the model's category lists
-    (``Scaling.categories``, None when no feature is nominal); ``kinds``: the user's choice
-    per axis for a numeric feature."""
-    return tuple(axis_of(column(X, j), None if categories is None else categories[j], kind)
+    """The two axes of a feature pair of ``X``; ``scaling``: the fitted model's
+    (``Scaling.categories``, its category lists, and ``Scaling.fills``, what it reads a
+    missing value as), None before a model is fitted; ``kinds``: the user's choice per axis
+    for a numeric feature."""
+    categories = fills = None
+    if scaling is not None:
+        categories, fills = scaling.categories, scaling.fills
+    return tuple(axis_of(column(X, j), None if categories is None else categories[j], kind,
+                         fill=math.nan if fills is None else float(fills[j]))
                  for j, kind in zip(features, kinds, strict=True))
 
 

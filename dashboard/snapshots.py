@@ -6,12 +6,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from dashboard.bounds import RuleBounds
 from dashboard.curves import ThinnedLog
 from dashboard.data_split import DataSplit
+
+if TYPE_CHECKING:
+    from mlr_core.scaling import Scaling
 
 #: Population snapshots kept for time travel at most (thinned like the curves: they span the run).
 SNAPSHOTS = 40
@@ -46,9 +50,9 @@ class Snapshot:
     bounds: RuleBounds
     history: pd.DataFrame
     curves: pd.DataFrame
-    #: The model's category lists (``Scaling.categories``: per feature None or its categories);
-    #: None when no feature is nominal.
-    categories: tuple | None = None
+    #: The model's scaling: its category lists (``Scaling.categories``) and what it reads a
+    #: missing value as (``Scaling.fills``); None before a model is started.
+    scaling: Scaling | None = None
 
     @cached_property
     def nbytes(self) -> int:
@@ -70,13 +74,12 @@ def snapshot_of(training, split: DataSplit, curves: pd.DataFrame) -> Snapshot:
     model = training.model
     summary = training.summary()
     rules = model.rules_frame()
-    categories = model.run_.scaling.categories
     model_ids = split.labelsets.ids_of(model.labelsets_)
     rules["labelset_id"] = model_ids[model.population_.ls[: len(rules)]]
     return Snapshot(
         iteration=summary["iteration"], summary=summary, rules=rules,
         bounds=RuleBounds.of_model(model), history=training.history(),
-        curves=curves, categories=categories,
+        curves=curves, scaling=model.run_.scaling,
     )
 
 

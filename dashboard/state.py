@@ -238,7 +238,7 @@ class Session:
             self.traced = Traced(trace, bounds,
                                  int(self.split.train_idx[trace.row]),
                                  int(training.summary()["macro_size"]),
-                                 training.model.run_.scaling.categories)
+                                 training.model.run_.scaling)
         return self.traced
 
     def learn(self, n_iterations: int) -> None:

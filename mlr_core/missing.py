@@ -1,8 +1,8 @@
 """Missing feature values: how a rule's test reads one, and how a benchmark makes them.
 
 A missing value is NaN, from a NumPy array, a DataFrame, an ARFF ``?`` or an empty CSV cell (or
-a NaN a sparse row stores, at predict time under ``"typical"``). The estimator's ``missing``
-parameter (``mlr_core/params.py``) says how every step reads it:
+a NaN a sparse row stores, under ``"typical"``: its absent values are 0s). The estimator's
+``missing`` parameter (``mlr_core/params.py``) says how every step reads it:
 
 - ``"typical"`` (the default): **a missing value reads as its feature's typical training
   value**: a 0/1 feature's more frequent value, a nominal feature's most frequent category, any

@@ -246,16 +246,19 @@ class Scaling:
 
 
 def typical_values(X, scaling: Scaling) -> np.ndarray:
-    """Per feature of training rows ``X`` (dense, or canonical CSR, whose absent values are 0s)
-    the value a missing one reads as under ``missing="typical"``: a 0/1 feature's more frequent
-    value (1 on a tie), a nominal feature's most frequent category code (the first on a tie),
-    any other's mean of its known values (within its range, whatever the rounding); NaN where
-    no value is known, so that its missing values stay missing and no rule tests it (covering
-    and mutation never centre a test on NaN). Measured against mean imputation and "a test on a
-    missing value fails" in ``docs/missing_values.md``."""
-    if sp.issparse(X):
-        mean = np.asarray(X.sum(axis=0)).ravel() / max(X.shape[0], 1)
-        count = np.full(X.shape[1], X.shape[0])
+    """Per feature of training rows ``X`` (dense, or canonical CSR, whose absent values are 0s
+    and whose stored NaN are missing) the value a missing one reads as under
+    ``missing="typical"``: a 0/1 feature's more frequent value (1 on a tie), a nominal
+    feature's most frequent category code (the first on a tie), any other's mean of its known
+    values (within its range, whatever the rounding); NaN where no value is known, so that its
+    missing values stay missing and no rule tests it (covering and mutation never centre a test
+    on NaN). Measured against mean imputation and "a test on a missing value fails" in
+    ``docs/missing_values.md``."""
+    if sp.issparse(X):  # stored values added in row order, as the dense sum adds them
+        missing = np.isnan(X.data)
+        count = X.shape[0] - np.bincount(X.indices[missing], minlength=X.shape[1])
+        total = np.bincount(X.indices, np.where(missing, 0.0, X.data), X.shape[1])
+        mean = total / np.maximum(count, 1)
     else:
         known = ~np.isnan(X)
         count = known.sum(axis=0)

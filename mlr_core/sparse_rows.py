@@ -28,25 +28,32 @@ def checked_csr(X) -> sp.csr_matrix:
 
 
 def column_stats(X: sp.csr_matrix, with_counts: bool):
-    """Per column of sparse ``X``, counting each value not stored as a 0: (min, max, whether
-    it takes no value but 0 and 1, and with ``with_counts`` its distinct values with their
-    counts, as ``np.unique(column, return_counts=True)`` would give them, else None)."""
+    """Per column of sparse ``X``, from its known values, each value not stored counting as a
+    0 and a stored NaN as missing (``mlr_core/missing.py``), as `Scaling.of` reads a dense
+    column: (min, max, 0 to 0 where no value is known; whether it takes no value but 0 and 1,
+    False where none is known; and with ``with_counts`` its distinct values with their counts,
+    as ``np.unique`` would give the known ones, else None)."""
     n, d = X.shape
     columns = X.tocsc()
     columns.sort_indices()
     stored = np.diff(columns.indptr)
+    owner = np.repeat(np.arange(d), stored)
+    missing = np.isnan(columns.data)
+    known = n - np.bincount(owner[missing], minlength=d)
     absent = stored < n  # the column has a 0 that is not stored
     low = np.where(absent, 0.0, np.inf)
     high = np.where(absent, 0.0, -np.inf)
     has = stored > 0
-    if columns.nnz:
+    if columns.nnz:  # a missing value as +-inf, which every known one passes (as Scaling.of)
         starts = columns.indptr[:-1][has]
-        low[has] = np.minimum(low[has], np.minimum.reduceat(columns.data, starts))
-        high[has] = np.maximum(high[has], np.maximum.reduceat(columns.data, starts))
-    not_binary = (columns.data != 0.0) & (columns.data != 1.0)
-    binary = np.bincount(np.repeat(np.arange(d), stored), weights=not_binary, minlength=d) == 0
-    if n == 0:
-        binary[:] = False
+        data = columns.data
+        low[has] = np.minimum(low[has],
+                              np.minimum.reduceat(np.where(missing, np.inf, data), starts))
+        high[has] = np.maximum(high[has],
+                               np.maximum.reduceat(np.where(missing, -np.inf, data), starts))
+    low[known == 0] = high[known == 0] = 0.0
+    not_binary = (columns.data != 0.0) & (columns.data != 1.0) & ~missing
+    binary = (np.bincount(owner, weights=not_binary, minlength=d) == 0) & (known > 0)
     counted = None
     if with_counts:
         counted = tuple(_counted(columns.data[columns.indptr[j]:columns.indptr[j + 1]],
@@ -55,9 +62,9 @@ def column_stats(X: sp.csr_matrix, with_counts: bool):
 
 
 def _counted(stored: np.ndarray, zeros: int):
-    """A column's distinct values and their counts, from its stored values and the number of
-    0s not stored."""
-    values, counts = np.unique(stored, return_counts=True)
+    """A column's distinct known values and their counts, from its stored values (NaN:
+    missing, left out) and the number of 0s not stored."""
+    values, counts = np.unique(stored[~np.isnan(stored)], return_counts=True)
     if zeros:
         at = int(np.searchsorted(values, 0.0))
         if at < len(values) and values[at] == 0.0:  # explicit zeros stored too

@@ -141,9 +141,12 @@ def check_training_features(estimator, X) -> tuple[np.ndarray, np.ndarray | None
     """X checked as training data, and a DataFrame's column names or None: what scikit-learn
     records as ``n_features_in_`` and ``feature_names_in_``. It records them on a stand-in,
     not on ``estimator``, whose fitted state (``mlr_core.fitted_state``) holds them and only
-    its training session writes; messages and tags are the estimator's."""
+    its training session writes; messages and tags are the estimator's. A sparse X may store
+    NaN where the estimator reads a missing value as its feature's fill (its ``missing``
+    parameter, checked before)."""
     record = SimpleNamespace(__sklearn_tags__=estimator.__sklearn_tags__)
-    return _validated(record, X, True, estimator), getattr(record, "feature_names_in_", None)
+    X = _validated(record, X, True, estimator, sparse_missing=estimator.missing == "typical")
+    return X, getattr(record, "feature_names_in_", None)
 
 
 def _validated(owner, X, reset: bool, estimator, sparse_missing: bool = False) -> np.ndarray:
@@ -166,13 +169,14 @@ def _validated(owner, X, reset: bool, estimator, sparse_missing: bool = False) -
 
 
 def check_no_missing_stored(values: np.ndarray) -> None:
-    """Refuse NaN among a sparse matrix's stored values: missing values are learned from dense
-    rows only (``mlr_core/missing.py``), and read from sparse ones only by a model that reads
-    them as their features' fills; a sparse row's absent value is a 0, never missing."""
+    """Refuse NaN among a sparse matrix's stored values under ``missing="fail"``: sparse rows
+    store missing values only for a model that reads them as their features' fills
+    (``mlr_core/missing.py``); a sparse row's absent value is a 0, never missing."""
     if np.isnan(values).any():
-        raise InputError("A sparse X cannot hold missing values (NaN) here: pass the rows "
-                         "dense, fill the missing cells, or predict with a model fitted with "
-                         "missing='typical'.")
+        raise InputError("A sparse X cannot hold missing values (NaN) with missing='fail': "
+                         "pass the rows dense, fill the missing cells, or fit with "
+                         "missing='typical' (the default), which reads a missing value as its "
+                         "feature's typical training value.")
 
 
 def check_no_infinity(X: np.ndarray) -> None:

@@ -26,6 +26,7 @@ from mlr_core.missing import with_missing
 from mlr_core.scaling import Scaling
 from mlr_core.scorecard import missing_note
 from mlr_core.scorecard import to_csv as scorecard_csv
+from mlr_core.sparse_rows import SparseRows
 
 
 def planted(n=400, d=6, seed=0):
@@ -380,7 +381,7 @@ def test_explain_and_the_scorecard_say_what_a_missing_value_reads_as(holed):
 
 def test_a_sparse_nan_at_predict_time_reads_as_its_fill():
     """A sparse row storing NaN (typical): read as the fill, as a dense row; refused under
-    ``fail``, and in training either way."""
+    ``fail``, in training and in predict."""
     r = np.random.default_rng(13)
     X = (r.random((300, 30)) < 0.2).astype(float)
     Y = np.column_stack([X[:, 0] > 0, X[:, 1] > 0]).astype(np.uint8)
@@ -391,12 +392,68 @@ def test_a_sparse_nan_at_predict_time_reads_as_its_fill():
     assert np.array_equal(model.predict_proba(stored), model.predict_proba(holed))
     filled = np.where(np.isnan(holed), model.run_.scaling.fills, holed)
     assert np.array_equal(model.predict_proba(stored), model.predict_proba(filled))
-    with pytest.raises(InputError, match="sparse X cannot hold missing"):
-        MLRClassifier(n_rules=200, n_iter=10).fit(stored, Y[:50])
+    refusal = re.escape("A sparse X cannot hold missing values (NaN) with missing='fail': "
+                        "pass the rows dense, fill the missing cells, or fit with "
+                        "missing='typical'")
+    with pytest.raises(InputError, match=refusal):
+        MLRClassifier(n_rules=200, n_iter=10, missing="fail").fit(stored, Y[:50])
     failing = MLRClassifier(n_rules=200, n_iter=2000, random_state=0, missing="fail").fit(
         sp.csr_matrix(X), Y)
-    with pytest.raises(InputError, match="sparse X cannot hold missing"):
+    with pytest.raises(InputError, match=refusal):
         failing.predict(stored)
+    with pytest.raises(InputError, match=refusal):
+        TrainingSession(failing).start(stored, Y[:50], warm_start=True)
+
+
+def holed_words(seed=15):
+    """Sparse word counts (some negative, so a feature's 0 is not its axis's start) storing NaN
+    for a fifth of their stored values, and, dense, the same cells: column 3 stores NaN only
+    (its known values are its 0s not stored), column 4 NaN in every row (no value known)."""
+    r = np.random.default_rng(seed)
+    X = (r.random((240, 12)) < 0.3) * r.integers(1, 4, (240, 12)).astype(float)
+    X[:, 5] *= -1.0
+    X[:, 4] = 1.0
+    Y = np.column_stack([X[:, 0] > 0, X[:, 1] > 0]).astype(np.uint8)
+    stored = sp.csr_matrix(X)
+    stored.data[r.random(stored.nnz) < 0.2] = np.nan
+    stored.data[np.isin(stored.indices, [3, 4])] = np.nan
+    return stored, stored.toarray(), Y
+
+
+@pytest.mark.parametrize("axis", ["minmax", "rank"])
+def test_a_sparse_fit_with_stored_nan_is_the_dense_fit(axis):
+    """Under typical, sparse rows storing NaN learn what their densified twin learns (the same
+    ranges, knots, fills, rules and predictions, bytes of the model file alike), the 0s not
+    stored counted as known values, while the bound rows stay sparse."""
+    stored, dense, Y = holed_words()
+    assert np.isnan(stored.data).any() and np.isnan(dense).sum() == np.isnan(stored.data).sum()
+    sparse_model = MLRClassifier(n_rules=300, n_iter=1500, random_state=0, axis=axis)
+    sparse_model.fit(stored, Y)
+    dense_model = MLRClassifier(n_rules=300, n_iter=1500, random_state=0, axis=axis)
+    dense_model.fit(dense, Y)
+    assert sparse_model.to_json() == dense_model.to_json()
+    assert np.array_equal(sparse_model.predict_proba(stored), dense_model.predict_proba(dense))
+    assert isinstance(sparse_model.run_.X, SparseRows)
+    assert len(sparse_model.run_.X.data) == stored.nnz
+    fills = sparse_model.run_.scaling.fills
+    known = ~np.isnan(dense)
+    means = np.where(known, dense, 0.0).sum(axis=0) / np.maximum(known.sum(axis=0), 1)
+    assert np.array_equal(fills[5:], means[5:])  # numeric: the mean of the known values
+    assert fills[3] == 0.0 and np.isnan(fills[4])  # only 0s known; nothing known
+    lower, _ = sparse_model.rule_bounds()
+    assert np.isnan(lower[:, 4]).all()  # no rule tests a feature never known
+
+
+def test_a_training_session_starts_and_warm_starts_on_sparse_rows_storing_nan():
+    stored, dense, Y = holed_words(16)
+    sessions = [TrainingSession(MLRClassifier(n_rules=200, random_state=0)).start(rows, Y)
+                for rows in (stored, dense)]
+    for session, rows in zip(sessions, (stored, dense), strict=True):
+        session.learn(500).tune_bipartition()
+        session.start(rows, Y, warm_start=True).learn(300).tune_bipartition()
+    sparse_model, dense_model = (session.model for session in sessions)
+    assert sparse_model.to_json() == dense_model.to_json()
+    assert np.array_equal(sparse_model.predict(stored), dense_model.predict(dense))
 
 
 def edited(text, edit) -> str:

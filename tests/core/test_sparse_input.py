@@ -201,8 +201,8 @@ def test_bad_sparse_input_is_refused_with_a_message(pair, data):
     model = pair[0]
     nan = X.copy()
     nan.data[0] = np.nan
-    with pytest.raises(InputError, match="NaN"):
-        fitted(nan, Y)
+    with pytest.raises(InputError, match="NaN"):  # "typical" reads it (test_missing_values)
+        fitted(nan, Y, missing="fail")
     failing = MLRClassifier(n_iter=200, random_state=0, missing="fail").fit(X, Y)
     with pytest.raises(InputError, match="NaN"):  # a stored NaN is read by "typical" only
         failing.predict(nan)

@@ -1,7 +1,9 @@
 """The Population page's axes: a nominal feature as its categories with a rule's set as bands,
 a heavy-tailed feature on a log or order axis ticked in the data's units (issue 32 item 5,
-issue 31 item 6)."""
+issue 31 item 6); a row without a value drawn as the model reads it (issue 32: at the fill
+under missing="typical", apart under "fail")."""
 
+import functools
 import re
 
 import numpy as np
@@ -17,32 +19,38 @@ COLOURS = ("blue", "green", "ochre", "red", "white")
 
 
 def _table(n=400, seed=0):
-    """A colour (a pandas category, some cells missing), a heavy-tailed amount and a size; the
-    labels are planted on a set of colours, on the amount and on the size."""
+    """A colour (a pandas category, some cells missing), a heavy-tailed amount and a size (some
+    cells missing); the labels are planted on a set of colours, on the amount and on the size."""
     rng = np.random.default_rng(seed)
     colour = rng.choice(COLOURS, n).astype(object)
     colour[rng.random(n) < 0.05] = None
     amount = np.exp(rng.normal(3.0, 1.5, n))
     size = rng.uniform(0.0, 1.0, n)
     Y = np.column_stack([np.isin(colour, ["red", "ochre"]), amount > 50, size > 0.5])
+    size[rng.random(n) < 0.05] = np.nan
     df = pd.DataFrame({"colour": pd.Categorical(colour, categories=COLOURS), "amount": amount,
                        "size": size})
     return df, Y.astype(np.uint8)
 
 
-@pytest.fixture(scope="module")
-def fitted():
-    """The table, a model fitted on it as a DataFrame, and its features as the engine's codes
-    (what the dashboard's data hold)."""
+@functools.cache
+def fitted_with(missing: str):
+    """The table, a model fitted on it as a DataFrame under ``missing``, and its features as
+    the engine's codes (what the dashboard's data hold)."""
     df, Y = _table()
-    model = MLRClassifier(n_iter=3000, random_state=0).fit(df, Y)
+    model = MLRClassifier(n_iter=3000, random_state=0, missing=missing).fit(df, Y)
     categories = model.run_.scaling.categories
     return df, model, nominal.encoded(df, categories).to_numpy(float)
 
 
+@pytest.fixture(scope="module")
+def fitted():
+    """`fitted_with` the default, ``missing="typical"``."""
+    return fitted_with("typical")
+
+
 def _page(model, X, features, kinds=("auto", "auto")):
-    categories = model.run_.scaling.categories
-    axes = plot_axes.axes_of(X, features, categories, kinds)
+    axes = plot_axes.axes_of(X, features, model.run_.scaling, kinds)
     rules = model.rules_frame().assign(labelset_id=0)
     bounds = RuleBounds.of(*model.rule_bounds(), sets=model.rule_sets())
     rects, _, axes = frames.projection(rules, bounds, X, features, axes=axes)
@@ -57,8 +65,9 @@ def test_the_engine_and_the_dashboard_name_the_same_empty_set():
     assert NO_SET == population.NO_SET
 
 
-def test_a_nominal_axis_has_one_slot_per_category_named_by_it(fitted):
-    df, model, X = fitted
+def test_a_nominal_axis_has_one_slot_per_category_named_by_it():
+    """Under ``missing="fail"`` a row without a colour sits in a last slot, *missing*."""
+    df, model, X = fitted_with("fail")
     _, points, axes, fig = _page(model, X, (0, 1))
     missing = int(df["colour"].isna().sum())
     assert axes[0].kind == "category" and axes[0].missing == missing > 0
@@ -72,11 +81,54 @@ def test_a_nominal_axis_has_one_slot_per_category_named_by_it(fitted):
     assert (points["x"] != slot).any()  # jittered, not piled on one spot
     assert points["x_text"].tolist() == [c if isinstance(c, str) else "missing"
                                          for c in df["colour"]]
-    assert f"{missing} rows without a value" in axes[0].words("colour")
+    assert f"{missing} rows without a value (or with a category training never saw) sit in " \
+           "the slot *missing*" in axes[0].words("colour")
 
 
-def test_a_rules_bands_cover_exactly_the_categories_its_text_names(fitted):
-    _, model, X = fitted
+def test_rows_without_a_value_are_drawn_where_the_model_reads_them(fitted):
+    """Under ``missing="typical"`` a row without a colour is drawn in the slot of the colour
+    the model reads (its fill), a row without a size at the size it reads, and the caption
+    says so; under ``"fail"`` the size's are left out, as the caption says."""
+    df, model, X = fitted
+    _, points, axes, fig = _page(model, X, (0, 2))
+    scaling = model.run_.scaling
+    colour, size = scaling.fill_value(0), scaling.fills[2]
+    no_colour, no_size = df["colour"].isna().to_numpy(), df["size"].isna().to_numpy()
+    assert no_colour.any() and no_size.any() and colour in COLOURS and np.isfinite(size)
+    assert list(fig["layout"]["xaxis"]["ticktext"]) == list(COLOURS)  # no slot for them
+    slot = np.rint(points["x"]).astype(int)
+    assert (slot[no_colour] == COLOURS.index(colour)).all()
+    assert (points["x_text"][no_colour] == f"missing (read as {colour})").all()
+    assert (points["y"][no_size] == size).all()
+    assert (points["y_text"][no_size] == f"missing (read as {size:g})").all()
+    assert np.array_equal(points["y"][~no_size], df["size"][~no_size])
+    assert axes[0].words("colour") == (
+        f"**colour**: one slot per category; a rule's set is drawn as bands. {no_colour.sum()} "
+        f"rows without a value of **colour** are drawn at the value the model reads: {colour}.")
+    assert axes[1].words("size") == (
+        f"{no_size.sum()} rows without a value of **size** are drawn at the value the model "
+        f"reads: {size:g}.")
+    _, failing, X = fitted_with("fail")
+    _, points, axes, _ = _page(failing, X, (0, 2))
+    assert np.isnan(points["y"][no_size]).all()  # plotly leaves a NaN point out
+    assert axes[1].words("size") == (
+        f"{no_size.sum()} rows without a value of **size** are left out of the plot.")
+
+
+def test_a_category_training_never_saw_keeps_the_slot_missing_under_typical():
+    """A category no rule's set can take is no missing value: under ``"typical"`` it still
+    sits in the slot *missing*, while a row without a value is drawn at the fill."""
+    axis = plot_axes.axis_of(np.array([0.0, 1.0, -1.0, np.nan]), categories=COLOURS, fill=3.0)
+    assert axis.missing == 1 and axis.unseen == 1 and axis.range == (-0.5, 5.5)
+    assert axis.place(np.array([np.nan, -1.0])).tolist() == [3.0, 5.0]
+    assert axis.words("colour").endswith(
+        "1 row without a value of **colour** is drawn at the value the model reads: red. "
+        "1 row with a category training never saw sits in the slot *missing*: a rule's set "
+        "never takes it, a wildcard does.")
+
+
+def test_a_rules_bands_cover_exactly_the_categories_its_text_names():
+    _, model, X = fitted_with("fail")
     rects, _, axes, _ = _page(model, X, (0, 1))
     texts = model.rules_frame()["rule"]
     slots = np.arange(len(COLOURS) + 1)  # the categories' slots and the missing one
@@ -202,3 +254,5 @@ def test_the_population_page_opens_on_a_model_with_a_category_column():
     captions = " ".join(c.value for c in at.caption)
     assert "**colour**: one slot per category" in captions
     assert "**amount**: a log axis" in captions
+    assert "rows without a value of **colour** are drawn at the value the model reads" \
+        in captions
