@@ -10,7 +10,9 @@ jittered point or a band's edge between two categories.
 
 A row without a value is drawn as the fitted model reads it (``mlr_core/missing.py``): at its
 feature's fill under ``missing="typical"``, else (``"fail"``, or a feature training never knew)
-left out of a numeric axis and in the slot *missing* of a category axis.
+left out of a numeric axis and in the last slot of a category axis, *missing*. A category
+training never saw is in that last slot too, which holds nothing else where the rows without a
+value are drawn at the fill: it is then named *unseen*.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ JITTER = 0.3
 ORDER_TICKS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 #: Ticks closer than this share of the axis are one tick (a value many rows share).
 TICK_GAP = 0.04
+#: The names of a category axis's last slot (`PlotAxis.slot_name`): where it holds the rows
+#: without a value, and where it holds only the categories training never saw.
 MISSING = "missing"
+UNSEEN = "unseen"
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ class PlotAxis:
     """One feature's axis. ``kind``: "linear", "binary" (a 0/1 feature: two slots), "log",
     "order" or "category"; ``range``: the plot's range in plot coordinates; ``missing``: rows
     without a value (NaN), drawn at ``fill``, or where it is NaN left out of the plot (on a
-    category axis: in a last slot, "missing"); ``unseen``: rows of a category training never
+    category axis: in a last slot, `slot_name`); ``unseen``: rows of a category training never
     saw, in that slot whatever the fill (no rule's set takes them); ``reason``: why this kind,
     for the caption."""
 
@@ -87,9 +92,15 @@ class PlotAxis:
 
     @property
     def slotted(self) -> int:
-        """Rows in a category axis's slot *missing*: those of an unseen category, and those
-        without a value where the model reads none."""
+        """Rows in a category axis's last slot: those of an unseen category, and those without
+        a value where the model reads none."""
         return self.unseen + (self.missing if math.isnan(self.fill) else 0)
+
+    @property
+    def slot_name(self) -> str:
+        """What a category axis's last slot holds: *missing* values where the model reads none
+        (they sit there), else only categories training never saw, *unseen*."""
+        return MISSING if math.isnan(self.fill) else UNSEEN
 
     def positions(self, values) -> np.ndarray:
         """``values`` (data units; a category axis: codes, NaN or -1 for none) on the plot."""
@@ -100,12 +111,13 @@ class PlotAxis:
             return np.interp(values, *self.knots, left=0.0, right=1.0)
         if self.kind == "category":
             known = (values >= 0) & (values < len(self.categories))
-            return np.where(known, values, len(self.categories))  # the "missing" slot
+            return np.where(known, values, len(self.categories))  # the last slot
         return values
 
     def texts(self, values) -> list[str]:
-        """``values`` (`coded`) as a person reads them in a hover: the number, the category, or
-        missing (with the value the model reads, where it reads one)."""
+        """``values`` (`coded`) as a person reads them in a hover: the number, the category (one
+        training never saw: its slot's `slot_name`), or missing (with the value the model reads,
+        where it reads one)."""
         values = np.asarray(values, dtype=float)
         missing = MISSING
         if not math.isnan(self.fill):
@@ -115,7 +127,7 @@ class PlotAxis:
     def _text(self, value: float) -> str:
         if self.kind == "category":
             known = 0 <= value < len(self.categories)
-            return str(self.categories[int(value)]) if known else MISSING
+            return str(self.categories[int(value)]) if known else self.slot_name
         return format(value, "g")
 
     def jittered(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -177,7 +189,7 @@ class PlotAxis:
             names = [short(c, 18) for c in map(str, self.categories)]
             slots = len(names) + (self.slotted > 0)
             return {"tickmode": "array", "tickvals": list(range(slots)),
-                    "ticktext": names + ([MISSING] if self.slotted else []),
+                    "ticktext": names + ([self.slot_name] if self.slotted else []),
                     "tickangle": -30 if max(map(len, names)) > 8 else 0, "zeroline": False}
         values = self._tick_values()
         shown, where = [], []
@@ -221,8 +233,8 @@ class PlotAxis:
                      "without a value (or with a category training never saw)")
             one = self.slotted == 1
             parts.append(f"{_rows(self.slotted)} {which} {'sits' if one else 'sit'} in the "
-                         f"slot *missing*: a rule's set never takes {'it' if one else 'them'}, "
-                         "a wildcard does.")
+                         f"slot *{self.slot_name}*: a rule's set never takes "
+                         f"{'it' if one else 'them'}, a wildcard does.")
         return " ".join(parts)
 
 

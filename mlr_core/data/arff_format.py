@@ -109,7 +109,7 @@ def _arff_columns(obj: dict, sparse: bool) -> Callable[[int], np.ndarray]:
     Sparse rows (dicts of their non-zero cells) are regrouped by attribute, so that no dense
     (rows x attributes) array of objects is ever made: a 0.34 MB file can declare 80 million
     cells. An attribute absent from a sparse row is 0; for a nominal attribute, its first declared
-    value.
+    value. A ``?`` is missing (None), in a sparse row as in a dense one.
     """
     rows, attributes = obj["data"], obj["attributes"]
     n = len(rows)
@@ -342,7 +342,9 @@ def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes,
                stay_sparse=False) -> Dataset:
     """An ARFF file's text as a `Dataset`; with ``stay_sparse``, a sparse ARFF's features stay
     sparse (a CSR matrix), checked against ``max_bytes`` by what the file can hold (16 bytes per
-    value at most: a value and its index take at least 4 characters), not rows x columns."""
+    value at most: a value and its index take at least 4 characters; a nominal's ``?`` is NaN
+    in each of its one-hot columns, so stores one value per declared value), not rows x
+    columns."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines = [_relation_without_comment(line) if line.lstrip().upper().startswith("@RELATION")
              else line for line in lines]
@@ -366,7 +368,15 @@ def parse_arff(text, source, name, xml, xml_source, labels, notes, max_bytes,
     width = len(label_idx) + sum(_encoded_width(kind) for j, (_, kind) in enumerate(attributes)
                                  if j not in skip)
     keep_sparse = stay_sparse and lines[next(_iter_data_lines(lines)) - 1].lstrip()[:1] == "{"
-    cells = n_rows * len(label_idx) + len(text) // 2 if keep_sparse else n_rows * width
+    if keep_sparse:
+        widest = max([1, *(_encoded_width(kind) for j, (_, kind) in enumerate(attributes)
+                           if j not in skip)])
+        unknown = sum(line.count("?") for line in lines[data_at + 1:])
+        # 8-byte cells: the labels (dense), 2 per stored value (at least 4 characters of the
+        # file each), 2 more per further value of a nominal that a "?" makes NaN
+        cells = n_rows * len(label_idx) + len(text) // 2 + 2 * unknown * (widest - 1)
+    else:
+        cells = n_rows * width
     check_memory(8 * cells, f"{source}: {n_rows:,} rows x {width:,} columns",
                  DatasetError, max_bytes, RAISE_BUDGET)
     obj, sparse = _decode_arff(lines, source)

@@ -38,9 +38,10 @@ class Dataset:
     Attributes
     ----------
     X : ndarray of shape (n, d), float64, or scipy CSR matrix
-        Features, NaN where missing (dense rows only), never inf; sparse for a sparse ARFF
-        loaded with ``sparse=True``. A nominal feature's column (``categories[j]`` not None)
-        holds its category codes: ``k`` for ``categories[j][k]``, NaN where missing.
+        Features, NaN where missing (a sparse row stores it; a cell it does not store is a
+        0), never inf; sparse for a sparse ARFF loaded with ``sparse=True``. A nominal
+        feature's column (``categories[j]`` not None) holds its category codes: ``k`` for
+        ``categories[j][k]``, NaN where missing.
     Y : ndarray of shape (n, m), uint8
         Labels, 0/1.
     feature_names, label_names : list of str
@@ -259,8 +260,8 @@ def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Row
         if len(names) != width:
             raise DatasetError(f"{source}: {len(names)} {what} names for {width} {what} columns")
         check_unique_names(names, what, DatasetError, source)
-    # NaN is a missing value (mlr_core/missing.py) in dense rows only; inf is no measurement
-    bad = ~np.isfinite(X.data) if sparse else np.isinf(X)  # a value not stored is a 0
+    # NaN is a missing value (mlr_core/missing.py), stored in a sparse row; inf is no measurement
+    bad = np.isinf(X.data) if sparse else np.isinf(X)
     if bad.any():
         if sparse:
             k = int(np.argmax(bad))
@@ -269,8 +270,7 @@ def checked_arrays(X, Y, feature_names, label_names, source: str, row_label: Row
             i, j = (int(k) for k in np.argwhere(bad)[0])
         raise DatasetError(
             f"{source}, {row_label(i)}: feature {feature_names[j]!r} is {X[i, j]} "
-            "(inf is not allowed, nor NaN in sparse rows; in dense rows leave a missing cell "
-            "empty, ? in ARFF)"
+            "(inf is not allowed; leave a missing cell empty, ? in ARFF)"
         )
     return (X if sparse else np.ascontiguousarray(X)), Y
 

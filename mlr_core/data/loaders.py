@@ -82,8 +82,8 @@ def load_dataset(path, labels=None, max_bytes: float = MEMORY_BUDGET,
         before it is read or allocated, with a `DatasetError` naming both sizes.
     sparse : bool
         Keep a sparse ARFF's features sparse (``X`` a scipy CSR matrix, its memory growing with
-        the values the file holds, not rows x columns), as ``MLRClassifier`` reads them; other
-        files are read dense whatever it says.
+        the values the file holds, not rows x columns; a ``?`` stored as NaN, missing), as
+        ``MLRClassifier`` reads them; other files are read dense whatever it says.
 
     Returns
     -------

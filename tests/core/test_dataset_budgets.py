@@ -58,6 +58,21 @@ def test_sparse_arff_within_the_budget_is_filled_without_a_dense_intermediate():
     assert peak < 1.5 * ds.X.nbytes, f"peak {peak / 1e6:.0f} MB for X of {ds.X.nbytes / 1e6:.0f}"
 
 
+def test_a_question_mark_on_a_wide_nominal_counts_each_value_it_stores():
+    """Read sparse, a nominal's ``?`` is NaN stored in each of its one-hot columns: 8 MB from a
+    file of 9 kB, counted (16 bytes a value) before any of it exists."""
+    values = ",".join(f"v{k}" for k in range(500))
+    data = (f"@relation 'wide: -C 2'\n@attribute L1 {{0,1}}\n@attribute L2 {{0,1}}\n"
+            f"@attribute c {{{values}}}\n@data\n" + "{2 ?}\n" * 1_000).encode()
+    assert len(data) < 9_000
+    stored = 16 * 500 * 1_000
+    with pytest.raises(DatasetError, match=r"wide\.arff: 1,000 rows x 502 columns would take "
+                                           r"8\.0 MB of memory, more than the budget of 7\.2 MB"):
+        load_dataset_bytes(data, "wide.arff", sparse=True, max_bytes=0.9 * stored)
+    ds = load_dataset_bytes(data, "wide.arff", sparse=True, max_bytes=2 * stored)
+    assert ds.X.nnz == 500 * 1_000 and np.isnan(ds.X.data).all()
+
+
 def test_budget_is_checked_for_csv_and_for_the_file_itself(tmp_path):
     text = "a,b,label:y\n" + "1,2,0\n" * 100
     with pytest.raises(DatasetError, match=r"c\.csv: 100 rows x 3 columns would take 2\.4 kB of "

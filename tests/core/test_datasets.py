@@ -270,8 +270,13 @@ def test_latin1_bytes_are_read_with_a_note():
         # inf features and missing labels (a missing feature is NaN: test_missing_values.py)
         (DENSE.replace("0, y, 3", "0, y, inf"), "d.arff", {"labels": 2},
          r"d\.arff, line 9: feature 'c' is inf"),
+        (SPARSE.replace("{1 y, 2 3, 4 0}", "{1 y, 2 inf, 4 0}"), "s.arff",
+         {"labels": 2, "sparse": True}, r"s\.arff, line 9: feature 'c' is inf"),
         (DENSE.replace("0, y, 3, 0, 0", "0, y, 3, ?, 0"), "d.arff", {"labels": 2},
          r"d\.arff, line 9: label 'L1' is missing \('\?'\)"),
+        *((SPARSE.replace("{1 y, 2 3, 4 0}", "{1 y, 2 ?, 4 ?}"), "s.arff",  # the feature's is NaN
+           {"labels": 2, "sparse": sparse}, r"s\.arff, line 9: label 'L2' is missing \('\?'\)")
+          for sparse in (True, False)),
         ("a,b,label:y\n1,2,0\n3,inf,1\n", "c.csv", {}, r"c\.csv, line 3: feature 'b' is inf"),
         ("a,b,label:y\n1,2,0\n3,4,\n", "c.csv", {}, r"c\.csv, line 3: label 'y' is nan"),
         # non-numeric cells

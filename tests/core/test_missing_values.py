@@ -444,6 +444,60 @@ def test_a_sparse_fit_with_stored_nan_is_the_dense_fit(axis):
     assert np.isnan(lower[:, 4]).all()  # no rule tests a feature never known
 
 
+def holed_arff(seed=17) -> tuple[str, np.ndarray, np.ndarray]:
+    """`holed_words` written as a sparse ARFF (a stored NaN written ``?``) with a nominal
+    colour, ``?`` in some rows and absent in others (its first declared value, red), then the
+    two labels; and, dense, the features the file holds (the colour one-hot, NaN in each of its
+    columns where ``?``) and the labels."""
+    stored, dense, Y = holed_words(seed)
+    colour = np.random.default_rng(seed).choice(["", "?", "blue", "green"], len(Y))
+    d = stored.shape[1]
+    lines = ["@relation holes", *(f"@attribute w{j} numeric" for j in range(d)),
+             "@attribute colour {red,blue,green}", "@attribute L1 {0,1}",
+             "@attribute L2 {0,1}", "@data"]
+    for i, row in enumerate(stored):
+        cells = [f"{j} {'?' if np.isnan(v) else f'{v:g}'}" for j, v in zip(row.indices, row.data,
+                                                                          strict=True)]
+        cells += [f"{d} {colour[i]}"] if colour[i] else []
+        cells += [f"{d + 1 + k} 1" for k in np.flatnonzero(Y[i])]
+        lines.append("{" + ", ".join(cells) + "}")
+    one_hot = np.column_stack([np.where(colour == "?", np.nan, colour == value)
+                               for value in ("", "blue", "green")])
+    return "\n".join(lines) + "\n", np.hstack([dense, one_hot]), Y
+
+
+def test_a_sparse_arff_reads_a_question_mark_as_a_stored_nan():
+    """Read sparse, a ``?`` is a stored NaN (a missing nominal's in each of its one-hot
+    columns) and a cell not given a 0 not stored: the file's features, as its dense reading
+    gives them."""
+    text, features, Y = holed_arff()
+    sparse = load_dataset_bytes(text.encode(), "holes.arff", labels=2, sparse=True)
+    dense = load_dataset_bytes(text.encode(), "holes.arff", labels=2)
+    assert sp.issparse(sparse.X) and isinstance(dense.X, np.ndarray)
+    assert np.array_equal(dense.X, features, equal_nan=True)
+    assert np.array_equal(sparse.X.toarray(), features, equal_nan=True)
+    assert np.isnan(features[:, -3:]).any() and (features[:, -3] == 1).any()  # "?", absent
+    assert sparse.X.nnz == np.count_nonzero(features)  # NaN stored, no 0
+    assert np.isnan(sparse.X.data).sum() == np.isnan(features).sum() > 0
+    assert np.array_equal(sparse.Y, Y) and np.array_equal(dense.Y, Y)
+
+
+def test_a_sparse_arff_with_question_marks_fits_as_its_dense_reading():
+    """Under ``missing="typical"`` (the default) the sparse reading fits the dense reading's
+    model; ``missing="fail"`` refuses it, saying what to do."""
+    text, _, _ = holed_arff()
+    sparse = load_dataset_bytes(text.encode(), "holes.arff", labels=2, sparse=True)
+    dense = load_dataset_bytes(text.encode(), "holes.arff", labels=2)
+    models = [MLRClassifier(n_rules=300, n_iter=1500, random_state=0).fit(data.X, data.Y)
+              for data in (sparse, dense)]
+    assert models[0].to_json() == models[1].to_json()
+    assert np.array_equal(models[0].predict_proba(sparse.X), models[1].predict_proba(dense.X))
+    with pytest.raises(InputError, match=re.escape(
+            "A sparse X cannot hold missing values (NaN) with missing='fail': pass the rows "
+            "dense, fill the missing cells, or fit with missing='typical'")):
+        MLRClassifier(n_rules=300, n_iter=10, missing="fail").fit(sparse.X, sparse.Y)
+
+
 def test_a_training_session_starts_and_warm_starts_on_sparse_rows_storing_nan():
     stored, dense, Y = holed_words(16)
     sessions = [TrainingSession(MLRClassifier(n_rules=200, random_state=0)).start(rows, Y)

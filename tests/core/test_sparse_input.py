@@ -12,7 +12,7 @@ from mlr_core import MLRClassifier
 from mlr_core.audit import audit
 from mlr_core.compaction import compact
 from mlr_core.data.loaders import load_dataset_bytes
-from mlr_core.errors import DatasetError, InputError
+from mlr_core.errors import InputError
 from mlr_core.export import python_labels, to_python
 from mlr_core.scaling import Scaling
 from mlr_core.scorecard import to_csv
@@ -235,6 +235,3 @@ def test_a_sparse_arff_stays_sparse():
     assert sparse.feature_names == dense.feature_names
     assert sparse.X.nnz == np.count_nonzero(dense.X) < dense.X.size
     assert sparse.to_frame().equals(dense.to_frame().astype(sparse.to_frame().dtypes))
-    missing = SPARSE_ARFF.replace("{1 2}", "{1 ?}")
-    with pytest.raises(DatasetError, match="line 9"):
-        load_dataset_bytes(missing.encode(), "words.arff", labels=["lab"], sparse=True)

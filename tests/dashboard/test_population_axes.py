@@ -1,7 +1,8 @@
 """The Population page's axes: a nominal feature as its categories with a rule's set as bands,
 a heavy-tailed feature on a log or order axis ticked in the data's units (issue 32 item 5,
 issue 31 item 6); a row without a value drawn as the model reads it (issue 32: at the fill
-under missing="typical", apart under "fail")."""
+under missing="typical", apart under "fail"), the last slot of a category axis named by what it
+holds."""
 
 import functools
 import re
@@ -115,16 +116,27 @@ def test_rows_without_a_value_are_drawn_where_the_model_reads_them(fitted):
         f"{no_size.sum()} rows without a value of **size** are left out of the plot.")
 
 
-def test_a_category_training_never_saw_keeps_the_slot_missing_under_typical():
-    """A category no rule's set can take is no missing value: under ``"typical"`` it still
-    sits in the slot *missing*, while a row without a value is drawn at the fill."""
-    axis = plot_axes.axis_of(np.array([0.0, 1.0, -1.0, np.nan]), categories=COLOURS, fill=3.0)
+def test_a_category_training_never_saw_sits_in_the_slot_unseen_under_typical():
+    """A category no rule's set can take is no missing value: under ``"typical"`` it sits in
+    the last slot, named *unseen* as it holds nothing else (a row without a value is drawn at
+    the fill); under ``"fail"`` (no fill) that slot holds both, named *missing*."""
+    values = np.array([0.0, 1.0, -1.0, np.nan])
+    axis = plot_axes.axis_of(values, categories=COLOURS, fill=3.0)
     assert axis.missing == 1 and axis.unseen == 1 and axis.range == (-0.5, 5.5)
     assert axis.place(np.array([np.nan, -1.0])).tolist() == [3.0, 5.0]
+    assert axis.settings()["ticktext"] == [*COLOURS, "unseen"]
+    assert axis.texts(values) == ["blue", "green", "unseen", "missing (read as red)"]
     assert axis.words("colour").endswith(
         "1 row without a value of **colour** is drawn at the value the model reads: red. "
-        "1 row with a category training never saw sits in the slot *missing*: a rule's set "
+        "1 row with a category training never saw sits in the slot *unseen*: a rule's set "
         "never takes it, a wildcard does.")
+    failing = plot_axes.axis_of(values, categories=COLOURS)
+    assert failing.place(np.array([np.nan, -1.0])).tolist() == [5.0, 5.0]
+    assert failing.settings()["ticktext"] == [*COLOURS, "missing"]
+    assert failing.texts(values) == ["blue", "green", "missing", "missing"]
+    assert failing.words("colour").endswith(
+        "2 rows without a value (or with a category training never saw) sit in the slot "
+        "*missing*: a rule's set never takes them, a wildcard does.")
 
 
 def test_a_rules_bands_cover_exactly_the_categories_its_text_names():

@@ -15,16 +15,18 @@ N_ROWS, N_WORDS, N_LABELS = 300, 2000, 3
 
 
 def write_sparse_arff(folder: Path, name: str = "words", density: float = 0.01,
-                      seed: int = 0) -> Path:
+                      seed: int = 0, unknown: float = 0.0) -> Path:
     """``folder/name.arff`` in ARFF's sparse format (``{index value, ...}``) with its MULAN XML:
     0/1 words at ``density``, label k on when the row holds word k or word k + N_LABELS (each
-    in about a fifth of the rows), so that rules have something to learn."""
+    in about a fifth of the rows), so that rules have something to learn; a share ``unknown``
+    of the cells written ``?`` (missing)."""
     rng = np.random.default_rng(seed)
     X = rng.random((N_ROWS, N_WORDS)) < density
     X[:, :2 * N_LABELS] = rng.random((N_ROWS, 2 * N_LABELS)) < 0.1
     Y = X[:, :N_LABELS] | X[:, N_LABELS:2 * N_LABELS]
     return write_sparse_mulan(folder, name, X, Y, [f"w{j:04d}" for j in range(N_WORDS)],
-                              [f"topic{k}" for k in range(N_LABELS)], word_type="numeric")
+                              [f"topic{k}" for k in range(N_LABELS)], word_type="numeric",
+                              unknown=rng.random(X.shape) < unknown if unknown else None)
 
 
 def test_text_stays_sparse_and_dense_enough_data_is_made_dense(tmp_path):
@@ -123,6 +125,45 @@ def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_download
         assert make(), name  # the rules' CSV and model JSON, the audit report
     assert {"words-rules.csv", "words-model.json"} <= set(made)
     assert sp.issparse(session.split.dataset.X)
+
+
+def test_a_sparse_arff_with_question_marks_trains_and_shows_them_as_the_model_reads_them(
+        data_folder):
+    """A sparse ARFF whose ``?`` cells are stored NaN: the data folder's file loads sparse,
+    trains (``missing="typical"``), every page draws, and Explain lists a row's missing
+    values as the model reads them."""
+    from apptest import started
+    from stepping import step
+
+    from dashboard.page_registry import BY_NAME, PAGES
+
+    path = write_sparse_arff(data_folder, "holes", unknown=0.002)
+    at = started().switch_page(BY_NAME["data"].path).run()
+    at.selectbox(key="folder_dataset").set_value(path)
+    at.button(key="load_folder").click().run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    session = at.session_state["session"]
+    X = session.split.dataset.X
+    assert session.split.dataset.name == "holes" and sp.issparse(X)
+    assert np.isnan(X.data).sum() == path.read_text().count("?") > 0
+    at.number_input(key="step_k").set_value(400)
+    step(at)
+    for page in PAGES:
+        at = at.switch_page(page.path).run()
+        assert not at.exception and not at.error, (page.name, [e.value for e in at.exception])
+    row = int(np.flatnonzero(np.isnan(X.toarray()).any(axis=1))[0])
+    session.selection.select(row)
+    at = at.switch_page(BY_NAME["explain"].path).run()
+    assert not at.exception, [e.value for e in at.exception]
+    missing = X[row].indices[np.isnan(X[row].data)]
+    scaling = session.snapshot().scaling
+    listed = next(frame.value for frame in at.dataframe
+                  if list(frame.value.columns) == ["feature", "value"])
+    shown = dict(zip(listed["feature"], listed["value"], strict=True))
+    assert [shown[session.split.dataset.feature_names[j]] for j in missing] == [
+        scaling.fill_text(j) for j in missing]
+    assert all(text.startswith("missing (read as ") for text in shown.values()
+               if text.startswith("missing"))
 
 
 @pytest.mark.parametrize("weighting, axis", [("vote", "minmax"), ("fitted", "minmax"),
