@@ -22,10 +22,10 @@ MAPS = {
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("name", sorted(MAPS))
 def test_predictions_hardly_move_under_a_strictly_increasing_map(seed, name):
-    """The defaults fitted on X and on map(X): the training rows sit at the same axis positions,
-    so the two fits are the same model (the same scores on the training rows, to the bit); held-out rows
-    between two training values interpolate in other units, and at least 97% of their
-    predicted label cells stay the same."""
+    """The defaults fitted on X and on map(X): the training rows sit at the same axis
+    positions, so the two fits are the same model (the same scores on the training rows, to
+    the bit); held-out rows between two training values interpolate in other units, and at
+    least 97% of their predicted label cells stay the same."""
     data = make_hypercube_dataset(n_samples=300, n_relevant=3, n_labels=3, n_irrelevant=1,
                                   label_noise=0.05, random_state=seed)
     train = np.arange(len(data.X)) % 3 != 0
