@@ -216,7 +216,8 @@ PARAMETERS = (
         instance while rules in high dimension keep matching."""),
     Param("r0", 0.75, Real, (0, 1e6, "right"), engine=_float, doc="""
         Mean side length of a covered interval on the [0, 1] axis (``axis``); a nominal
-        feature's covering adds each other category with probability min(r0, 1). 0.75 for the
+        feature's sets do not read it (each other category joins one with probability 1/2,
+        ``mlr_core/_engine/covering.py``). 0.75 for the
         rank axis, where an interval of side s holds a share s of the training rows (the
         paper's 0.5, :data:`PAPER_AXIS`, is for min-max, where one of side 0.5 holds 83% of a
         yeast column's rows): with 0.5 the rank axis's rules were six times as specific and
