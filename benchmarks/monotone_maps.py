@@ -25,6 +25,7 @@ from mlr_core import MLRClassifier
 from mlr_core.evaluation.folds import read_fold_file
 from mlr_core.evaluation.measures import accuracy, ranking_loss
 from mlr_core.evaluation.tables import markdown
+from mlr_core.params import PAPER_AXIS
 
 MAPS = {
     "exp": lambda u: np.exp(8.0 * u),
@@ -39,8 +40,12 @@ def mapped(train, test, how):
     return MAPS[how]((train - low) / span), MAPS[how]((test - low) / span)
 
 
+AXES = {"rank": {}, "minmax": PAPER_AXIS}
+"""The defaults (the rank axis) and the paper's min-max axis with its covering width."""
+
+
 def measure(X_train, Y_train, X_test, Y_test, axis, seed):
-    model = MLRClassifier(random_state=seed, axis=axis).fit(X_train, Y_train)
+    model = MLRClassifier(random_state=seed, **AXES[axis]).fit(X_train, Y_train)
     labels, scores = model.predict(X_test), model.predict_proba(X_test)
     return labels, accuracy(Y_test, labels), ranking_loss(Y_test, scores)
 
@@ -73,7 +78,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", nargs="+", default=["yeast", "emotions"])
     parser.add_argument("--axes", nargs="+", default=["rank", "minmax"],
-                        choices=["rank", "minmax"])
+                        choices=list(AXES))
     parser.add_argument("--folds", nargs="+", type=int, default=[0])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

@@ -63,7 +63,7 @@ def image_like(n=1500, d=200, m=6, seed=1):
 
 
 PEERS = ("BR-LR", "MLkNN", "ECC-LR", "ECC-DT", "RAkELo-DT", "BOOMER")
-CONFIGS = {"MLR vote (paper)": dict(weighting="vote"), "MLR defaults": {}}
+CONFIGS = {"MLR vote": dict(weighting="vote"), "MLR defaults": {}}
 MEASURES = ("hamming_loss", "accuracy", "f1", "micro_f1")
 
 

@@ -34,6 +34,10 @@ MAX_NEAREST = 10**6
 """The most rules that vote by distance (``n_nearest``): the vote allocates a slot per rule
 voting, so a saved model's claim is bounded like the estimator's own."""
 
+PAPER_AXIS = {"axis": "minmax", "r0": 0.5}
+"""The paper's axis and covering width, the defaults until the rank axis (issue 31): what the
+paper's reproduction and its MLR_max / MLR_agg learners run with."""
+
 
 @dataclass(frozen=True)
 class Param:
@@ -170,23 +174,23 @@ PARAMETERS = (
         the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
         loss, whose price of a wrong bit falls as labels get sparse. Figures:
         ``docs/field.md``."""),
-    Param("axis", "minmax", options=("minmax", "rank"), doc="""
+    Param("axis", "rank", options=("minmax", "rank"), doc="""
         How each feature's values reach the rules' [0, 1] axis, where covering, mutation,
-        crossover and subsumption work. ``"rank"``: by their order, each training value at its
-        mid-rank position in the training column (the share of rows below it, plus half of
-        those equal; at most 4,096 quantiles kept), linearly between them, so that a strictly
-        increasing map of a feature (a logarithm, a change of units) leaves the learning as it
-        is and a heavy-tailed feature (counts, amounts) is spread by its rows, not crowded near
-        0 by its extremes. ``"minmax"`` (the default): by the training range, the paper's.
-        Either way conditions are stated, tested and exported in the data's units, and values
-        beyond the training range count as its ends. 0/1 features are the same on both axes.
-        Why min-max stays the default (``docs/order_axis.md``, 5 folds): the rank axis keeps
-        the five datasets' accuracy and F1 ranks and takes heavy-tailed counts from an accuracy
-        of 0.02 to 0.57, but its Hamming loss, one-error and ranking loss rank 3.4, 3.4 and 2.2
-        against 2.4, 2.2 and 2.0; with ``r0=0.75`` (wider intervals: one of side 0.5 holds 43%
-        of a yeast column's rows on the rank axis, 83% on min-max) 2.8, 2.4 and 2.2 on seed 0;
-        over seeds 0-2 2.4, 2.53 and 1.93 against min-max's 2.2, 2.73 and 2.13. Use
-        ``axis="rank", r0=0.75`` where units should not matter."""),
+        crossover and subsumption work. ``"rank"`` (the default): by their order, each training
+        value at its mid-rank position in the training column (the share of rows below it, plus
+        half of those equal; at most 4,096 quantiles kept), linearly between them, so that a
+        strictly increasing map of a feature (a logarithm, a change of units) leaves the
+        learning as it is and a heavy-tailed feature (counts, amounts) is spread by its rows,
+        not crowded near 0 by its extremes. ``"minmax"``: by the training range, the paper's
+        (with ``r0=0.5``: :data:`PAPER_AXIS`). Either way conditions are stated, tested and
+        exported in the data's units, and values beyond the training range count as its ends.
+        0/1 features are the same on both axes. Why rank is the default
+        (``docs/order_axis.md``): under x -> exp(8u) and x -> u**6 it changes no prediction,
+        where min-max lost up to 0.10 of accuracy; heavy-tailed counts go from an accuracy of
+        0.02 to 0.57; on the five shared datasets over seeds 0-2 (with ``r0=0.75``) it ranks
+        level on accuracy and F1, ahead on one-error and ranking loss (2.53 and 1.93 against
+        2.73 and 2.13) and behind on Hamming loss (2.4 against 2.2, yeast's +0.003 to
+        +0.005 on every seed)."""),
     Param("missing", "typical", options=("typical", "fail"), doc="""
         How a missing feature value (NaN, an ARFF ``?``, an empty CSV cell) is read, in
         ``fit``, ``predict`` and every later step (``mlr_core/missing.py``). ``"typical"``: as
@@ -210,10 +214,16 @@ PARAMETERS = (
         genbase needs 3 (0.0090 with 1, 0.0016 with 2, 0.0012 with 3). With the vote ``auto``
         is ceil(log2(n_train)), so a maximally specific rule can still single out one
         instance while rules in high dimension keep matching."""),
-    Param("r0", 0.5, Real, (0, 1e6, "right"), engine=_float, doc="""
-        Mean side length of a covered interval on the [0, 1]-scaled axis. At most 10**6 (an
-        interval of 1 already spans the axis): a model file holds spreads below 2**62, and
-        a larger one could not be loaded back."""),
+    Param("r0", 0.75, Real, (0, 1e6, "right"), engine=_float, doc="""
+        Mean side length of a covered interval on the [0, 1] axis (``axis``); a nominal
+        feature's sets do not read it (each other category joins one with probability 1/2,
+        ``mlr_core/_engine/covering.py``). 0.75 for the
+        rank axis, where an interval of side s holds a share s of the training rows (the
+        paper's 0.5, :data:`PAPER_AXIS`, is for min-max, where one of side 0.5 holds 83% of a
+        yeast column's rows): with 0.5 the rank axis's rules were six times as specific and
+        lost Hamming loss and one-error ranks on the five (``docs/order_axis.md``). At most
+        10**6 (an interval of 1 already spans the axis): a model file holds spreads below
+        2**62, and a larger one could not be loaded back."""),
     Param("nu", 10, Real, (0, None, "neither"), engine=_float, doc="""
         Fitness pressure: F = accuracy ** nu."""),
     Param("beta", 0.2, Real, (0, 1, "right"), engine=_float, doc="""

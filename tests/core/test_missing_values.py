@@ -298,22 +298,25 @@ def test_the_fills_are_the_typical_training_values():
 
 
 def test_typical_reads_a_missing_value_as_its_fill_in_fit_and_predict():
-    """A row with NaN predicts as the row with the fills written in; and, the min-max range
-    being that of the known values, a model fitted on the holed rows learns what a model fitted
-    on the rows with the fills written in learns."""
+    """A row with NaN predicts as the row with the fills written in; and, on the min-max axis,
+    whose range is that of the known values (the fills lie within it), a model fitted on the
+    holed rows learns what a model fitted on the rows with the fills written in learns (on the
+    rank axis the written-in fills would move the knots: the holed rows' axis is their known
+    values')."""
     X, Y = planted(seed=8)
     X_train, X_test = with_missing(X[:300], 0.2, 9), with_missing(X[300:], 0.2, 10)
-    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0).fit(X_train, Y[:300])
+    model = MLRClassifier(n_rules=300, n_iter=4000, random_state=0, axis="minmax").fit(
+        X_train, Y[:300])
     fills = model.run_.scaling.fills
     assert np.isfinite(fills).all()
     filled_test = np.where(np.isnan(X_test), fills, X_test)
     assert np.array_equal(model.predict_proba(X_test), model.predict_proba(filled_test))
-    imputed = MLRClassifier(n_rules=300, n_iter=4000, random_state=0,
+    imputed = MLRClassifier(n_rules=300, n_iter=4000, random_state=0, axis="minmax",
                             missing="fail").fit(np.where(np.isnan(X_train), fills, X_train),
                                                 Y[:300])
     assert np.array_equal(model.predict_proba(X_test), imputed.predict_proba(filled_test))
     assert model.rules_frame()["rule"].tolist() == imputed.rules_frame()["rule"].tolist()
-    failing = MLRClassifier(n_rules=300, n_iter=4000, random_state=0,
+    failing = MLRClassifier(n_rules=300, n_iter=4000, random_state=0, axis="minmax",
                             missing="fail").fit(X_train, Y[:300])
     assert not np.array_equal(failing.predict_proba(X_test), model.predict_proba(X_test))
 

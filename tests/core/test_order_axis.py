@@ -1,6 +1,7 @@
-"""The rank axis (``axis="rank"``, issue 31): the engine learns from each feature's order, so a
-strictly increasing map of the features leaves the model as it is, while conditions stay exact
-intervals in the data's units; the paper's min-max axis stays reachable and old files load."""
+"""The rank axis (``axis="rank"``, the default since issue 31): the engine learns from each
+feature's order, so a strictly increasing map of the features leaves the model as it is, while
+conditions stay exact intervals in the data's units; the paper's min-max axis stays reachable
+(``PAPER_AXIS``) and old files load."""
 
 import json
 
@@ -21,17 +22,17 @@ MAPS = {
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("name", sorted(MAPS))
 def test_predictions_hardly_move_under_a_strictly_increasing_map(seed, name):
-    """Fitted on X and on map(X): the training rows sit at the same axis positions, so the two
-    fits are the same model (the same scores on the training rows, to the bit); held-out rows
-    between two training values interpolate in other units, and at least 97% of their
-    predicted label cells stay the same."""
+    """The defaults fitted on X and on map(X): the training rows sit at the same axis
+    positions, so the two fits are the same model (the same scores on the training rows, to
+    the bit); held-out rows between two training values interpolate in other units, and at
+    least 97% of their predicted label cells stay the same."""
     data = make_hypercube_dataset(n_samples=300, n_relevant=3, n_labels=3, n_irrelevant=1,
                                   label_noise=0.05, random_state=seed)
     train = np.arange(len(data.X)) % 3 != 0
     X, Y = data.X - data.X.min(axis=0), data.Y  # u >= 0, for u**6
     mapped = MAPS[name](X)
     assert (np.diff(mapped[np.argsort(X[:, 0]), 0]) >= 0).all()
-    fits = [MLRClassifier(n_iter=1500, random_state=seed, axis="rank").fit(Z[train], Y[train])
+    fits = [MLRClassifier(n_iter=1500, random_state=seed).fit(Z[train], Y[train])
             for Z in (X, mapped)]
     np.testing.assert_array_equal(fits[0].predict_proba(X[train]),
                                   fits[1].predict_proba(mapped[train]))

@@ -76,11 +76,13 @@ def test_the_weights_are_ridge_cvs_on_every_shape(n, p, sparse):
     assert np.allclose(again.coef, -weights.coef, atol=1e-10)
 
 
-def test_scores_are_the_intercept_plus_the_matching_rules_weights(fitted):
+def test_scores_are_the_link_of_the_intercept_plus_the_matching_rules_weights(fitted):
+    """The link (clipped or logistic, whichever the second stage chose) of the matching rules'
+    weights plus the intercept."""
     model, X, _ = fitted
     w = model.rule_weights_
     A = match_matrix(model.rule_set_.rules, model.rule_set_.scaled(X))
-    assert np.allclose(model.predict_proba(X), np.clip(A @ w.coef + w.intercept, 0, 1))
+    assert np.allclose(model.predict_proba(X), w.squash.apply(A @ w.coef + w.intercept))
     frame = model.rule_set_.rule_weights_frame()
     assert np.array_equal(frame.filter(like="weight: ").to_numpy(), w.coef)
 
