@@ -4,24 +4,31 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import choices, compare_figures, pacing, pages, sharing, state, tables, ui
+from mlr_core.params import PAPER_AXIS
 
 RACE = "race"
 SPEEDS = [10, 100, 1_000, 10_000]
 
 
+def _race_params(**changed) -> dict:
+    """The Train page's parameters on the paper's axis and covering width (`PAPER_AXIS`): the
+    race is a lesson on the paper's two fitness functions, and its theory columns (a rule placed
+    at random, of side r0) are the paper's analysis of that axis."""
+    return {**ui.session().params, **PAPER_AXIS, **changed}
+
+
 def race() -> state.Race:
-    """The tab's race, on the current dataset with the Train page's parameters (a new one when
-    the dataset changed)."""
+    """The tab's race, on the current dataset with the Train page's parameters on the paper's
+    axis (a new one when the dataset changed)."""
     session = ui.session()
     current = st.session_state.get(RACE)
     if current is None or current.split.dataset is not session.split.dataset:
-        current = st.session_state[RACE] = state.Race(session.split, dict(session.params))
+        current = st.session_state[RACE] = state.Race(session.split, _race_params())
     return current
 
 
 def _new_race(weighting: str) -> None:
-    session = ui.session()
-    st.session_state[RACE] = state.Race(session.split, {**session.params, "weighting": weighting},
+    st.session_state[RACE] = state.Race(ui.session().split, _race_params(weighting=weighting),
                                         race().iterations_per_tick)
 
 
@@ -68,7 +75,8 @@ def printed(table: pd.DataFrame) -> pd.DataFrame:
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Race: EM vs HL")
     st.caption("Two models learn the current dataset side by side: the same parameters (Train "
-               "page), seed and held-out rows, only the fitness differs — exact match (EM: a rule "
+               "page, on the paper's min-max axis with r0 = 0.5), seed and held-out rows, only "
+               "the fitness differs — exact match (EM: a rule "
                "is right only when its labelset is the instance's) or Hamming loss (HL: partly "
                "right for each label it gets right). Both advance by the same iterations per tick. "
                "Generate a dataset on the Data page to race on fresh data.")
