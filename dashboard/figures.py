@@ -35,8 +35,9 @@ OTHER_COLOR = "rgb(150, 150, 150)"
 OTHER_LABELSETS = "other labelsets"
 #: How far below the plot the rule-opacity key starts: under the x axis title (px).
 OPACITY_KEY_SHIFT_PX = 52
-#: Beyond this many instances the points get smaller and translucent (yeast has 2,417).
-DENSE_POINTS = 1000
+#: Beyond this many instances the points get smaller and translucent (yeast's sample of 1,000
+#: of its 2,417: `frames.MAX_POINTS`).
+DENSE_POINTS = 600
 SPLIT_COLORS = {"training": "#1F77B4", "held-out": "#D62728"}
 OUTCOME_COLORS = {
     "predicted, true": "#2CA02C",

@@ -18,8 +18,11 @@ from dashboard.plot_axes import PlotAxis
 from dashboard.sparse_features import column
 from mlr_core.rules import category_text, labelset_text
 
-#: Instances drawn on the projection at most (SVG markers get slow beyond a few thousand).
-MAX_POINTS = 5000
+#: Instances drawn on the projection at most. Each SVG marker costs the browser about 0.3 ms
+#: to draw, and a live page is drawn again every second or so: yeast's 2,417 points took
+#: 0.6-0.9 s of a 1.0-1.3 s redraw in headless Chromium (docs/classroom.md), and a click in that
+#: tab waited behind it. A fixed random sample of this many shows the same cloud.
+MAX_POINTS = 1000
 
 
 @dataclass(frozen=True)

@@ -128,11 +128,13 @@ class PopulationOptions:
 @dataclass(frozen=True)
 class PopulationPage:
     """The Population page at one snapshot: the drawn rules (one row per rectangle, indexed by
-    rule), how many passed, both figures, and what the axes' caption says of them."""
+    rule), how many passed, the instances drawn (``frames.MAX_POINTS`` at most), both figures,
+    and what the axes' caption says of them."""
 
     chosen: pd.DataFrame
     n_passed: int
     n_rules: int
+    n_points: int
     projection: go.Figure
     histograms: go.Figure
     axes_words: str = ""
@@ -165,7 +167,7 @@ def population_page(session: Session, snap: Snapshot, opts: PopulationOptions) -
                                  axes),
     )
     words = [axes[0].words(names[fx]), axes[1].words(names[fy]) if fy != fx else ""]
-    return PopulationPage(chosen, n_passed, len(snap.rules), projection,
+    return PopulationPage(chosen, n_passed, len(snap.rules), len(points), projection,
                           figures.population_histograms(snap.rules),
                           " ".join(w for w in words if w))
 

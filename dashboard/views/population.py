@@ -100,8 +100,12 @@ def projection(session: state.Session, snap: state.Snapshot,
     with right:
         st.plotly_chart(page.histograms, key="histograms")
     selected = session.selection.index
+    n = session.split.dataset.X.shape[0]
+    sample = (f"Points: a fixed random sample of {page.n_points:,} of the {n:,} instances (a "
+              "live page draws them again every second or so). " if page.n_points < n else "")
     st.caption(
         "A wildcard spans the whole axis. " + (f"{page.axes_words} " if page.axes_words else "") +
+        sample +
         f"Selected instance: **#{selected}** (ringed; labelset "
         f"{session.split.labelsets.name(session.split.labelsets.of_instance[selected])}) — "
         "click a point to select another."

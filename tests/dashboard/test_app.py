@@ -292,6 +292,27 @@ def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_d
                for s in _specs(at)[:1])
 
 
+def test_population_draws_a_said_sample_of_many_instances(app, shared_datasets_dir):
+    """Yeast's 2,417 points took most of a live redraw in the browser: a fixed sample of
+    ``frames.MAX_POINTS`` is drawn, and the caption says so."""
+    at = _page(app, "data")
+    at.file_uploader(key="data_files").set_value([
+        ("yeast.arff", (shared_datasets_dir / "yeast.arff").read_bytes(), "text/plain"),
+        ("yeast.xml", (shared_datasets_dir / "yeast.xml").read_bytes(), "text/xml"),
+    ])
+    _load(at, "load_upload")
+    n = _session(at).split.dataset.X.shape[0]
+    assert n > frames.MAX_POINTS
+    step(at)
+    at = _page(at, "population")
+    _no_exception(at)
+    drawn = sum(len(t["text"]) for t in _specs(at)[0]["data"]
+                if t.get("mode") == "markers" and "customdata" in t)
+    assert frames.MAX_POINTS <= drawn <= frames.MAX_POINTS + 1  # + the selected instance
+    assert any(f"a fixed random sample of {frames.MAX_POINTS:,} of the {n:,} instances" in c.value
+               for c in at.caption)
+
+
 def test_explain_shows_match_set_answers_and_scores(app):
     at = _page(app, "explain")
     at.number_input(key="instance_index").set_value(5).run()
