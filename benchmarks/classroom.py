@@ -54,6 +54,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from dashboard import page_registry
 from dashboard.headless import WATCH_ERRORS, launch_chromium, start_server, stop, wait_healthy
 
@@ -234,7 +236,7 @@ def summary(clicks: list[Click], label: str) -> str:
     times = sorted(c.seconds for c in clicks)
     loads = [c.load for c in clicks]
     return (f"{label}: {len(times)} clicks, median {statistics.median(times):.2f} s, "
-            f"90th percentile {times[int(0.9 * (len(times) - 1))]:.2f} s, worst {times[-1]:.2f} s; "
+            f"90th percentile {np.percentile(times, 90):.2f} s, worst {times[-1]:.2f} s; "
             f"{sum(t <= 3 for t in times)} within 3 s, {sum(t <= 2 for t in times)} within 2 s, "
             f"{sum(t <= 1.5 for t in times)} within 1.5 s (load {min(loads):.1f}-{max(loads):.1f})")
 
