@@ -111,7 +111,7 @@ def _read(data, checked_params):
             f"{'holds no' if rule_set.scaling.fills is None else 'holds'} fills (the values a "
             "missing one reads as): the file was edited.")
     config = engine_config(params, len(rule_set.feature_names), n_rules, max_specified)._replace(
-        levels=rule_set.scaling.levels)
+        levels=rule_set.scaling.levels, shares=rule_set.scaling.share_table)
     run = TrainingRun.from_dict(training, config, params["fitness"], rule_set,
                                 params["history_every"])
     fitted_on_frame = data.get("fitted_on_frame", False)

@@ -40,6 +40,12 @@ class Scaling:
     ``mlr_core/nominal.py``): a nominal feature's values reach its axis as their codes,
     unchanged (its range is that of the codes; it is not ``binary`` and has no knots).
 
+    ``shares``: None (no nominal feature), or per feature and category code the share of the
+    feature's known training values that are that category (0 for a numeric feature and past
+    its categories): what a nominal test allows of the training rows, as an interval on the
+    rank axis covers a share of them (covering's `random_set`; the kernels read it as
+    `share_table`).
+
     ``fills``: None (``missing="fail"``: a missing value stays NaN on its axis and fails every
     test) or per feature the value a missing one reads as (``missing="typical"``,
     `typical_values`), NaN for a feature with no known training value, whose missing values
@@ -51,6 +57,7 @@ class Scaling:
     knots: tuple | None = None
     categories: tuple | None = None
     fills: np.ndarray | None = None
+    shares: np.ndarray | None = None
 
     @classmethod
     def of(cls, X: np.ndarray, axis: str = "minmax", categories: tuple | None = None,
@@ -82,12 +89,18 @@ class Scaling:
         data_max = np.where(known, X, -np.inf).max(axis=0, initial=-np.inf)
         unknown = ~known.any(axis=0)
         return cls(np.where(unknown, 0.0, data_min), np.where(unknown, 0.0, data_max),
-                   binary, knots, categories)
+                   binary, knots, categories, shares=category_shares(X, categories))
 
     @cached_property
     def levels(self) -> np.ndarray:
         """Per feature its number of categories (0: numeric), empty when none is nominal."""
         return levels(self.categories, len(self.data_min))
+
+    @property
+    def share_table(self) -> np.ndarray:
+        """`shares` as the kernels read it (``Config.shares``): empty when no feature is
+        nominal."""
+        return np.zeros((0, 0)) if self.shares is None else self.shares
 
     @property
     def axis(self) -> str:
@@ -208,6 +221,9 @@ class Scaling:
                             for k in self.knots]
         if self.categories is not None:
             out["categories"] = [None if c is None else list(c) for c in self.categories]
+        if self.shares is not None:
+            out["category_shares"] = [None if not n else self.shares[j, :n].tolist()
+                                      for j, n in enumerate(self.levels)]
         if self.fills is not None:
             out["fills"] = [None if np.isnan(v) else v for v in self.fills.tolist()]
         return out
@@ -239,10 +255,49 @@ class Scaling:
                     f"feature {features[j]!r} has {count[j]} categories, but its codes reach "
                     f"{data_max[j]:g} or it is marked binary: the category list does not "
                     "belong to this model.")
-        scaling = cls(data_min, data_max, binary, knots, categories)
+        scaling = cls(data_min, data_max, binary, knots, categories,
+                      shares=_shares(data.get("category_shares"), categories, features))
         if data.get("fills") is None:  # written before fills, or with missing="fail"
             return scaling
         return replace(scaling, fills=_fills(data["fills"], scaling, features))
+
+
+def category_shares(X: np.ndarray, categories: tuple | None) -> np.ndarray | None:
+    """`Scaling.shares` of training rows ``X`` (dense: a nominal feature's rows are), None
+    when no feature is nominal."""
+    if categories is None:
+        return None
+    count = levels(categories, X.shape[1])
+    shares = np.zeros((X.shape[1], count.max()))
+    for j in np.flatnonzero(count):
+        codes = X[:, j][~np.isnan(X[:, j])].astype(np.int64)
+        shares[j, :count[j]] = np.bincount(codes, minlength=count[j]) / max(codes.size, 1)
+    return shares
+
+
+def _shares(saved, categories: tuple | None, features) -> np.ndarray | None:
+    """A saved model's `Scaling.shares`, checked: per feature null (numeric) or one share in
+    [0, 1] per category, summing to at most 1. A file written before the shares gives each
+    category an equal share (they steer further training only, never a prediction)."""
+    if categories is None:
+        require(saved is None, "category_shares are given but no feature is nominal.")
+        return None
+    count = levels(categories, len(features))
+    if saved is None:
+        return np.where(np.arange(count.max()) < count[:, None],
+                        1.0 / np.maximum(count, 1)[:, None], 0.0)
+    require(isinstance(saved, list) and len(saved) == len(features)
+            and all((v is None) == (n == 0) for v, n in zip(saved, count, strict=True)),
+            f"category_shares must be a list of {len(features)} entries, one per feature: null "
+            "for a numeric one, else a list of its categories' shares.")
+    shares = np.zeros((len(features), count.max()))
+    for j in np.flatnonzero(count):
+        values = floats(saved[j], int(count[j]), f"feature {features[j]!r}'s category_shares")
+        require(((values >= 0) & (values <= 1)).all() and values.sum() <= 1 + 1e-9,
+                f"feature {features[j]!r}'s category_shares must be shares of its training "
+                "rows: each in [0, 1], summing to at most 1.")
+        shares[j, :count[j]] = values
+    return shares
 
 
 def typical_values(X, scaling: Scaling) -> np.ndarray:

@@ -280,7 +280,7 @@ def engine_config(model, n_train, n_features, scaling):
         values, n_features,
         params.resolved_n_rules(values, n_train, float(np.mean(scaling.binary))),
         params.resolved_max_specified(values, n_train, n_features))._replace(
-            levels=scaling.levels)
+            levels=scaling.levels, shares=scaling.share_table)
 
 
 def _names(given, from_frame, count, prefix):

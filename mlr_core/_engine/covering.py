@@ -22,19 +22,25 @@ def full_set(n_categories):
 
 
 SET_SHARE = 0.5
-"""The probability that each other category joins a new nominal test. Fixed, not ``r0``: the
-rank axis's wider intervals (``r0=0.75``) made flags' sets too wide (``docs/nominal_features.md``:
-categories 0.642 with 0.75 against 0.6455 with 0.5 on the min-max axis, seeds 0-2; 0.631 against
-one-hot's 0.648 with the rank axis's 0.75, seeds 0-9); 0.5 is what the paper's r0 gave."""
+"""The ``r0`` a new nominal test's share of the training rows is drawn from (`random_set`), as a
+new interval's side is from ``r0``. Fixed, not the estimator's ``r0``: with the rank axis's 0.75
+flags' sets were too wide (``docs/nominal_features.md``)."""
 
 
 @njit
-def random_set(value, n_categories, state):
-    """A new nominal test around the code ``value``: that code, and each other code with
-    probability `SET_SHARE`; the full set (a wildcard) when every code joined."""
+def random_set(value, shares, n_categories, state):
+    """A new nominal test around the code ``value``, the analogue of an interval on the rank
+    axis, which covers a share of the training rows: that code, then the others in random
+    order, each joining while the set's share of the training rows (``shares``: per code) stays
+    within a share drawn as a new interval's side, U[0.5, 1.5] `SET_SHARE`; the full set (a
+    wildcard) when every code joined."""
     allowed = np.uint64(1) << np.uint64(value)
-    for code in range(n_categories):
-        if code != value and rng.uniform(state) < SET_SHARE:
+    covered, target = shares[value], 2.0 * random_spread(SET_SHARE, state)
+    order = np.arange(n_categories)
+    rng.shuffle(state, order)
+    for code in order:
+        if code != value and covered + shares[code] <= target:
+            covered += shares[code]
             allowed |= np.uint64(1) << np.uint64(code)
     return allowed
 
@@ -83,7 +89,7 @@ def cover(pop, x, ls_id, cfg, state, iteration):
     for k in range(count):
         f = chosen[k]
         if nominal(cfg, f):
-            allowed[kept] = random_set(int(x[f]), cfg.levels[f], state)
+            allowed[kept] = random_set(int(x[f]), cfg.shares[f], cfg.levels[f], state)
             if allowed[kept] == full_set(cfg.levels[f]):
                 continue
             center[kept], spread[kept] = 0.0, 0.0

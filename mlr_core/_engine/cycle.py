@@ -23,11 +23,13 @@ from mlr_core._engine.trace import GA as TRACE_GA
 from mlr_core._engine.update import update_sets
 from mlr_core.params import ENGINE_FIELDS
 
-Config = namedtuple("Config", (*ENGINE_FIELDS, "levels"), defaults=(np.zeros(0, np.int64),))
+Config = namedtuple("Config", (*ENGINE_FIELDS, "levels", "shares"),
+                    defaults=(np.zeros(0, np.int64), np.zeros((0, 0))))
 Config.__doc__ = """The kernels' view of the estimator's parameters (``auto`` values resolved): a
 field per parameter declared with an ``engine`` conversion (``mlr_core/params.py``), and the
-data's ``levels``: per feature its number of categories (0: numeric), empty when no feature is
-nominal (``Scaling.levels``; the training run sets it)."""
+data's ``levels``: per feature its number of categories (0: numeric), and ``shares``: per
+feature and code the category's share of the training rows; both empty when no feature is
+nominal (``Scaling.levels``, ``Scaling.share_table``; the training run sets them)."""
 
 # Positions in the counters array.
 ITERATION, POSITION, EPOCH, N_COVERING, N_GA, N_SUBSUMPTION, N_DELETION, N_MATCHED = range(8)

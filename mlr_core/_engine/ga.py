@@ -96,7 +96,7 @@ def mutate_set(spec, a, f, x, cfg, state):
     if not spec[f]:
         if in_set(full, x[f]):
             spec[f] = True
-            a[f] = random_set(int(x[f]), cfg.levels[f], state)
+            a[f] = random_set(int(x[f]), cfg.shares[f], cfg.levels[f], state)
     elif rng.uniform(state) < 0.5:
         spec[f] = False
     else:

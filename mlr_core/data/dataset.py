@@ -163,12 +163,18 @@ class Dataset:
         """The features as a DataFrame with each one-hot encoded nominal attribute (its columns
         ``attribute=value``) back in one column of pandas categories, its declared values in
         order: a model fitted on it learns the attribute as a nominal feature, whose rules
-        read ``religion ∈ {1, 5}`` (``mlr_core/nominal.py``). Numeric and yes/no (``binary``)
-        columns stay as they are, and nominal features held as codes read as in `features`."""
+        read ``religion ∈ {1, 5}`` (``mlr_core/nominal.py``). A row whose columns of the
+        attribute are not one 1 among 0s (a missing value, ``?``: NaN in each; or all 0) is
+        missing there (NaN, code -1), not the first value. Numeric and yes/no (``binary``)
+        columns stay as they are, and nominal features held as codes read as in `features`;
+        those of a sparse ``X`` stay sparse (pandas sparse columns, 0 where nothing is
+        stored)."""
+        X = self.X.tocsc() if issparse(self.X) else self.X  # column slices of CSR are slow
         columns, k = {}, 0
         for attr, kind in self.source_attributes:
             if kind != "nominal":
-                columns[attr] = self._column(self.X[:, k], k)
+                columns[attr] = (pd.arrays.SparseArray.from_spmatrix(X[:, [k]]) if issparse(X)
+                                 else self._column(X[:, k], k))
                 k += 1
                 continue
             width = 0
@@ -176,11 +182,13 @@ class Dataset:
                    and self.feature_names[k + width].startswith(f"{attr}=")):
                 width += 1
             values = [name[len(attr) + 1:] for name in self.feature_names[k:k + width]]
-            codes = self.X[:, k:k + width].argmax(axis=1)
+            block = X[:, k:k + width]
+            block = block.toarray() if issparse(block) else block
+            one_hot = ((block == 1).sum(axis=1) == 1) & ((block == 0).sum(axis=1) == width - 1)
+            codes = np.where(one_hot, block.argmax(axis=1), -1)
             columns[attr] = pd.Categorical.from_codes(codes, values)
             k += width
         return pd.DataFrame(columns)
-
 
 def excerpt(text: str) -> str:
     """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scipy.sparse import issparse
 
 from mlr_core.data.loaders import Dataset, dataset_from_frame, load_dataset, load_dataset_bytes
 from mlr_core.data.stats import dataset_stats
@@ -193,6 +194,36 @@ def test_sparse_arff_equals_its_dense_twin():
     np.testing.assert_array_equal(sparse.X, dense.X)
     np.testing.assert_array_equal(sparse.Y, dense.Y)
     assert sparse.feature_names == dense.feature_names == ["a", "b=x", "b=y", "c"]
+
+
+def test_nominal_frame_reads_a_missing_or_empty_nominal_as_missing():
+    # '?' is NaN in each of b's one-hot columns; a row of 0s there is no value either
+    data = load_text(DENSE.replace("0, y, 3", "0, ?, 3"), "d.arff", labels=2)
+    np.testing.assert_array_equal(data.X[1, 1:3], [np.nan, np.nan])
+    X = data.X.copy()
+    X[2, 1:3] = 0
+    zeros = Dataset(X, data.Y, data.feature_names, data.label_names,
+                    feature_types=data.feature_types, source_attributes=data.source_attributes)
+    for dataset, codes in ((data, [0, -1, 0]), (zeros, [0, -1, -1])):
+        b = dataset.nominal_frame()["b"]
+        assert list(b.cat.categories) == ["x", "y"] and b.cat.codes.tolist() == codes
+        assert b.isna().tolist() == [code < 0 for code in codes]
+
+
+def test_nominal_frame_of_a_sparse_arff_equals_its_dense_twins():
+    from mlr_core import MLRClassifier
+
+    text = SPARSE.replace("{}", "{1 ?, 2 2}\n{}")
+    sparse = load_text(text, "s.arff", labels=2, sparse=True)
+    dense = load_text(text, "s.arff", labels=2, sparse=False)
+    assert issparse(sparse.X) and not issparse(dense.X)
+    frames = sparse.nominal_frame(), dense.nominal_frame()
+    assert [str(t) for t in frames[0].dtypes] == ["Sparse[float64, 0.0]", "category",
+                                                   "Sparse[float64, 0.0]"]
+    assert frames[0]["b"].cat.codes.tolist() == [0, 1, -1, 0]
+    pd.testing.assert_frame_equal(frames[0].astype({"a": float, "c": float}), frames[1])
+    models = [MLRClassifier(n_iter=300, random_state=0).fit(frame, dense.Y) for frame in frames]
+    np.testing.assert_array_equal(models[0].predict(frames[1]), models[1].predict(frames[1]))
 
 
 def test_crlf_and_leading_blank_lines_keep_line_numbers():

@@ -139,13 +139,18 @@ def test_covering_creates_a_matching_rule(seed, d, p_hash, limit):
        st.sampled_from([0.0, 0.5, 2.0]))
 def test_covering_on_nominal_features_creates_a_matching_rule(seed, d, p_hash, r0):
     """A nominal feature is covered by a set holding the row's code (not every code: that is a
-    wildcard); a missing category (NaN) leaves it a wildcard."""
+    wildcard) and allowing at most 0.75 of the training rows (`random_set`'s largest share)
+    unless the row's category alone allows more; a missing category (NaN) leaves it a
+    wildcard."""
     r = np.random.default_rng(seed)
     levels = r.integers(0, 6, d)  # 0: numeric
     x = np.where(levels > 0, np.floor(r.random(d) * np.maximum(levels, 1)), r.random(d))
     x[(levels > 0) & (r.random(d) < 0.2)] = np.nan  # numeric NaN: issue 32's missing values
+    shares = np.zeros((d, 5))
+    for f in np.flatnonzero(levels):
+        shares[f, :levels[f]] = r.dirichlet(np.ones(levels[f]))
     cfg = engine_config(MLRClassifier(p_hash=p_hash, r0=r0).get_params(), d, 1000, d)._replace(
-        levels=levels)
+        levels=levels, shares=shares)
     pop = new_population(10, d, sets=True)
     slot = cover(pop, x, 3, cfg, new_state(seed), 0)
     out = np.empty(10, dtype=np.int64)
@@ -155,6 +160,8 @@ def test_covering_on_nominal_features_creates_a_matching_rule(seed, d, p_hash, r
         assert not np.isnan(x[f])
         if levels[f]:
             assert allowed >> int(x[f]) & 1 and allowed != (1 << int(levels[f])) - 1
+            share = sum(shares[f, code] for code in range(levels[f]) if allowed >> code & 1)
+            assert share <= max(shares[f, int(x[f])], 0.75) + 1e-12
         else:
             assert allowed == int(NO_SET)
 

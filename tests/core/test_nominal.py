@@ -85,6 +85,10 @@ def test_save_and_load_keep_categories_and_predictions(mixed):
     model, X, _ = mixed
     loaded = MLRClassifier.from_json(model.to_json())
     assert loaded.run_.scaling.categories == model.run_.scaling.categories
+    shares = model.run_.scaling.shares  # covering's sets: the categories' training shares
+    colours = list(model.run_.scaling.categories[1])
+    assert np.allclose(shares[1, :4], X["colour"].value_counts(normalize=True)[colours])
+    assert (shares[0] == 0).all() and np.array_equal(loaded.run_.scaling.shares, shares)
     assert np.array_equal(loaded.predict(X), model.predict(X))
     assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
 
@@ -102,6 +106,29 @@ def test_a_tampered_category_list_is_refused(mixed, tamper, words):
     tamper(data["rule_set"]["categories"])
     with pytest.raises(ModelFormatError, match=words):
         MLRClassifier.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("tamper, words", [
+    (lambda s: s.__setitem__(1, [0.5, 0.5, 0.5, 0.0]), "summing to at most 1"),
+    (lambda s: s.__setitem__(1, [1.5, -0.5, 0.0, 0.0]), "each in"),
+    (lambda s: s.__setitem__(1, [0.5, 0.5]), "4 numbers"),
+    (lambda s: s.__setitem__(0, [1.0]), "one per feature"),
+])
+def test_tampered_category_shares_are_refused(mixed, tamper, words):
+    model, _, _ = mixed
+    data = json.loads(model.to_json())
+    tamper(data["rule_set"]["category_shares"])
+    with pytest.raises(ModelFormatError, match=words):
+        MLRClassifier.from_json(json.dumps(data))
+
+
+def test_a_file_without_category_shares_loads_with_equal_shares(mixed):
+    model, X, _ = mixed
+    data = json.loads(model.to_json())
+    del data["rule_set"]["category_shares"]
+    loaded = MLRClassifier.from_json(json.dumps(data))
+    assert np.array_equal(loaded.run_.scaling.shares[1, :4], [0.25] * 4)
+    assert np.array_equal(loaded.predict(X), model.predict(X))
 
 
 def test_a_tampered_nominal_test_is_refused(mixed):
