@@ -343,7 +343,7 @@ def population_histograms(rules: pd.DataFrame, height: int = 560) -> go.Figure:
             fig.update_xaxes(row=row, col=1, **integer_ticks(edges[-1], target=4))
         else:  # a few level ticks: on wide data generality spans 0.9975-0.9995, which plotly
             # otherwise ticks every 0.0005 and turns on its side in this narrow column
-            fig.update_xaxes(row=row, col=1, nticks=4, tickangle=0, tickformat=".4~g")
+            fig.update_xaxes(row=row, col=1, nticks=3, tickangle=0, tickformat=".4~g")
     return _layout(fig, f"All {len(rules):,} distinct rules", height)
 
 
