@@ -14,8 +14,8 @@ a NaN a sparse row stores, under ``"typical"``: its absent values are 0s). The e
   known training value keeps NaN as its fill: it stays missing, and no rule tests it. Chosen
   by measurement (``docs/missing_values.md``): with 20% of cells missing at random, folds 0-2
   of the eight shared datasets on the rank axis, it was first on mean accuracy and Hamming loss
-  against ``"fail"`` (narrowly) and against mean imputation; it keeps a 0/1 word 0/1 (and its one-condition rule ``word = 1``) where mean
-  imputation makes it a fraction.
+  against ``"fail"`` (narrowly) and against mean imputation; it keeps a 0/1 word 0/1 (and
+  its one-condition rule ``word = 1``) where mean imputation makes it a fraction.
 - ``"fail"``: **a test on a missing value fails**: a rule that tests a feature matches only rows
   where its value is known and within the interval; a rule that does not test it is not
   concerned (``_engine/matching.py``). Measured against "the test is ignored": ignored, a rule

@@ -93,31 +93,22 @@ def test_save_and_load_keep_categories_and_predictions(mixed):
     assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
 
 
-@pytest.mark.parametrize("tamper, words", [
-    (lambda c: c.__setitem__(1, ["blue", "blue", "ochre", "red"]), "twice"),
-    (lambda c: c.__setitem__(1, ["blue", "green"]), "does not belong"),
-    (lambda c: c.__setitem__(1, [f"v{i}" for i in range(65)]), "1 to 64"),
-    (lambda c: c.pop(), "one per feature"),
-    (lambda c: c.__setitem__(1, [["red"], "blue", "green", "ochre"]), "strings, numbers"),
+@pytest.mark.parametrize("key, tamper, words", [
+    ("categories", lambda c: c.__setitem__(1, ["blue", "blue", "ochre", "red"]), "twice"),
+    ("categories", lambda c: c.__setitem__(1, ["blue", "green"]), "does not belong"),
+    ("categories", lambda c: c.__setitem__(1, [f"v{i}" for i in range(65)]), "1 to 64"),
+    ("categories", lambda c: c.pop(), "one per feature"),
+    ("categories", lambda c: c.__setitem__(1, [["red"], "blue", "green", "ochre"]),
+     "strings, numbers"),
+    ("category_shares", lambda s: s.__setitem__(1, [0.5, 0.5, 0.5, 0.0]), "summing to at most 1"),
+    ("category_shares", lambda s: s.__setitem__(1, [1.5, -0.5, 0.0, 0.0]), "each in"),
+    ("category_shares", lambda s: s.__setitem__(1, [0.5, 0.5]), "4 numbers"),
+    ("category_shares", lambda s: s.__setitem__(0, [1.0]), "one per feature"),
 ])
-def test_a_tampered_category_list_is_refused(mixed, tamper, words):
+def test_a_tampered_category_list_or_share_is_refused(mixed, key, tamper, words):
     model, _, _ = mixed
     data = json.loads(model.to_json())
-    tamper(data["rule_set"]["categories"])
-    with pytest.raises(ModelFormatError, match=words):
-        MLRClassifier.from_json(json.dumps(data))
-
-
-@pytest.mark.parametrize("tamper, words", [
-    (lambda s: s.__setitem__(1, [0.5, 0.5, 0.5, 0.0]), "summing to at most 1"),
-    (lambda s: s.__setitem__(1, [1.5, -0.5, 0.0, 0.0]), "each in"),
-    (lambda s: s.__setitem__(1, [0.5, 0.5]), "4 numbers"),
-    (lambda s: s.__setitem__(0, [1.0]), "one per feature"),
-])
-def test_tampered_category_shares_are_refused(mixed, tamper, words):
-    model, _, _ = mixed
-    data = json.loads(model.to_json())
-    tamper(data["rule_set"]["category_shares"])
+    tamper(data["rule_set"][key])
     with pytest.raises(ModelFormatError, match=words):
         MLRClassifier.from_json(json.dumps(data))
 
