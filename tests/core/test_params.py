@@ -32,7 +32,7 @@ def test_constraints_and_docstring_cover_every_parameter():
 def test_the_engine_config_is_made_from_the_declarations():
     config = params.engine_config(MLRClassifier(selection="roulette").get_params(), 200, 700, 4)
     assert set(Config._fields) == {p.engine_field or p.name for p in params.PARAMETERS
-                                   if p.engine is not None} | {"levels"}  # the data's, no parameter
+                                   if p.engine is not None} | {"levels", "shares"}  # the data's
     assert config.n_rules == 700 and config.max_specified == 4
     assert config.roulette is True and config.mu == min(0.04, 4 / 200)
     assert config.theta_sub == 20.0 and isinstance(config.theta_sub, float)
