@@ -190,6 +190,7 @@ class Dataset:
             k += width
         return pd.DataFrame(columns)
 
+
 def excerpt(text: str) -> str:
     """Quote at most `_MAX_SHOWN` characters of a file's content in a message."""
     return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "..."
