@@ -35,11 +35,11 @@ from dataclasses import replace
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.metrics import label_ranking_loss
 from sklearn.model_selection import KFold
 
 from mlr_core import links
 from mlr_core._engine.jit import njit
+from mlr_core.evaluation.measures import label_ranking_loss
 from mlr_core.rule_weights import one_blas_thread
 from mlr_core.scorers import WeightScorer
 

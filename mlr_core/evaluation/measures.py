@@ -49,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 import sklearn.metrics as skm
 
+from mlr_core._engine.jit import njit
 from mlr_core.errors import InputError
 from mlr_core.validation import check_label_matrix
 
@@ -217,7 +218,49 @@ def ranking_loss(Y_true, scores) -> float:
     """Fraction of (relevant, irrelevant) label pairs with the irrelevant one scored at least as
     high, averaged over instances (lower is better)."""
     Y_true, scores = _labels_and_scores(Y_true, scores)
-    return float(skm.label_ranking_loss(Y_true, scores))
+    return label_ranking_loss(Y_true, scores)
+
+
+def label_ranking_loss(Y_true: np.ndarray, scores: np.ndarray) -> float:
+    """scikit-learn's ``label_ranking_loss`` of checked 0/1 labels and finite scores, to the
+    bit: the same pair counts, divided and averaged by the same numpy operations.
+
+    Written by hand because scikit-learn's loops over the rows in Python (``np.unique`` per
+    row): 0.3 s on 5,000 rows of 23 labels, and the rule weights' calibration
+    (``mlr_core/calibration.py``) asks for three of them per refit, which a live dashboard
+    makes at every curve point."""
+    Y_true = np.ascontiguousarray(Y_true, dtype=np.uint8)
+    loss = _pairs_ranked_wrongly(Y_true, np.ascontiguousarray(scores, dtype=np.float64))
+    n_labels = Y_true.shape[1]
+    n_positives = np.count_nonzero(Y_true, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss /= (n_labels - n_positives) * n_positives
+    loss[(n_positives == 0) | (n_positives == n_labels)] = 0.0
+    return float(np.average(loss))
+
+
+@njit
+def _pairs_ranked_wrongly(Y, S):
+    """Per row, the (relevant, irrelevant) label pairs whose irrelevant label scores at least
+    as high, counted as scikit-learn does: over the row's distinct scores in ascending order,
+    the relevant labels scored at most that high times the irrelevant ones scored at it."""
+    n, m = S.shape
+    counts = np.zeros(n)
+    for i in range(n):
+        order = np.argsort(S[i])
+        below, pairs, k = 0, 0, 0
+        while k < m:
+            level, relevant, irrelevant = S[i, order[k]], 0, 0
+            while k < m and S[i, order[k]] == level:
+                if Y[i, order[k]]:
+                    relevant += 1
+                else:
+                    irrelevant += 1
+                k += 1
+            below += relevant
+            pairs += below * irrelevant
+        counts[i] = pairs
+    return counts
 
 
 def coverage(Y_true, scores) -> float:

@@ -154,6 +154,20 @@ def test_ranking_measures_take_any_finite_scores():
     assert measures.ranking_loss(Y, [[-5.0, -7.0], [3.0, 3.0]]) == 0.5
 
 
+@pytest.mark.parametrize("levels", [2, 5, None])
+def test_ranking_loss_is_scikit_learns_to_the_bit(levels):
+    """The hand-written count (for speed) against scikit-learn's on rows with many ties
+    (``levels`` distinct scores), with rows of no and of every relevant label."""
+    rng = np.random.default_rng(levels or 0)
+    for _ in range(40):
+        n, m = rng.integers(1, 50), rng.integers(2, 30)
+        Y = (rng.random((n, m)) < rng.random()).astype(np.uint8)
+        Y[0] = 0
+        Y[-1] = 1
+        scores = rng.random((n, m)) if levels is None else rng.integers(0, levels, (n, m)) / 3
+        assert measures.ranking_loss(Y, scores) == skm.label_ranking_loss(Y, scores)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
