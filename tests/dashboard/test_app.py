@@ -309,8 +309,12 @@ def test_population_draws_a_said_sample_of_many_instances(app, shared_datasets_d
     drawn = sum(len(t["text"]) for t in _specs(at)[0]["data"]
                 if t.get("mode") == "markers" and "customdata" in t)
     assert frames.MAX_POINTS <= drawn <= frames.MAX_POINTS + 1  # + the selected instance
-    assert any(f"a fixed random sample of {frames.MAX_POINTS:,} of the {n:,} instances" in c.value
-               for c in at.caption)
+    said = f"a fixed random sample of {frames.MAX_POINTS:,} of the {n:,} instances"
+    assert any(said in c.value for c in at.caption)
+    at = _page(at, "microscope")  # draws its points through the same sample: says so too
+    at.button(key="trace").click().run()
+    _no_exception(at)
+    assert any(said in c.value for c in at.caption)
 
 
 def test_explain_shows_match_set_answers_and_scores(app):
