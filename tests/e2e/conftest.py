@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -265,7 +267,12 @@ def folder_server(data_dir, tmp_path_factory):
 @pytest.fixture
 def own_folder_server(data_dir, tmp_path_factory):
     """The app on the data folder for one test alone: a memory measurement sees no other
-    test's sessions."""
+    test's sessions. The engine's kernels, dense and sparse, are compiled first, as the README
+    suggests after installing (``python -m dashboard.warmup``): the server then loads them from
+    numba's cache. Compiled in the server, they stayed in its memory (80 MB when the test ran
+    alone on a fresh clone), which the measurement took for the data's."""
+    subprocess.run([sys.executable, "-m", "dashboard.warmup"], check=True, cwd=ROOT,
+                   capture_output=True, timeout=900)
     yield from _folder_server(data_dir, tmp_path_factory)
 
 
