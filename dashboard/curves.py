@@ -13,8 +13,10 @@ import pandas as pd
 
 from dashboard.data_split import DataSplit
 
-#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept.
-CURVE_EVERY_S = 1.0
+#: Learning-curve points: at most one per CURVE_EVERY_S of live training, CURVE_POINTS kept. Each
+#: point redraws the Train page's charts in the browser (every 1 s before 29 Nov: one tab's
+#: browser then used 71% of a core on Train, 58% at 2 s; `benchmarks/live_pages.py`).
+CURVE_EVERY_S = 2.0
 CURVE_POINTS = 200
 #: Earlier runs whose curves the Train page keeps when the parameters change.
 RUN_HISTORY = 5

@@ -19,7 +19,7 @@ from dashboard.sparse_features import column
 from mlr_core.rules import category_text, labelset_text
 
 #: Instances drawn on the projection at most. Each SVG marker costs the browser about 0.3 ms
-#: to draw, and a live page is drawn again every second or so: yeast's 2,417 points took
+#: to draw, and a live page was drawn again every second or so: yeast's 2,417 points took
 #: 0.6-0.9 s of a 1.0-1.3 s redraw in headless Chromium (docs/classroom.md), and a click in that
 #: tab waited behind it. A fixed random sample of this many shows the same cloud.
 MAX_POINTS = 1000

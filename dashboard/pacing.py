@@ -9,13 +9,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw.
-TICK_BUDGET_S = 0.25
-TICK_EVERY_S = 0.6
+#: Training per live tick; ticks start every TICK_EVERY_S, which leaves time to redraw. Every
+#: tick costs the browser a redraw of the page's live part: at a tick every 0.6 s (and 0.25 s
+#: of training) one tab's browser used 58% of a core on the Train page, at 1.2 s 31-37%
+#: (`benchmarks/live_pages.py`, 29 Nov), and six such browsers share the class's cores.
+TICK_BUDGET_S = 0.5
+TICK_EVERY_S = 1.2
 #: Default iterations per live tick: slow enough to watch the sample learn (about 170 a second;
 #: at full speed it converges before the first curve point is drawn).
-DEFAULT_TICK_CAP = 100
-#: Chunks per tick budget: a Pause waits for one chunk at most (about 30 ms of training).
+DEFAULT_TICK_CAP = 200
+#: Chunks per tick budget: a Pause waits for one chunk at most (about 60 ms of training).
 CHUNKS_PER_TICK = 8
 
 

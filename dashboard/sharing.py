@@ -55,8 +55,9 @@ RUN_KEY = "sharing_run"
 TRAINING_WINDOW_S = 5.0
 _ticks: dict[int, float] = {}  # tabs training: id of its training session -> its last tick
 #: A live page's charts are made again at most this often while its tab trains alone (that
-#: times the tabs training together): every tick (0.6 s) cost the browser a chart from scratch.
-REDRAW_EVERY_S = 1.0
+#: times the tabs training together): every tick cost the browser a chart from scratch; at 1 s
+#: one tab's browser used 97% of a core on Population, at 2 s 51-68% (`live_pages.py`, 29 Nov).
+REDRAW_EVERY_S = 2.0
 
 
 @contextmanager

@@ -33,7 +33,7 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 DEFAULT_SAMPLE = "hypercube_2d.csv"
 FULL_SPEED = "max"
 #: Iterations per tick a teacher can slow training down to; "max" trains for the whole budget.
-SPEEDS = [10, 100, 1_000, 10_000, FULL_SPEED]
+SPEEDS = [10, 100, 200, 1_000, 10_000, FULL_SPEED]
 COMPILING = ("Compiling the engine's kernels: the first training after a fresh install takes "
              "about half a minute; later starts load them from the cache.")
 

@@ -73,7 +73,7 @@ def clicked(session: state.Session) -> None:
 def projection(session: state.Session, snap: state.Snapshot,
                opts: pages.PopulationOptions) -> None:
     """The live part: rectangles + points, click-to-select, and the histograms beside them;
-    while training, made again every second or so (`sharing.kept_while_training`)."""
+    while training, made again every two seconds or so (`sharing.kept_while_training`)."""
     clicked(session)  # before drawing, so the ring marks the instance just clicked
     drawn, page = sharing.kept_while_training(
         st.session_state, "population_page", (opts, session.selection.index), snap,
@@ -102,7 +102,7 @@ def projection(session: state.Session, snap: state.Snapshot,
     selected = session.selection.index
     n = session.split.dataset.X.shape[0]
     sample = (f"Points: a fixed random sample of {page.n_points:,} of the {n:,} instances (a "
-              "live page draws them again every second or so). " if page.n_points < n else "")
+              "live page draws them again every two seconds or so). " if page.n_points < n else "")
     st.caption(
         "A wildcard spans the whole axis. " + (f"{page.axes_words} " if page.axes_words else "") +
         sample +

@@ -7,7 +7,7 @@ from dashboard import choices, compare_figures, pacing, pages, sharing, state, t
 from mlr_core.params import PAPER_AXIS
 
 RACE = "race"
-SPEEDS = [10, 100, 1_000, 10_000]
+SPEEDS = [10, 100, 200, 1_000, 10_000]
 
 
 def _race_params(**changed) -> dict:

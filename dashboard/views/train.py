@@ -119,7 +119,7 @@ def vital_signs(session: state.Session, snap: state.Snapshot) -> None:
         st.caption(f"The model predicts with {len(snap.rules):,} rules: "
                    f"{pages.rule_kinds(s['macro_size'], extra)}. Macro and micro rules count "
                    "the evolved population; the Rules page lists all of them.")
-    # remade with each curve point (about once a second), not at every tick
+    # remade with each curve point (about every two seconds), not at every tick
     point_owed = session.points.point_owed()
     curves, population = ui.drawn_from(f"train_charts{'-owed' if point_owed else ''}",
                                        snap.curves,

@@ -83,7 +83,7 @@ class CountingSession:
 
 
 def test_a_pause_during_a_tick_starts_no_further_chunk_and_scores_nothing():
-    pace = Pacing(running=True, tick_cap=None, speed=1e6)  # chunks of about 30 ms each
+    pace = Pacing(running=True, tick_cap=None, speed=1e6)  # chunks of about 60 ms each
 
     def click_pause_during_the_third(chunk: int) -> None:
         if chunk == 3:

@@ -10,6 +10,7 @@ from stepping import step
 from streamlit.testing.v1 import AppTest
 
 from dashboard import pages
+from dashboard.pacing import DEFAULT_TICK_CAP
 from mlr_core.rules import rule_lines
 
 
@@ -59,7 +60,7 @@ def test_microscope_steps_through_one_traced_iteration():
 def test_training_is_watchable_and_pauses_at_the_target():
     at = _app()
     session = at.session_state["session"]
-    assert at.select_slider(key="speed").value == 100
+    assert at.select_slider(key="speed").value == DEFAULT_TICK_CAP
     at.number_input(key="stop_at").set_value(250).run()
     at.button(key="start").click().run()
     at.run()

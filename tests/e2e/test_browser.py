@@ -62,7 +62,7 @@ def test_population_follows_the_model_while_training(app):
         return int(re.search(r"iteration ([\d,]+)", title.text_content()).group(1).replace(",", ""))
 
     first = drawn_at()
-    app.wait_until(lambda: drawn_at() > first)  # redrawn from a later snapshot, every second
+    app.wait_until(lambda: drawn_at() > first)  # redrawn from a later snapshot, every two seconds
     app.no_exception()
     app.shot("population_training")
     app.pause()
