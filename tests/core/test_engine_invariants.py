@@ -267,3 +267,24 @@ def test_numba_cache_key_covers_every_compiled_module():
                  if "njit" in p.read_text(encoding="utf-8")}
     assert engine <= hashed and compiling <= hashed
     assert "_engine/cycle.py" in hashed and "estimator.py" not in hashed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0, 1e300, np.inf]), min_size=1, max_size=40),
+       st.floats(0.0, 1.0, exclude_max=True) | st.just(np.nan))
+def test_deletion_bisects_the_wheel_as_a_scan_would(votes, draw):
+    """Deletion finds its rule on the running totals by bisection: the same rule as a scan
+    that adds the votes one by one and stops at the first total above the drawn point, even
+    with zero votes, ties, overflow to infinity, or a NaN point (last rule)."""
+    from mlr_core._engine.deletion import first_above
+
+    with np.errstate(over="ignore", invalid="ignore"):  # as the kernel's float arithmetic
+        totals = np.cumsum(np.array(votes))
+        point = draw * totals[-1]
+    scanned, acc = len(votes) - 1, 0.0
+    for i, v in enumerate(votes):
+        acc += v
+        if acc > point:
+            scanned = i
+            break
+    assert first_above(totals, len(votes), point) == scanned
