@@ -157,6 +157,13 @@ def instance_points(
     return pd.DataFrame({**xy, "labelset_id": labelset_ids[index], "index": index})
 
 
+def sample_words(n_drawn: int, n: int) -> str:
+    """What a chart's caption says of its points when they are a sample of the ``n`` instances
+    (`instance_points`), nothing when all are drawn."""
+    return (f"Points: a fixed random sample of {n_drawn:,} of the {n:,} instances."
+            if n_drawn < n else "")
+
+
 def point_of(points: pd.DataFrame, X: np.ndarray, labelset_ids: np.ndarray,
              features: tuple[int, int], index: int,
              axes: tuple[PlotAxis, PlotAxis] | None = None) -> pd.DataFrame:

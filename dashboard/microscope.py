@@ -168,9 +168,10 @@ def steps(traced: Traced, params: dict) -> list[Step]:
 
 def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: np.ndarray,
                 features: tuple[int, int], feature_names: list[str],
-                palette: dict[int, str], labelset_names: list[str]) -> go.Figure:
+                palette: dict[int, str], labelset_names: list[str]) -> tuple[go.Figure, int]:
     """The population before the iteration (fittest rules, faint) with this step's rules
-    outlined on top and the drawn instance ringed."""
+    outlined on top and the drawn instance ringed; and how many instances it draws (a sample
+    of many: `frames.instance_points`), for the caption."""
     t = traced.trace
     rules = t.rules_before.assign(labelset_id=-1)
     axes = plot_axes.axes_of(X, features, traced.scaling)
@@ -202,7 +203,7 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
     fig.update_layout(legend3={"title": {"text": "This step:"}, "orientation": "h", "x": 0.0,
                                "y": 0.0, "yref": "container", "yanchor": "bottom"},
                       margin={"b": figures.OPACITY_KEY_SHIFT_PX + 100}, height=660)
-    return fig
+    return fig, len(points)
 
 
 def story_features(traced: Traced, story: list[Step]) -> tuple[int, int] | None:

@@ -51,16 +51,14 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         features = (microscope.story_features(traced, story)
                     or frames.shared_pair(traced.bounds, numerosity)[0])
         names = session.split.dataset.feature_names
-        n = session.split.dataset.X.shape[0]
-        sample = (f" Points: a fixed random sample of {frames.MAX_POINTS:,} of the {n:,} "
-                  "instances." if n > frames.MAX_POINTS else "")
-        st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
-                   "features this iteration's rules specify most. A rule is drawn as its intervals "
-                   "on these two features; a wildcard spans the whole axis." + sample)
         split = session.split
-        figure = microscope.step_figure(
+        figure, n_drawn = microscope.step_figure(
             traced, step, split.dataset.X, split.labelsets.of_instance, features,
             names, figures.labelset_palette(split.palette_ids), split.labelsets.names)
+        st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
+                   "features this iteration's rules specify most. A rule is drawn as its intervals "
+                   "on these two features; a wildcard spans the whole axis. "
+                   + frames.sample_words(n_drawn, split.dataset.X.shape[0]))
         st.plotly_chart(figure, key="microscope_figure")
         table = microscope.rules_table(traced, step)
         if table is not None:

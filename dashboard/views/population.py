@@ -100,9 +100,8 @@ def projection(session: state.Session, snap: state.Snapshot,
     with right:
         st.plotly_chart(page.histograms, key="histograms")
     selected = session.selection.index
-    n = session.split.dataset.X.shape[0]
-    sample = (f"Points: a fixed random sample of {page.n_points:,} of the {n:,} instances (a "
-              "live page draws them again every two seconds or so). " if page.n_points < n else "")
+    sample = frames.sample_words(page.n_points, session.split.dataset.X.shape[0])
+    sample = f"{sample} " if sample else ""
     st.caption(
         "A wildcard spans the whole axis. " + (f"{page.axes_words} " if page.axes_words else "") +
         sample +

@@ -4,7 +4,7 @@ bounds the engine holds, and every event the trace records told in a step."""
 import numpy as np
 import pytest
 
-from dashboard import choices, microscope, state
+from dashboard import choices, frames, microscope, state
 from dashboard.bounds import RuleBounds
 from dashboard.data_split import DataSplit
 from mlr_core import make_hypercube_dataset
@@ -90,9 +90,11 @@ def test_every_event_of_a_traced_iteration_gets_its_step_and_marks(session):
         seen |= {k for k, v in (("covering", t.covering), ("ga", t.ga),
                                 ("deleted", t.deleted), ("subsumed", t.subsumed)) if v}
         split = session.split
-        fig = microscope.step_figure(traced, story[2], split.dataset.X,
-                                     split.labelsets.of_instance, (0, 1),
-                                     split.dataset.feature_names, {}, split.labelsets.names)
+        fig, n_drawn = microscope.step_figure(traced, story[2], split.dataset.X,
+                                              split.labelsets.of_instance, (0, 1),
+                                              split.dataset.feature_names, {},
+                                              split.labelsets.names)
+        assert n_drawn == min(len(split.dataset.X), frames.MAX_POINTS)
         names = [trace.name for trace in fig.data]
         assert f"[C] ({len(t.correct_set)})" in names or not t.correct_set
         assert f"selected: instance #{traced.index}" in names
