@@ -13,7 +13,6 @@ Start on such data would otherwise compile (about 80 s on a fresh install).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 
@@ -64,8 +63,9 @@ def exercise_kernels(sparse: bool = False) -> float:
 
 
 def _run() -> None:
-    if hasattr(os, "setpriority"):  # Linux: nice this thread only, so the browser drawing the
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)  # first page goes first
+    # Not niced: pages wait for this thread, and it holds the interpreter's lock. At nice 19
+    # beside three busy processes on two cores it was starved, and the Rules page on the sample
+    # waited over three minutes (`benchmarks/under_load.py`, 29 Nov; docs/classroom.md).
     _needed.wait(FIRST_PAGE_S)
     try:
         log.info("engine kernels ready in %.1f s", exercise_kernels())

@@ -5,6 +5,7 @@ did, on the Microscope's first *Trace one iteration*). numba records each compil
 signature on its dispatcher, so the test counts them before and after doing what the pages do.
 """
 
+import os
 import sys
 
 import pytest
@@ -68,3 +69,20 @@ def test_a_page_that_needs_the_kernels_does_not_wait_for_the_first_page(monkeypa
     warmup.start()
     assert not warmup._done.wait(0.5)  # still giving the first page its head start
     assert warmup.wait(timeout=300)  # an hour's head start, cut short by the page's need
+
+
+def test_the_warm_up_runs_at_the_servers_own_priority(monkeypatch):
+    """A page that needs the kernels waits for the warm-up thread. When that thread ran at nice
+    19, three busy processes on two cores (`benchmarks/under_load.py`) starved it: the Rules
+    page on the sample waited over three minutes for it, and the Python lock it held stalled
+    the server's other threads too. It runs at the process's own priority."""
+    seen = []
+    monkeypatch.setattr(warmup, "FIRST_PAGE_S", 0.0)
+    monkeypatch.setattr(warmup, "_done", warmup.threading.Event())
+    monkeypatch.setattr(warmup, "_needed", warmup.threading.Event())
+    monkeypatch.setattr(warmup, "_thread", None)
+    monkeypatch.setattr(warmup, "exercise_kernels", lambda: seen.append(
+        os.getpriority(os.PRIO_PROCESS, warmup.threading.get_native_id())) or 0.0)
+    warmup.start()
+    assert warmup.wait(timeout=60)
+    assert seen == [os.getpriority(os.PRIO_PROCESS, 0)]
