@@ -191,3 +191,35 @@ def test_bad_input_raises_input_error(args, message):
 def test_lower_is_better_names_the_losses():
     assert measures.LOWER_IS_BETTER <= set(measures.MEASURES) | set(measures.RANKING_MEASURES)
     assert "hamming_loss" in measures.LOWER_IS_BETTER and "f1" not in measures.LOWER_IS_BETTER
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bipartition_measures_are_scikit_learns(seed):
+    """The measures count by hand (scikit-learn validates and counts again per call, most of
+    an audit's time): they agree with its functions, under this module's conventions (0/0
+    instances that predict and hold nothing are perfect; a label nobody has nor predicts has
+    F1 1), on data with empty rows and empty label columns."""
+    rng = np.random.default_rng(seed)
+    Y_true = (rng.random((60, 7)) < 0.25).astype(np.uint8)
+    Y_pred = (rng.random((60, 7)) < 0.25).astype(np.uint8)
+    Y_true[:, 6] = Y_pred[:, 6] = 0  # a label nobody has nor predicts
+    Y_true[:5], Y_pred[3:8] = 0, 0  # rows with both labelsets empty, and either one
+    empty = ~(Y_true.any(axis=1) | Y_pred.any(axis=1))
+    labels = np.arange(7)
+    expected = {
+        "hamming_loss": skm.hamming_loss(Y_true, Y_pred),
+        "subset_accuracy": skm.accuracy_score(Y_true, Y_pred),
+        "micro_f1": skm.f1_score(Y_true, Y_pred, average="micro", labels=labels,
+                                 zero_division=1),
+        "macro_f1": skm.f1_score(Y_true, Y_pred, average="macro", labels=labels,
+                                 zero_division=1),
+        **{name: score(Y_true, Y_pred, average="samples", zero_division=0) + empty.mean()
+           for name, score in (("accuracy", skm.jaccard_score), ("precision", skm.precision_score),
+                               ("recall", skm.recall_score), ("f1", skm.f1_score))},
+    }
+    assert measures.evaluate(Y_true, Y_pred) == pytest.approx(expected, abs=1e-12)
+    paper = measures.evaluate(Y_true, Y_pred, paper_compatible=True)
+    assert paper["precision"] == pytest.approx(
+        skm.recall_score(Y_true, Y_pred, average="samples", zero_division=0), abs=1e-12)
+    assert paper["accuracy"] == pytest.approx(
+        skm.jaccard_score(Y_true, Y_pred, average="samples", zero_division=0), abs=1e-12)
