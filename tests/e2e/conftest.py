@@ -99,13 +99,18 @@ class App:
     def press(self, name: str) -> None:
         self.page.get_by_role("button", name=name, exact=True).click()
 
-    def after_rerun(self, action) -> None:
-        """Do ``action`` (a click, a key) and return once the run it caused has ended: waits
-        for a script run to begin after it, however long the server takes to start one, then
-        for the app to be idle."""
+    def begin_run(self, action, timeout_ms: float = SLOW_MS) -> None:
+        """Do ``action`` (a click, a key) and return once a script run has begun after it;
+        Playwright's timeout error if none begins within ``timeout_ms``."""
         before = self.page.evaluate("window.__mlrRuns")
         action()
-        self.page.wait_for_function(f"window.__mlrRuns > {before}", timeout=SLOW_MS)
+        self.page.wait_for_function(f"window.__mlrRuns > {before}", timeout=timeout_ms)
+
+    def after_rerun(self, action) -> None:
+        """Do ``action`` and return once the run it caused has ended: waits for a script run to
+        begin after it, however long the server takes to start one, then for the app to be
+        idle."""
+        self.begin_run(action)
         self.idle()
 
     def fresh(self):

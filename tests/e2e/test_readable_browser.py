@@ -15,6 +15,7 @@ measured, not tested. On the wide data: every page shows rules, the server's mem
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from pathlib import Path
@@ -188,7 +189,7 @@ def page_action(visit: Visit, title: str) -> None:
     elif title == "Rules":
         visit.click("compact and audit", lambda: app.press("Compact and audit"))
     elif title == "Population":
-        visit.click("click a point", lambda: click_a_point(page), reruns=False)
+        visit.click("click a point", lambda: click_a_point(app), reruns=False)
 
 
 INSIDE_THE_AXES = """chart => {
@@ -220,20 +221,18 @@ def hovered_point(page) -> tuple[float, float]:
 CLICK_STARTS_S = 30
 
 
-def click_a_point(page, attempts: int = 3) -> None:
+def click_a_point(app, attempts: int = 3) -> None:
     """Click an instance's point and return once the run its selection caused has begun.
 
     Under load a redraw between the hover and the click can clear Plotly's hover, and the
     click then selects nothing (1 run in 4 of the screenshots test on 28 Nov). So the pointer
     comes onto the point afresh before each click, and a click whose run has not begun within
     ``CLICK_STARTS_S`` is tried again, at most ``attempts`` times."""
+    page = app.page
     for _ in range(attempts):
         x, y = hovered_point(page)
-        before = page.evaluate("window.__mlrRuns")
-        page.mouse.click(x, y)
         try:
-            page.wait_for_function(f"window.__mlrRuns > {before}",
-                                   timeout=CLICK_STARTS_S * 1000)
+            app.begin_run(functools.partial(page.mouse.click, x, y), CLICK_STARTS_S * 1000)
             return
         except PlaywrightTimeout:
             page.mouse.move(0, 0)  # off the chart: the next hover is a fresh one
