@@ -55,10 +55,12 @@ def weights_of(card: pd.DataFrame) -> pd.DataFrame:
     return weights.set_axis([c.removeprefix("weight: ") for c in weights.columns], axis=1)
 
 
-def held_out_measures(model, X, Y) -> dict[str, float]:
+def held_out_measures(model, rows, Y) -> dict[str, float]:
+    """The curve's measures of ``model`` on held-out ``rows`` (`mlr_core.audit.AuditedRows`:
+    scaled once for every model of the budget, whose rules share the full model's axes)."""
     from mlr_core.evaluation import measures
 
-    predicted = model.predict(X)
+    predicted = rows.labels(model, model.prediction)
     return {name: float(getattr(measures, name)(Y, predicted)) for name in MEASURES}
 
 
@@ -108,14 +110,17 @@ def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
     """The compaction path of ``fitted`` (the snapshot's rules with fitted weights, training
     rows bound) and the held-out measures of each compact model, of ``fitted`` itself and of
     ``vote``, the same rules scored by the paper's vote."""
+    from mlr_core.audit import AuditedRows
+
     n = len(snap.rules)
     models = compaction_path(fitted, budgets(n))
+    held_out = AuditedRows.of(fitted, X_test)
     rows = [{"model": COMPACT, "budget": k, "rules": model.rule_set_.rule_count + 1,
-             **held_out_measures(model, X_test, Y_test)} for k, model in models.items()]
+             **held_out_measures(model, held_out, Y_test)} for k, model in models.items()]
     rows.append({"model": FULL, "budget": None, "rules": n + 1,
-                 **held_out_measures(fitted, X_test, Y_test)})
+                 **held_out_measures(fitted, held_out, Y_test)})
     rows.append({"model": VOTE, "budget": None, "rules": n,
-                 **held_out_measures(vote, X_test, Y_test)})
+                 **held_out_measures(vote, held_out, Y_test)})
     return RuleBudget(snap, models, fitted, pd.DataFrame(rows))
 
 
