@@ -245,7 +245,9 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int, card:
     st.markdown(f"**Download the compact model of {size} rules**")
     row = st.container(horizontal=True)
     row.download_button(
-        "Compact model (JSON)", model.to_json(), f"{name}-{size}-rules.json", "application/json",
+        # made on the click: writing the model (its scaling's tables included) took about
+        # half a second of every run of this page once compacted (yeast, py-spy)
+        "Compact model (JSON)", model.to_json, f"{name}-{size}-rules.json", "application/json",
         key="download_compact", icon=":material/download:", on_click="ignore",
         help="Loads with MLRClassifier.from_json and predicts as shown here.")
     row.download_button(

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 from apptest import started
-from downloads import kept_downloads
+from downloads import deferred_downloads, kept_downloads
 from plotly_spec import values
 from stepping import step
 
@@ -40,6 +40,7 @@ def shop(n: int, seed: int) -> bytes:
 
 def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     files = kept_downloads(monkeypatch)  # what the page offers for download, by file name
+    made = deferred_downloads(monkeypatch)  # and what it makes on a click, by file name
     at = started().switch_page("views/data.py").run()
     at.file_uploader(key="data_files").set_value(("shop.csv", shop(300, 0), "text/csv"))
     at.button(key="load_upload").click().run()
@@ -100,7 +101,7 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     assert not at.exception and not at.error
 
     # the compact model's JSON loads back and keeps training on these data
-    saved = files[next(name for name in files if name.endswith("-rules.json"))]
+    saved = made[next(name for name in made if name.endswith("-rules.json"))]().encode()
     at = at.switch_page("views/rules.py").run()
     at.file_uploader(key="model_file").set_value(("shop-model.json", saved, "application/json"))
     at.button(key="load_model").click().run()
