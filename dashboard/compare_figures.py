@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from dashboard.figures import FONT, LEGEND_ROW_PX, legend_below
+from dashboard.figures import FONT, LEGEND_ROW_PX, legend_below, measure_range
 from dashboard.theory_figures import log_ticks
 
 RUN_COLORS = qualitative.D3
@@ -24,8 +24,12 @@ def runs_figure(runs: Mapping[str, pd.DataFrame], measures: Mapping[str, str], t
     """One panel per measure, one line per run (``runs``: name -> curves in
     ``CurveLog.frame`` format), on the ``split`` rows."""
     fig = make_subplots(rows=1, cols=len(measures), subplot_titles=list(measures.values()))
-    for k, (name, curves) in enumerate(runs.items()):
-        rows = curves[curves["split"] == split]
+    shown = [curves[curves["split"] == split] for curves in runs.values()]
+    for col, metric in enumerate(measures, start=1):
+        fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
+        fig.update_yaxes(range=measure_range(np.concatenate(
+            [rows[metric].to_numpy(float) for rows in shown] or [[]])), row=1, col=col)
+    for k, (name, rows) in enumerate(zip(runs, shown, strict=True)):
         color = (colors or {}).get(name, RUN_COLORS[k % len(RUN_COLORS)])
         for col, (metric, label) in enumerate(measures.items(), start=1):
             fig.add_trace(go.Scatter(
@@ -34,8 +38,6 @@ def runs_figure(runs: Mapping[str, pd.DataFrame], measures: Mapping[str, str], t
                 line={"color": color},
                 hovertemplate=f"{name}<br>{split} {label}: %{{y:.3f}}<extra></extra>"),
                 row=1, col=col)
-            fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
-            fig.update_yaxes(range=[0, 1], row=1, col=col)
     rows = max(1, (len(runs) + 1) // 2)
     fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"},
                       height=320 + LEGEND_ROW_PX * rows, font=FONT,

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from plotly_spec import values
 
-from dashboard import figures
+from dashboard import compare_figures, figures
 from dashboard.curves import MEASURES
 from dashboard.plot_axes import PlotAxis
 
@@ -158,6 +158,24 @@ def test_learning_curves_split_training_and_held_out():
     assert [values(t["y"]).tolist() for t in held] == [[0.35, 0.25], [0.4, 0.5], [0.45, 0.55]]
     assert sum(t["showlegend"] for t in fig["data"]) == 2
     assert fig["layout"]["xaxis3"]["title"]["text"] == "iteration"
+
+
+def test_a_measure_panel_rises_just_above_its_highest_point():
+    # ohsumed's Hamming loss (about 0.05) was a flat line at the foot of a [0, 1] panel
+    curves = pd.DataFrame({
+        "iteration": [100, 100, 200, 200], "split": ["training", "held-out"] * 2,
+        "hamming_loss": [0.07, 0.08, 0.05, 0.06], "accuracy": [0.3, 0.2, 0.4, 0.35],
+        "f1": [0.7, 0.6, 0.9, 0.8],
+    })
+    layout = figures.learning_curves(curves, MEASURES).to_dict()["layout"]
+    assert [layout[axis]["range"] for axis in ("yaxis", "yaxis2", "yaxis3")] == [
+        [0.0, 0.1], [0.0, 0.5], [0.0, 1.0]]
+    runs = {"earlier": curves, "this": curves.assign(hamming_loss=[0.3, 0.2, 0.1, np.nan])}
+    layout = compare_figures.runs_figure(runs, MEASURES, "runs").to_dict()["layout"]
+    assert layout["yaxis"]["range"] == [0.0, 0.25]  # both runs' held-out points, NaN left out
+    empty = pd.DataFrame(columns=["iteration", "split", *MEASURES])
+    assert figures.learning_curves(empty, MEASURES).to_dict()["layout"]["yaxis"]["range"] == [
+        0.0, 1.0]
 
 
 def test_learning_curves_empty_says_what_to_do():
