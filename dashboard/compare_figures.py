@@ -27,8 +27,8 @@ def runs_figure(runs: Mapping[str, pd.DataFrame], measures: Mapping[str, str], t
     shown = [curves[curves["split"] == split] for curves in runs.values()]
     for col, metric in enumerate(measures, start=1):
         fig.update_xaxes(title_text="iteration", rangemode="tozero", row=1, col=col)
-        fig.update_yaxes(range=measure_range(np.concatenate(
-            [rows[metric].to_numpy(float) for rows in shown] or [[]])), row=1, col=col)
+        fig.update_yaxes(range=measure_range([v for rows in shown for v in rows[metric]]),
+                         row=1, col=col)
     for k, (name, rows) in enumerate(zip(runs, shown, strict=True)):
         color = (colors or {}).get(name, RUN_COLORS[k % len(RUN_COLORS)])
         for col, (metric, label) in enumerate(measures.items(), start=1):
