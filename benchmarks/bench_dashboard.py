@@ -4,12 +4,17 @@ load, and the first answer of a cold server.
     python benchmarks/bench_dashboard.py                      # all of it
     python benchmarks/bench_dashboard.py --only first-answer  # one part
     python benchmarks/bench_dashboard.py --only pause --repeats 3  # Pause on yeast, full speed
+    python benchmarks/bench_dashboard.py --only draw          # the live charts drawn by plotly.js
     python benchmarks/bench_dashboard.py --no-paint           # no browser (no Chromium needed)
 
 Targets: a live tick (train for the budget + rebuild every visible chart) under 1 s with at
 least 200 ms of training, on a 1,000-rule population and yeast-sized data; the Population figure
 with 1,000 rectangles in under 0.5 s; after ``streamlit run`` (cold server, warm kernel cache),
 first content under 2 s and the first metric and chart under 3 s (medians).
+
+The live pages' charts (Train's two, Population's two, on yeast) are also drawn by plotly.js in
+a blank Chromium page: each as built, and with the margins every chart had before 29 Nov (60 px
+left, 20 px right), which plotly must widen, drawing the chart a second time (automargin).
 
 Ticks are timed outside Streamlit through the same page-assembly functions the views call
 (``dashboard.pages``); figures are also serialised (``fig.to_json()``), which
@@ -19,7 +24,9 @@ Ticks are timed outside Streamlit through the same page-assembly functions the v
 from __future__ import annotations
 
 import argparse
+import base64
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -30,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 from dashboard import figures, pacing, pages, plot_axes, state
 from dashboard.data_split import DataSplit
@@ -152,7 +160,7 @@ FIRST_CONTENT = "[data-testid='stMain'] [data-testid='stElementContainer']:visib
 #: A bare Streamlit app with a title, a metric and a plotly chart: the floor a dashboard on this
 #: machine cannot beat, timed alternately with the real one so both see the same load.
 BARE_APP = """
-import plotly.graph_objects as go
+import streamlit as st
 import streamlit as st
 st.title("bare")
 st.metric("metric", 1)
@@ -257,11 +265,71 @@ def bench_pause(repeats: int) -> None:
             stop(process)
 
 
+#: The figures of a page's charts as the app drew them (Streamlit's theme merged in).
+DRAWN_FIGURES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(
+  chart => JSON.parse(JSON.stringify({data: chart.data, layout: chart.layout})))"""
+#: Draws a figure ``repeats`` times in a blank page; the median milliseconds, and whether
+#: plotly drew it in the margins its figure asks for (not widened: one pass).
+DRAW = """async ([figure, repeats]) => {
+  const times = [];
+  let widened = false;
+  for (let k = 0; k < repeats; k++) {
+    const copy = JSON.parse(JSON.stringify(figure));
+    Plotly.purge('chart');
+    const began = performance.now();
+    await Plotly.newPlot('chart', copy.data, copy.layout, {});
+    times.push(performance.now() - began);
+    const chart = document.getElementById('chart'), asked = copy.layout.margin || {};
+    widened = ['l', 'r', 't', 'b'].some(side => !(chart._fullLayout._size[side] <= asked[side]));
+  }
+  times.sort((a, b) => a - b);
+  return [times[Math.floor(repeats / 2)], widened];
+}"""
+STREAMLIT_MEDIA = Path(st.__file__).parent / "static" / "static" / "media"
+
+
+def bench_draw(repeats: int) -> None:
+    """The live pages' charts as one tab training on the sample draws them, drawn again by
+    plotly.js in a blank page with Streamlit's font: as built, and in the margins they had
+    before 29 Nov (60 px left, 20 px right), which plotly must widen (a second pass)."""
+    import plotly
+    from classroom import open_tab, served
+
+    with served() as (process, url, browser, _):
+        tab = open_tab(browser, url, 1)
+        tab.press("Start", "Start", "() => [...document.querySelectorAll('[data-testid="
+                  "stMetricValue]')].some(e => /[1-9]/.test(e.innerText))")
+        time.sleep(5)
+        charts = []
+        for title in ("Population", "Train (live)"):
+            tab.open(title)
+            time.sleep(3)
+            charts += tab.page.evaluate(DRAWN_FIGURES)
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.set_content("<div id='chart' style='width: 800px'></div>")
+        page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data"
+                                     / "plotly.min.js"))
+        font = next(STREAMLIT_MEDIA.glob("SourceSansVF-Upright*")).read_bytes()
+        page.add_style_tag(content="@font-face {font-family: 'Source Sans'; src: url(data:font/"
+                                   f"woff2;base64,{base64.b64encode(font).decode()});}}")
+        print(f"The live pages' charts on the sample (plotly.js {page.evaluate('Plotly.version')}"
+              f", median of {repeats} draws):")
+        for figure in charts:
+            old = {**figure, "layout": {**figure["layout"], "margin": {
+                **figure["layout"]["margin"], "l": 60, "r": 20}}}
+            (ms, widened), (old_ms, old_widened) = (
+                page.evaluate(DRAW, [f, repeats]) for f in (figure, old))
+            title = re.sub("<[^>]*>", "", figure["layout"]["title"]["text"])
+            print(f"  {title[:45]:45}  as built {ms:4.0f} ms "
+                  f"({'widened' if widened else 'one pass'}), in the old margins {old_ms:4.0f} ms "
+                  f"({'widened' if old_widened else 'one pass'}): {old_ms / ms:.1f}x")
+
+
 PARTS = {"rectangles": bench_rectangles, "tick": bench_tick, "kernels": bench_kernels,
-         "first-answer": bench_first_answer, "pause": bench_pause}
+         "first-answer": bench_first_answer, "pause": bench_pause, "draw": bench_draw}
 
 
-BROWSER_PARTS = ("first-answer", "pause")
+BROWSER_PARTS = ("first-answer", "pause", "draw")
 
 
 def main() -> None:

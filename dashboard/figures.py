@@ -7,7 +7,8 @@ rebuilt on each live tick without keeping figures in session state.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -65,6 +66,20 @@ LEGEND_ROW_PX = 22
 BAR_PX = 18
 #: Beyond this many categories a bar chart turns horizontal: every name gets its own line.
 MANY_BARS = 12
+#: Margins that leave room for what plotly draws in them (tick labels, axis titles, a legend),
+#: so that its automargin finds nothing to widen: a widened margin costs a second draw of the
+#: whole chart. That doubled the browser's work at every live redraw of Population (0.4-0.5 s
+#: against 0.2 s for the projection, `benchmarks/chart_margins.py`). Left: ticks of up to six
+#: characters and the axis title; right: a tick label overhanging the plot's end.
+LEFT_PX = 90
+RIGHT_PX = 30
+#: One character of the charts' font, taken wide (px): margins sized from the texts in them.
+CHAR_PX = 7
+
+
+def text_px(texts: Iterable[str]) -> int:
+    """The width of the longest of ``texts`` in the charts' font, taken wide (px)."""
+    return math.ceil(CHAR_PX * max(map(len, texts), default=0))
 
 
 def short(name: str, chars: int = NAME_CHARS) -> str:
@@ -79,11 +94,12 @@ def short(name: str, chars: int = NAME_CHARS) -> str:
 
 
 def legend_below(fig: go.Figure, rows: int = 1, axis_title: bool = True,
-                 vertical: bool = False) -> go.Figure:
+                 vertical: bool = False, ticks_px: int = 0) -> go.Figure:
     """A legend in the figure's bottom margin, under the x axis title (a legend placed by plot
     fraction sits on the axis title when the plot is short). ``rows``: the legend's lines
-    (``vertical``: one entry per line, however long the names)."""
-    bottom = (48 if axis_title else 28) + LEGEND_ROW_PX * rows
+    (``vertical``: one entry per line, however long the names); ``ticks_px``: how far slanted
+    tick labels reach below the axis beyond a line of text."""
+    bottom = (66 if axis_title else 28) + LEGEND_ROW_PX * rows + ticks_px
     fig.update_layout(legend={"orientation": "v" if vertical else "h", "x": 0.0,
                               "xanchor": "left", "y": 0.0, "yanchor": "bottom",
                               "yref": "container"},
@@ -122,7 +138,8 @@ def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
         title={"text": title, "x": 0.0, "xanchor": "left"},
         height=height,
         font=FONT,
-        margin={"l": 60, "r": 20, "b": fig.layout.margin.b or 55, "t": fig.layout.margin.t or 70},
+        margin={"l": fig.layout.margin.l or LEFT_PX, "r": fig.layout.margin.r or RIGHT_PX,
+                "b": fig.layout.margin.b or 55, "t": fig.layout.margin.t or 70},
     )
     return fig
 
@@ -232,11 +249,14 @@ def population_figure(
                 name=name, legendgroup=name, showlegend=False, hoverinfo="skip",
             ))
     _add_points(fig, points, palette, labelset_names, feature_names, legend=list(legends)[-1])
+    # the side legend's entries, to size the margin it sits in
+    entries = [*(short(labelset_names[i]) for i in palette), OTHER_LABELSETS]
     if selected is not None and len(selected):
         row = selected.iloc[0]
+        entries.append(f"selected: instance #{int(row['index'])}")
         fig.add_trace(go.Scatter(
             x=[row["x"]], y=[row["y"]], mode="markers", legend=list(legends)[-1], legendrank=2000,
-            name=f"selected: instance #{int(row['index'])}",
+            name=entries[-1],
             marker={"symbol": "circle-open", "size": 22, "color": "black",
                     "line": {"width": 3}},
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
@@ -247,6 +267,8 @@ def population_figure(
     fig.update_yaxes(title_text=feature_names[1], range=list(axes[1].range), showgrid=False,
                      **axes[1].settings())
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
+    side_title = legends["legend2" if color_by == "fitness" else "legend"]
+    fig.update_layout(margin={"r": 30 + max(text_px([side_title]), 40 + text_px(entries))})
     if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
         fig.update_layout(  # top of the figure; labelsets at the side
             title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}},
@@ -422,12 +444,23 @@ def _category_axis(fig: go.Figure, names: Sequence[str], title: str, value_axis:
         fig.update_yaxes(title_text=title, categoryorder="array", categoryarray=list(names),
                          autorange="reversed", **ticks)
         fig.update_xaxes(**value_axis)
+        fig.update_layout(margin={"l": max(LEFT_PX, 50 + text_px(ticks["ticktext"])), "b": 70})
         return 170 + BAR_PX * len(names)
     fig.update_xaxes(title_text=title, categoryorder="array", categoryarray=list(names),
-                     tickangle=-30 if max(map(len, map(str, names)), default=0) > 10 else 0,
-                     **ticks)
+                     tickangle=-30 if _slanted(names) else 0, **ticks)
     fig.update_yaxes(**value_axis)
+    fig.update_layout(margin={"b": 70 + _slant_px(names)})
     return 400
+
+
+def _slanted(names: Sequence[str]) -> bool:
+    """Whether a vertical bar chart slants its category names (by 30 degrees): long ones."""
+    return max(map(len, map(str, names)), default=0) > 10
+
+
+def _slant_px(names: Sequence[str]) -> int:
+    """How far a vertical bar chart's category names reach below a line of text (px)."""
+    return text_px(map(short, names)) // 2 if _slanted(names) else 0
 
 
 def _bar(names, values, horizontal: bool, **kwargs) -> go.Bar:
@@ -473,7 +506,7 @@ def label_scores(
     height = _category_axis(fig, list(names), "label",
                             {"title_text": value_title, "range": [0, 1.05]})
     fig.update_layout(barmode="overlay")
-    legend_below(fig, rows=2)
+    legend_below(fig, rows=2, ticks_px=0 if many else _slant_px(names))
     return _layout(fig, "Label scores with fitted rule weights (MLR_agg)" if fitted
                    else "Label scores of the match set (MLR_agg)", height + 40)
 
@@ -511,8 +544,8 @@ def rule_feature_heatmap(
     fig.update_yaxes(title_text="rule (most numerous at top)", autorange="reversed",
                      type="category", tickmode="array", tickvals=rows, ticktext=rows)
     longest = max((len(short(n, 18)) for n in names), default=4)
-    bottom = 40 + 6 * longest
-    fig.update_layout(margin={"b": bottom})
+    bottom = 80 + 6 * longest
+    fig.update_layout(margin={"l": 50 + text_px(rows), "r": 150, "b": bottom})  # r: colour bar
     height = int(np.clip(110 + bottom + 15 * len(rule_ids), 320, 1400))
     return _layout(fig, "Which features each rule specifies (weighted by numerosity)", height)
 

@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import rule_budget
-from dashboard.figures import FONT
+from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, text_px
 from mlr_core.rules import rule_lines
 
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
@@ -27,7 +27,7 @@ WATERFALL_RULES = 12
 
 def _titled(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, height=height,
-                      font=FONT, margin={"l": 60, "r": 20, "b": 55, "t": 70})
+                      font=FONT, margin={"l": LEFT_PX, "r": RIGHT_PX, "b": 95, "t": 70})
     return fig
 
 
@@ -66,7 +66,7 @@ def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
     fig.update_yaxes(title_text="on the held-out rows", range=[0, 1.02])
     fig.update_layout(legend={"orientation": "h", "y": -0.3, "x": 0})
     fig = _titled(fig, "Held-out accuracy and F1 against the number of rules", 420)
-    fig.update_layout(margin={"b": 110})
+    fig.update_layout(margin={"b": 120})
     return fig
 
 
@@ -99,7 +99,9 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
                      type="category", showticklabels=True, tickmode="array", tickvals=rows,
                      ticktext=rows)
     height = 140 + len(rows) * (SMALL_ROW_PX if small else ROW_PX)
-    fig.update_layout(font=FONT, height=height, margin={"l": 10, "r": 10, "t": 110, "b": 10},
+    slant = text_px(labels) // 2 if max(map(len, labels)) > 8 else 0  # labels above, at -30°
+    fig.update_layout(font=FONT, height=height + slant,
+                      margin={"l": 20 + text_px(rows), "r": 100, "t": 110 + slant, "b": 10},
                       title={"text": f"Scorecard: {len(rows) - 1} rules x {len(labels)} labels "
                                      "(the weight a matching rule adds)", "x": 0.0})
     return fig

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.figures import FONT, LEGEND_ROW_PX, legend_below
+from dashboard.figures import FONT, LEFT_PX, LEGEND_ROW_PX, RIGHT_PX, legend_below
 
 #: Decades over which a log axis is ticked 1, 2, 5, 10, 20, 50, ... (beyond: powers of ten).
 STEPS_125_DECADES = 2.5
@@ -125,7 +125,7 @@ def theory_figure(
     entries = sum(1 for trace in fig.data if trace.showlegend is not False)
     fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"},
                       height=400 + LEGEND_ROW_PX * entries, font=FONT,
-                      margin={"l": 70, "r": 20, "t": 60})
+                      margin={"l": LEFT_PX, "r": RIGHT_PX, "t": 60})
     return legend_below(fig, rows=entries, vertical=True)
 
 
@@ -158,7 +158,8 @@ def _results_layout(fig: go.Figure, title: str, y_title: str, entries: int) -> g
     fig.update_xaxes(title_text="generated dataset", tickangle=-35)
     fig.update_yaxes(title_text=y_title)
     fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"}, font=FONT,
-                      height=560 + LEGEND_ROW_PX * entries, margin={"l": 70, "r": 20, "t": 60})
+                      height=560 + LEGEND_ROW_PX * entries,
+                      margin={"l": LEFT_PX, "r": RIGHT_PX, "t": 60})
     return legend_below(fig, rows=entries, vertical=True)
 
 

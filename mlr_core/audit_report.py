@@ -78,7 +78,7 @@ def coverage_figure(curve: pd.DataFrame) -> go.Figure:
         xaxis_title="the k most decisive rules", yaxis_title="fraction of rows",
         xaxis_range=[0.5, last + 0.5], yaxis_range=[0, 1.02],
         legend={"orientation": "h", "y": -0.2},
-        margin={"t": 60, "b": 80}, template="plotly_white",
+        margin={"l": 70, "r": 30, "t": 60, "b": 100}, template="plotly_white",
     )
     return fig
 

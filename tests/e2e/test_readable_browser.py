@@ -7,10 +7,12 @@ page and presses what a visitor presses (trace an iteration, fit the rule weight
 
 Checked on every page: no chart legend overlaps its chart's title, axis titles, annotations or
 plot area; table text fits its column (the pages size columns from a per-character width, which is
-measured here against the grid's real font); no exception. Screenshots go to docs/screenshots/.
-The seconds each click took are printed (the slowest five per dataset), not asserted: speed is
-measured, not tested. On the wide data: every page shows rules, the server's memory stays within
-300 MB for one tab, and loading other data gives that memory back.
+measured here against the grid's real font); every chart drawn in one pass, in the margins its
+figure asks for (a margin plotly must widen draws the chart twice; `WIDENED_ALLOWED` says
+where not); no exception. Screenshots go
+to docs/screenshots/. The seconds each click took are printed (the slowest five per dataset), not
+asserted: speed is measured, not tested. On the wide data: every page shows rules, the server's
+memory stays within 300 MB for one tab, and loading other data gives that memory back.
 """
 
 from __future__ import annotations
@@ -253,9 +255,30 @@ def screenshot(app, path: Path) -> None:
     page.set_viewport_size(size)
 
 
-def readable(app, where: str) -> None:
-    """No legend over its chart's text or data; every table text fits its sized column."""
+#: Charts whose drawn margins are wider than their figure's: plotly widened them (automargin)
+#: and drew the chart a second time to fit a tick label, a title or a legend.
+WIDENED = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(chart => {
+  const asked = chart.layout.margin || {}, drawn = chart._fullLayout._size;
+  const wider = ['l', 'r', 't', 'b'].filter(side => !(drawn[side] <= asked[side]));
+  const title = chart._fullLayout.title.text.replace(/<[^>]*>/g, '').slice(0, 50);
+  const widened = wider.map(side => `${side} ${asked[side]} -> ${drawn[side]}`);
+  return wider.length ? [[title, widened]] : [];
+})"""
+
+
+#: Pages whose charts plotly may widen: drawn once a click, never live. The Microscope: plotly
+#: widens its bottom margin by the height of the legend of the step's marks whatever the margin
+#: (152 -> 183, 187 -> 218 and 222 -> 253 px on emotions). Experiments: the comparison charts
+#: of `mlr_core.evaluation`, which leave their margins to plotly.
+WIDENED_ALLOWED = {"Microscope", "Experiments"}
+
+
+def readable(app, where: str, one_pass: bool = True) -> None:
+    """No legend over its chart's text or data; with ``one_pass``, every chart in its figure's
+    margins; every table text fits its sized column."""
     assert app.page.evaluate(LEGEND_OVERLAPS) == [], where
+    if one_pass:
+        assert app.page.evaluate(WIDENED) == [], where
     clipped = []
     for tag, text, px in app.page.evaluate(CELL_TEXTS):
         chars = len(text) + (3 if tag == "TH" else 0)  # a header keeps room for its sort arrow
@@ -275,7 +298,7 @@ def visit_every_page(app, dataset: str, shots: bool = True) -> Visit:
         visit.click(f"open {title}", lambda title=title: app.open(title), reruns=False)
         page_action(visit, title)
         app.no_exception()
-        readable(app, f"{dataset}, {title}")
+        readable(app, f"{dataset}, {title}", one_pass=title not in WIDENED_ALLOWED)
         if shots:
             slug = re.sub(r"\W+", "-", title.lower()).strip("-")
             screenshot(app, SHOTS / f"{dataset}-{slug}.png")
@@ -324,7 +347,7 @@ def test_wide_binary_data_shows_rules_everywhere_within_the_memory_budget(own_fo
         app.open(title)
         page_action(visit, title)
         app.no_exception()
-        readable(app, f"wordbag, {title}")
+        readable(app, f"wordbag, {title}", one_pass=title not in WIDENED_ALLOWED)
         if title in ("Population", "Time travel"):  # "56 of the 983 distinct rules, ..."
             heading = app.page.locator(".js-plotly-plot .g-gtitle").first.text_content()
             assert int(heading.split(" of the ")[0].replace(",", "")) > 0, heading
