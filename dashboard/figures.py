@@ -68,9 +68,9 @@ BAR_PX = 18
 MANY_BARS = 12
 #: Margins that leave room for what plotly draws in them (tick labels, axis titles, a legend),
 #: so that its automargin finds nothing to widen: a widened margin costs a second draw of the
-#: whole chart. That doubled the browser's work at every live redraw of Population (0.4-0.5 s
-#: against 0.2 s for the projection, `benchmarks/chart_margins.py`). Left: ticks of up to six
-#: characters and the axis title; right: a tick label overhanging the plot's end.
+#: whole chart: Population's projection took 0.59 s to draw instead of 0.33 s, at every live
+#: redraw (`benchmarks/bench_dashboard.py --only draw`). Left: ticks of up to six characters
+#: and the axis title; right: a tick label overhanging the plot's end.
 LEFT_PX = 90
 RIGHT_PX = 30
 #: One character of the charts' font, taken wide (px): margins sized from the texts in them.

@@ -313,3 +313,18 @@ def test_names_that_read_as_numbers_stay_categories():
     card = scorecard_figures.scorecard_heatmap(table, pd.Series([0.2, 0.1], index=["001", "10"]))
     layout = card.to_dict()["layout"]
     assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"
+
+
+def test_the_side_legend_sits_in_a_margin_as_wide_as_its_longest_entry():
+    """Plotly would widen a margin too narrow for the legend and draw the chart twice."""
+    long_name = "{" + "x" * 60 + "}"  # shortened to figures.NAME_CHARS in the legend
+    names = [*NAMES[:3], long_name]
+    margins = {}
+    for name_list in (NAMES, names):
+        fig = figures.population_figure(
+            _rects(3), _points(30), feature_names=("a", "b"), axes=UNIT_AXES,
+            color_by="labelset", palette=figures.labelset_palette(range(4)),
+            labelset_names=name_list, title="Population").to_dict()
+        margins[name_list is names] = fig["layout"]["margin"]["r"]
+    shown = figures.short(long_name)
+    assert margins[True] >= 40 + figures.text_px([shown]) > margins[False] > 0
