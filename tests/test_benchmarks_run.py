@@ -21,7 +21,8 @@ BENCHMARKS = REPO / "benchmarks"
 QUICK = {
     "audit_figures.py": (["--quick"], "| hypercube_2d | agg |"),
     "bench_dashboard.py": (["--repeats", "1", "--only", "rectangles", "--only", "tick",
-                            "--only", "first-answer"], "MLR Studio, after `streamlit run`"),
+                            "--only", "first-answer", "--only", "draw"],
+                           "MLR Studio, after `streamlit run`"),
     "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
     "classroom.py": (["--tabs", "2", "--rounds", "1", "--warm", "1", "--read", "0.2"],
                      "errors: 0 in the tabs, 0 in the server log"),
