@@ -460,7 +460,12 @@ def _slanted(names: Sequence[str]) -> bool:
 
 def _slant_px(names: Sequence[str]) -> int:
     """How far a vertical bar chart's category names reach below a line of text (px)."""
-    return text_px(map(short, names)) // 2 if _slanted(names) else 0
+    return slant_px(map(short, names)) if _slanted(names) else 0
+
+
+def slant_px(texts: Iterable[str]) -> int:
+    """How far tick labels slanted by 30 degrees reach beyond a line of text (px)."""
+    return text_px(texts) // 2
 
 
 def _bar(names, values, horizontal: bool, **kwargs) -> go.Bar:

@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import rule_budget
-from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, text_px
+from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, slant_px, text_px
 from mlr_core.rules import rule_lines
 
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
@@ -99,7 +99,7 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
                      type="category", showticklabels=True, tickmode="array", tickvals=rows,
                      ticktext=rows)
     height = 140 + len(rows) * (SMALL_ROW_PX if small else ROW_PX)
-    slant = text_px(labels) // 2 if max(map(len, labels)) > 8 else 0  # labels above, at -30°
+    slant = slant_px(labels) if max(map(len, labels)) > 8 else 0  # the labels above the cells
     fig.update_layout(font=FONT, height=height + slant,
                       margin={"l": 20 + text_px(rows), "r": 100, "t": 110 + slant, "b": 10},
                       title={"text": f"Scorecard: {len(rows) - 1} rules x {len(labels)} labels "
