@@ -1,42 +1,41 @@
-"""MLR Studio's entry point: ``streamlit run dashboard/streamlit_app.py``.
+"""MLR Studio's server: ``streamlit run dashboard/streamlit_app.py``.
 
-Sets the page up, does the Step the user asked for, runs the chosen page, then draws the shared
-training controls in the sidebar (after the page, so they show a dataset the page just loaded;
-their callbacks run before any page). Every part runs shielded: an error shows a short message,
-the session and the sidebar stay. Once the page is drawn, the engine's kernels are loaded in the
-background (see ``warmup.py``).
+``streamlit run`` finds `app` below and serves the pages' script, ``studio.py``, with it. What
+this adds to serving that script directly: as soon as the server starts, a thread imports the
+modules the first page needs (pandas, scipy.sparse and the dashboard's own: 0.55 s of a new
+server's 0.73 s first run on an idle 2-core machine), while the first browser is still loading
+Streamlit's scripts. Without it the first tab waited for them, with a second or more of
+"Loading MLR Studio..." on a busy machine (``benchmarks/under_load.py``, docs/classroom.md).
 """
 
+import logging
 import sys
+import threading
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-# Streamlit puts this script's folder on sys.path, not the repository's root: put the root
-# first so that ``dashboard`` and ``mlr_core`` are this checkout's, installed or not.
+import streamlit as st
+
 ROOT = str(Path(__file__).resolve().parents[1])
-if sys.path[:1] != [ROOT]:
-    sys.path.insert(0, ROOT)
+log = logging.getLogger(__name__)
 
-import streamlit as st  # noqa: E402
 
-from dashboard.page_registry import PAGES  # noqa: E402
+def import_pages() -> None:
+    """Import what a new server's first run of ``studio.py`` imports (the Train page's modules;
+    not the engine's kernels, which ``warmup.py`` loads once a page is drawn). A failure is
+    only logged: the script's own imports then fail where the page shows it."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    try:
+        from dashboard import choices, pages, sharing, state, ui, warmup  # noqa: F401
+    except Exception:
+        log.exception("importing the pages' modules at startup failed")
 
-# A local icon: Streamlit fetches material-symbol favicons from the internet.
-st.set_page_config(page_title="MLR Studio", page_icon=str(Path(__file__).with_name("icon.svg")),
-                   layout="wide")
-page = st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=p is PAGES[0])
-                      for p in PAGES])
-# Say something at once: the first run of a new server imports pandas and plotly (a second or
-# more on a busy machine) before the page can draw.
-loading = st.empty()
-loading.caption(":material/hourglass_top: Loading MLR Studio...")
-from dashboard import sharing, ui, warmup  # noqa: E402
 
-loading.empty()
-# While this run lasts, other tabs' live ticks wait to start (see sharing.py).
-with sharing.click(st.session_state), ui.shielded("opening the session"):
-    session = ui.session()
-    ui.run_pending_steps(session)
-    with ui.shielded("drawing this page"):
-        page.run()
-    ui.sidebar(session)
-warmup.start()
+@asynccontextmanager
+async def _lifespan(_app):
+    threading.Thread(target=import_pages, name="mlr-import-pages", daemon=True).start()
+    yield
+
+
+app = st.App("studio.py", lifespan=_lifespan)

@@ -1,1 +1,1 @@
-"""One Streamlit page per module, run by st.navigation from dashboard/streamlit_app.py."""
+"""One Streamlit page per module, run by st.navigation from dashboard/studio.py."""

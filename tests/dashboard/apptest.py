@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "streamlit_app.py")
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "studio.py")
 
 TIMEOUT = 900
 """Seconds one script run may take before AppTest calls it hung: a bound for a run that never
