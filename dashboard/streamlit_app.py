@@ -24,7 +24,7 @@ def import_pages() -> None:
     """Import what a new server's first run of ``studio.py`` imports (the Train page's modules;
     not the engine's kernels, which ``warmup.py`` loads once a page is drawn). A failure is
     only logged: the script's own imports then fail where the page shows it."""
-    if ROOT not in sys.path:
+    if sys.path[:1] != [ROOT]:  # first, as studio.py puts it: this checkout's, installed or not
         sys.path.insert(0, ROOT)
     try:
         from dashboard import choices, pages, sharing, state, ui, warmup  # noqa: F401

@@ -27,6 +27,7 @@ print(json.dumps({
     "is_app": isinstance(streamlit_app.app, st.App),
     "script": str(Path(sys.argv[1], streamlit_app.app.script_path).resolve()),
     "dashboard_before": before,
+    "dashboard_file": sys.modules["dashboard"].__file__,
     "after": [name for name in ("dashboard.ui", "dashboard.pages", "pandas", "scipy.sparse",
                                 "numba", "sklearn") if name in sys.modules],
 }))
@@ -47,5 +48,7 @@ def test_the_readme_command_serves_the_pages_script_as_an_app(server):
 
 def test_startup_imports_the_first_pages_modules_but_not_the_engines_kernels(server):
     assert server["dashboard_before"] == []  # in the thread the server starts, not on import
+    # this checkout's, whatever else is installed (studio.py then finds it in sys.modules)
+    assert server["dashboard_file"] == str(headless.APP.with_name("__init__.py"))
     # numba and scikit-learn come with the kernels' warm-up, once a page is drawn (warmup.py)
     assert server["after"] == ["dashboard.ui", "dashboard.pages", "pandas", "scipy.sparse"]
