@@ -310,7 +310,7 @@ def bench_draw(repeats: int) -> None:
         page.add_script_tag(path=str(Path(plotly.__file__).parent / "package_data"
                                      / "plotly.min.js"))
         static = Path(streamlit.__file__).parent / "static"  # the font of Streamlit's theme
-        for font in list(static.rglob("SourceSans*Upright*.woff2"))[:1]:
+        if font := next(static.rglob("SourceSans*Upright*.woff2"), None):
             page.add_style_tag(content="@font-face {font-family: 'Source Sans'; src: url(data:"
                                f"font/woff2;base64,{base64.b64encode(font.read_bytes()).decode()}"
                                ");}")

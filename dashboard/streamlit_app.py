@@ -23,7 +23,10 @@ log = logging.getLogger(__name__)
 def import_pages() -> None:
     """Import what a new server's first run of ``studio.py`` imports (the Train page's modules;
     not the engine's kernels, which ``warmup.py`` loads once a page is drawn). A failure is
-    only logged: the script's own imports then fail where the page shows it."""
+    only logged: the script's own imports then fail where the page shows it. A tab's run may
+    import the same modules meanwhile: Python locks each module while it loads, and two threads
+    can only deadlock on an import cycle, which the dashboard's and the engine's modules have
+    none of (a module-level cycle would need the same care)."""
     if sys.path[:1] != [ROOT]:  # first, as studio.py puts it: this checkout's, installed or not
         sys.path.insert(0, ROOT)
     try:
