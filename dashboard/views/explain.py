@@ -49,7 +49,10 @@ def picker(session: state.Session) -> int:
     st.number_input("Instance index", 0, data.X.shape[0] - 1, key="instance_index",
                     on_change=_picked_by_index, width=220,
                     help="Or click a point on the Population page, or a row in the table below.")
-    with st.expander("Pick from the table", icon=":material/table:"):
+    with st.expander("Pick from the table", icon=":material/table:", key="explain_pick",
+                     on_change="rerun") as box:
+        if not box.open:  # drawn only when opened: a table of every row, at every click
+            return session.selection.index
         table = frames.feature_table(sparse_features.leading_columns(data.X, TABLE_FEATURES),
                                      data.feature_names[:TABLE_FEATURES],
                                      (data.categories or ())[:TABLE_FEATURES])
@@ -101,8 +104,10 @@ def voters(session: state.Session, exp, index: int) -> None:
                 f"{chosen.fitness:.3f} (accuracy {chosen.accuracy:.3f}), numerosity "
                 f"{chosen.numerosity}, experience {chosen.experience})")
     ui.rule_in_full(chosen)
-    with st.expander("The engine's own report (explain().text())", icon=":material/notes:"):
-        st.code(exp.text(), language=None, wrap_lines=True)
+    with st.expander("The engine's own report (explain().text())", icon=":material/notes:",
+                     key="explain_report", on_change="rerun") as box:
+        if box.open:
+            st.code(exp.text(), language=None, wrap_lines=True)
 
 
 def contributions_table(exp, label_names, label: str) -> pd.DataFrame:
@@ -259,18 +264,25 @@ def explanation(session: state.Session, index: int) -> None:
         key="label_scores",
     )
     voters(session, exp, index)
-    with st.expander("Feature values", icon=":material/list:"):
-        features, stored = sparse_features.row_values(data.X, index)
-        if len(features) < data.n_features:
-            st.caption(f"The {len(features):,} values this row stores; its other "
-                       f"{data.n_features - len(features):,} features are 0.")
-        read = {j: reading for j, _, reading in exp.missing}
-        values = frames.feature_values(
-            [data.feature_names[j] for j in features], stored,
-            None if data.categories is None else [data.categories[j] for j in features],
-            [read.get(j, "missing") for j in features])
-        st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
+    with st.expander("Feature values", icon=":material/list:", key="explain_values",
+                     on_change="rerun") as box:
+        if box.open:  # drawn only when opened, as the two expanders above
+            feature_values(data, index, exp)
     fitted_weights(session, index)
+
+
+def feature_values(data, index: int, exp) -> None:
+    """The instance's values, as stored (a sparse row: its non-zero ones), and how each reads."""
+    features, stored = sparse_features.row_values(data.X, index)
+    if len(features) < data.n_features:
+        st.caption(f"The {len(features):,} values this row stores; its other "
+                   f"{data.n_features - len(features):,} features are 0.")
+    read = {j: reading for j, _, reading in exp.missing}
+    values = frames.feature_values(
+        [data.feature_names[j] for j in features], stored,
+        None if data.categories is None else [data.categories[j] for j in features],
+        [read.get(j, "missing") for j in features])
+    st.dataframe(values, hide_index=True, column_config=tables.fit_columns(values, index=False))
 
 
 def main() -> None:  # a function: what the page draws from does not outlive the run

@@ -212,13 +212,26 @@ def test_a_click_on_a_live_page_draws_first_then_trains(app):
     assert session.iteration > trained
 
 
+def _passing(at: AppTest) -> str:
+    return next(t.value for t in [*at.caption, *at.warning] if "pass the filters" in t.value)
+
+
 def test_population_colour_by_labelset_and_filters(app):
     at = _page(app, "population")
     at.segmented_control(key="pop_color").set_value("labelset").run()
+    assert not at.slider and _passing(at).endswith("pass the filters.")  # drawn once opened
+    at.session_state["pop_filters"] = True
+    at.run()
     at.slider(key="pop_fit").set_value(0.5).run()
     _no_exception(at)
     projection = _specs(at)[0]
     assert projection["layout"]["legend"]["title"]["text"] == "Rules and instances (labelset)"
+    assert "pass the filters (fitness ≥ 0.5)" in _passing(at)
+    at.session_state["pop_filters"] = False  # closed, the filter stays in use and is named
+    at.run()
+    _no_exception(at)
+    assert not at.slider and "pass the filters (fitness ≥ 0.5)" in _passing(at)
+    assert _specs(at)[0]["data"] == projection["data"]
 
 
 def _ring(spec: dict) -> str:
@@ -329,7 +342,7 @@ def test_explain_shows_match_set_answers_and_scores(app):
     scores = _specs(at)[0]
     assert scores["layout"]["title"]["text"].startswith("Label scores")
     assert scores["layout"]["yaxis"]["title"]["text"].startswith("aggregated score")
-    assert len(at.dataframe) >= 2  # the picker table and the match set
+    assert len(at.dataframe) >= 1  # the match set
     exp = _session(at).model_cache().explain(5)
     data = _session(at).split.dataset
     truth = [n for n, bit in zip(data.label_names, data.Y[5], strict=True) if bit]
@@ -349,6 +362,16 @@ def test_explain_shows_match_set_answers_and_scores(app):
     assert full.startswith("IF") and full.splitlines()[-1] == f"THEN {voters['labelset'][0]}"
     assert full.replace("\n", " ").replace("IF   ", "IF ").replace("AND  ", "AND ") \
         == voters["rule"][0].replace(" THEN ", " THEN ")
+    # the picker's table, the engine's report and the feature values: drawn once opened
+    n_tables, n_codes = len(at.dataframe), len(at.code)
+    for key in ("explain_pick", "explain_report", "explain_values"):
+        at.session_state[key] = True
+    at.run()
+    _no_exception(at)
+    assert (len(at.dataframe), len(at.code)) == (n_tables + 2, n_codes + 1)
+    picker = next(d.value for d in at.dataframe if "split" in d.value.columns)
+    assert len(picker) == data.X.shape[0]
+    assert exp.text() in [c.value for c in at.code]
 
 
 def test_explain_fits_rule_weights_on_request_and_refits_after_training(app):

@@ -117,6 +117,8 @@ def test_a_sparse_arff_stays_sparse_through_training_every_page_and_the_download
     at.toggle(key="fitted_weights").set_value(True).run()
     no_exception(at, "explain, fitted weights")
     in_row = session.split.dataset.X[session.selection.index].nnz
+    at.session_state["explain_values"] = True  # the feature values' expander, opened
+    at.run()
     assert any(f"The {in_row:,} values this row stores" in c.value for c in at.caption)
     at = at.switch_page(BY_NAME["rules"].path).run()
     at.button(key="run_audit").click().run()
@@ -154,6 +156,8 @@ def test_a_sparse_arff_with_question_marks_trains_and_shows_them_as_the_model_re
     row = int(np.flatnonzero(np.isnan(X.toarray()).any(axis=1))[0])
     session.selection.select(row)
     at = at.switch_page(BY_NAME["explain"].path).run()
+    at.session_state["explain_values"] = True  # the feature values' expander, opened
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
     missing = X[row].indices[np.isnan(X[row].data)]
     scaling = session.snapshot().scaling

@@ -81,6 +81,8 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     known = next(i for i in range(len(data.X)) if not np.isnan(data.X[i, 1])
                  and cache.explain(i).match_set["rule"].str.contains("colour =").any())
     at = at.switch_page("views/explain.py").run()
+    for key in ("explain_pick", "explain_values"):  # the table and the values, opened
+        at.session_state[key] = True
     at.number_input(key="instance_index").set_value(known).run()
     assert not at.exception and not at.error
     value = category_text(data.categories[1][int(data.X[known, 1])])
