@@ -7,6 +7,7 @@ the pages do.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import compare_figures, figures, frames, plot_axes
-from dashboard.curves import MEASURES, run_name
+from dashboard.curves import MEASURES, CurveLog, run_name
 from dashboard.snapshots import Snapshot
 from dashboard.state import RACE_LANES, Race, Session
 
@@ -45,10 +46,25 @@ def train_charts(snap: Snapshot, point_owed: bool = False) -> list[go.Figure]:
     """The Train page's live charts: learning curves and the population over iterations (the
     page remakes them with each curve point, not at every tick); ``point_owed``: a Step's
     first point is being made, which the empty curves say."""
-    empty = ("Fitting the rule weights for the first point…" if point_owed
-             else "Press Start or Step to train")
-    return [figures.learning_curves(snap.curves, MEASURES, empty),
+    if snap.curves.empty and snap.history.empty:
+        return list(blank_train_charts(point_owed))
+    return [figures.learning_curves(snap.curves, MEASURES, _no_curves(point_owed)),
             figures.population_curves(snap.history)]
+
+
+@functools.cache
+def blank_train_charts(point_owed: bool) -> tuple[go.Figure, go.Figure]:
+    """The Train page's charts before training, the same for every tab: made once per server
+    (as it starts, ``streamlit_app.py``) and only read after (``st.plotly_chart`` copies a
+    figure). Every new tab's first run made them again: 0.1-0.2 s of plotly on an idle machine,
+    most of that run."""
+    return (figures.learning_curves(CurveLog().frame(), MEASURES, _no_curves(point_owed)),
+            figures.population_curves(pd.DataFrame()))
+
+
+def _no_curves(point_owed: bool) -> str:
+    return ("Fitting the rule weights for the first point…" if point_owed
+            else "Press Start or Step to train")
 
 
 def runs_chart(session: Session, snap: Snapshot) -> go.Figure:

@@ -23,7 +23,9 @@ sys.path.insert(0, sys.argv[1])
 import streamlit_app
 before = sorted(name for name in sys.modules if name.startswith("dashboard"))
 streamlit_app.import_pages()
+from dashboard import pages
 print(json.dumps({
+    "blank_charts": pages.blank_train_charts.cache_info().currsize,
     "is_app": isinstance(streamlit_app.app, st.App),
     "script": str(Path(sys.argv[1], streamlit_app.app.script_path).resolve()),
     "dashboard_before": before,
@@ -52,3 +54,4 @@ def test_startup_imports_the_first_pages_modules_but_not_the_engines_kernels(ser
     assert server["dashboard_file"] == str(headless.APP.with_name("__init__.py"))
     # numba and scikit-learn come with the kernels' warm-up, once a page is drawn (warmup.py)
     assert server["after"] == ["dashboard.ui", "dashboard.pages", "pandas", "scipy.sparse"]
+    assert server["blank_charts"] == 1  # and made the Train page's charts, as a tab finds them

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from dashboard import choices, pages, state
+from dashboard import choices, figures, pages, state
 from dashboard.curves import MEASURES, CurveLog
 from dashboard.data_split import DEFAULT_HOLDOUT, DataSplit
 from mlr_core import Dataset, MLRClassifier, TrainingSession, make_hypercube_dataset
@@ -383,3 +383,20 @@ def test_the_specificity_limit_is_known_before_the_model_starts(data, weighting)
     assert session._training is None  # asking did not start the model
     session.learn(1)
     assert before == session.max_specified() == session._training.model.max_specified_
+
+
+def test_a_new_models_train_charts_are_made_once_per_server_and_are_the_charts_of_its_snapshot(
+        session):
+    """Before training every tab draws the same two charts, kept from the first (the server
+    makes them as it starts): they are what the snapshot's own (empty) curves give."""
+    snap = session.snapshot()
+    assert snap.curves.empty and snap.history.empty
+    for owed, words in ((False, "Press Start or Step to train"),
+                        (True, "Fitting the rule weights for the first point…")):
+        kept = pages.train_charts(snap, owed)
+        assert [id(chart) for chart in pages.train_charts(snap, owed)] == [id(c) for c in kept]
+        made = [figures.learning_curves(snap.curves, MEASURES, words),
+                figures.population_curves(snap.history)]
+        assert [c.to_json() for c in kept] == [c.to_json() for c in made]
+    session.step(50)  # trained: the charts follow the model
+    assert pages.train_charts(session.snapshot())[0] is not pages.blank_train_charts(False)[0]
