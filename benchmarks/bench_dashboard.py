@@ -5,6 +5,7 @@ load, and the first answer of a cold server.
     python benchmarks/bench_dashboard.py --only first-answer  # one part
     python benchmarks/bench_dashboard.py --only pause --repeats 3  # Pause on yeast, full speed
     python benchmarks/bench_dashboard.py --only draw          # the live charts drawn by plotly.js
+    python benchmarks/bench_dashboard.py --only clicks        # a page click's cost to the browser
     python benchmarks/bench_dashboard.py --no-paint           # no browser (no Chromium needed)
 
 Targets: a live tick (train for the budget + rebuild every visible chart) under 1 s with at
@@ -16,6 +17,9 @@ The live pages' charts (Train's two, Population's two), as one tab training on t
 them, are also drawn again by plotly.js in a blank Chromium page: each as built, and in the
 margins every chart had before 29 Nov (60 px left, 20 px right), which plotly must widen,
 drawing the chart a second time (automargin).
+
+A click from Train to Population, Rules or Explain (``--only clicks``) is traced in Chromium:
+the browser's main-thread time it costs, on a tab's first visit and after.
 
 Ticks are timed outside Streamlit through the same page-assembly functions the views call
 (``dashboard.pages``); figures are also serialised (``fig.to_json()``), which
@@ -327,11 +331,57 @@ def bench_draw(repeats: int) -> None:
                   f"({'widened' if old_widened else 'one pass'}): {old_ms / ms:.1f}x")
 
 
+#: The pages a class opens after Train (``classroom.py --teacher``).
+CLICKED = ("Population", "Rules", "Explain an instance")
+
+
+def renderer_busy_ms(trace: bytes) -> float:
+    """Milliseconds of top-level tasks on the page's main thread (the renderer's, which runs
+    its JavaScript) in a Chromium trace: what a page's drawing costs a browser's CPU, whatever
+    the machine's load."""
+    import collections
+    import json
+
+    events = json.loads(trace)["traceEvents"]
+    main = collections.Counter((e["pid"], e["tid"]) for e in events  # it runs the page's JS
+                               if e.get("name") == "FunctionCall").most_common(1)[0][0]
+    return sum(e["dur"] for e in events if (e.get("pid"), e.get("tid")) == main
+               and e.get("name") == "RunTask" and e.get("ph") == "X") / 1e3
+
+
+def bench_clicks(repeats: int) -> None:
+    """What a click on a page costs the browser (its main thread, DevTools trace), in one tab
+    paused on the sample, from Train: the first visit (the page's scripts load and compile)
+    and the median of ``repeats`` more. Six tabs following the teacher pay the first visits
+    all at once (``classroom.py --teacher``)."""
+    from classroom import open_tab, served
+
+    with served() as (_, url, browser, _log):
+        tab = open_tab(browser, url, 1)
+        print(f"A click on a page from Train, paused on the sample: the browser's main thread "
+              f"over the 2 s after it (first visit; median of {repeats} more):")
+        for title in CLICKED:
+            busy = []
+            for _ in range(repeats + 1):
+                tab.open("Train (live)")
+                time.sleep(1.5)
+                browser.start_tracing(page=tab.page, categories=[
+                    "devtools.timeline", "disabled-by-default-devtools.timeline"])
+                tab.open(title)
+                time.sleep(2)
+                busy.append(renderer_busy_ms(browser.stop_tracing()))
+            if not all(busy):  # a click is never free: the trace's events were not found
+                raise RuntimeError(f"no main-thread tasks in the traces of {title}: {busy}")
+            print(f"  {title:22} first {busy[0]:5.0f} ms, then {statistics.median(busy[1:]):5.0f}"
+                  " ms", flush=True)
+
+
 PARTS = {"rectangles": bench_rectangles, "tick": bench_tick, "kernels": bench_kernels,
-         "first-answer": bench_first_answer, "pause": bench_pause, "draw": bench_draw}
+         "first-answer": bench_first_answer, "pause": bench_pause, "draw": bench_draw,
+         "clicks": bench_clicks}
 
 
-BROWSER_PARTS = ("first-answer", "pause", "draw")
+BROWSER_PARTS = ("first-answer", "pause", "draw", "clicks")
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ BENCHMARKS = REPO / "benchmarks"
 QUICK = {
     "audit_figures.py": (["--quick"], "| hypercube_2d | agg |"),
     "bench_dashboard.py": (["--repeats", "1", "--only", "rectangles", "--only", "tick",
-                            "--only", "first-answer", "--only", "draw"],
+                            "--only", "first-answer", "--only", "draw", "--only", "clicks"],
                            "MLR Studio, after `streamlit run`"),
     "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
     "classroom.py": (["--tabs", "2", "--rounds", "1", "--warm", "1", "--read", "0.2"],
