@@ -57,15 +57,15 @@ FILTERED = "pop_filtered"
 
 def filters(labelsets) -> dict:
     """The rule filters, drawn only while their expander is open: drawn collapsed, they cost
-    every click on this page 0.07-0.1 s of the browser's time (a DevTools trace), a class of six
-    browsers half a second. Closed, the values set stay in use (kept in the session's state,
-    where Streamlit would drop a widget's value once it is not drawn), and the caption under the
-    chart names them (`filter_words`)."""
-    state = st.session_state
-    fresh = state.get(FILTERED) is not labelsets  # set for another dataset: not this one's
+    every click on this page 0.07-0.09 s of the browser's time (``benchmarks/bench_dashboard.py
+    --only clicks``), a class of six browsers half a second. Closed, the values set stay in use
+    (kept in the session's state, where Streamlit would drop a widget's value once it is not
+    drawn), and the caption under the chart names them (`filter_words`)."""
+    tab_state = st.session_state
+    fresh = tab_state.get(FILTERED) is not labelsets  # set for another dataset: not this one's
     for key, nothing in FILTERS.items():
-        state[key] = nothing if fresh else state.get(key, nothing)
-    state[FILTERED] = labelsets
+        tab_state[key] = nothing if fresh else tab_state.get(key, nothing)
+    tab_state[FILTERED] = labelsets
     # one label: Streamlit takes a new label for a new expander, which opens closed
     with st.expander("Filters", icon=":material/filter_alt:", key="pop_filters",
                      on_change="rerun") as box:
@@ -77,8 +77,9 @@ def filters(labelsets) -> dict:
             f[1].slider("Minimum fitness", 0.0, 1.0, step=0.05, key="pop_fit")
             f[2].number_input("Minimum numerosity", 1, 10_000, key="pop_num")
             f[3].number_input("Minimum experience", 0, 1_000_000, key="pop_exp")
-    return {"labelset_ids": tuple(state["pop_labelsets"]), "min_fitness": state["pop_fit"],
-            "min_numerosity": state["pop_num"], "min_experience": state["pop_exp"]}
+    return {"labelset_ids": tuple(tab_state["pop_labelsets"]),
+            "min_fitness": tab_state["pop_fit"], "min_numerosity": tab_state["pop_num"],
+            "min_experience": tab_state["pop_exp"]}
 
 
 def filter_words(opts: pages.PopulationOptions) -> str:
