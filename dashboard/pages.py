@@ -48,8 +48,7 @@ def train_charts(snap: Snapshot, point_owed: bool = False) -> list[go.Figure]:
     first point is being made, which the empty curves say."""
     if snap.curves.empty and snap.history.empty:
         return list(blank_train_charts(point_owed))
-    return [figures.learning_curves(snap.curves, MEASURES, _no_curves(point_owed)),
-            figures.population_curves(snap.history)]
+    return _train_charts(snap.curves, snap.history, point_owed)
 
 
 @functools.cache
@@ -58,13 +57,14 @@ def blank_train_charts(point_owed: bool) -> tuple[go.Figure, go.Figure]:
     (as it starts, ``streamlit_app.py``) and only read after (``st.plotly_chart`` copies a
     figure). Every new tab's first run made them again: 0.1-0.2 s of plotly on an idle machine,
     most of that run."""
-    return (figures.learning_curves(CurveLog().frame(), MEASURES, _no_curves(point_owed)),
-            figures.population_curves(pd.DataFrame()))
+    return tuple(_train_charts(CurveLog().frame(), pd.DataFrame(), point_owed))
 
 
-def _no_curves(point_owed: bool) -> str:
-    return ("Fitting the rule weights for the first point…" if point_owed
-            else "Press Start or Step to train")
+def _train_charts(curves: pd.DataFrame, history: pd.DataFrame,
+                  point_owed: bool) -> list[go.Figure]:
+    empty = ("Fitting the rule weights for the first point…" if point_owed
+             else "Press Start or Step to train")
+    return [figures.learning_curves(curves, MEASURES, empty), figures.population_curves(history)]
 
 
 def runs_chart(session: Session, snap: Snapshot) -> go.Figure:

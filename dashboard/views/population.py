@@ -1,5 +1,7 @@
 """Population: the rules as hyper-rectangles on a feature pair, the data on top, redrawn live."""
 
+import copy
+
 import streamlit as st
 
 from dashboard import frames, pages, plot_axes, sharing, state, ui
@@ -64,7 +66,9 @@ def filters(labelsets) -> dict:
     tab_state = st.session_state
     fresh = tab_state.get(FILTERED) is not labelsets  # set for another dataset: not this one's
     for key, nothing in FILTERS.items():
-        tab_state[key] = nothing if fresh else tab_state.get(key, nothing)
+        # set again at every run: kept while its widget is not drawn (the list: a copy, never
+        # FILTERS' own)
+        tab_state[key] = copy.copy(nothing if fresh else tab_state.get(key, nothing))
     tab_state[FILTERED] = labelsets
     # one label: Streamlit takes a new label for a new expander, which opens closed
     with st.expander("Filters", icon=":material/filter_alt:", key="pop_filters",
