@@ -22,6 +22,17 @@ import streamlit as st
 ROOT = str(Path(__file__).resolve().parents[1])
 log = logging.getLogger(__name__)
 
+#: The interpreter's switch interval (s) while the startup thread imports. Meanwhile the first
+#: browser loads Streamlit's scripts, and the server's event loop needs the interpreter's lock
+#: back after each read and write of them; a thread that waits for it gets it after the switch
+#: interval (5 ms by default), and each such wait counted. Six launches of each under load 4 on
+#: 2 cores, alternated (``benchmarks/under_load.py``'s setup; docs/classroom.md): the first
+#: content 4.07 -> 3.65 s after launch (medians), the first chart 6.79 -> 6.65 s. Only while
+#: importing: with 0.5 ms for the whole server's life, six tabs following the teacher
+#: (``classroom.py --teacher``) had worst clicks of 4.5, 1.5 and 4.8 s in three runs, against
+#: 1.9 and 3.8 s in two without; no gain there, and a training tab's threads switch more.
+IMPORTING_SWITCH_S = 0.0005
+
 
 def import_pages() -> None:
     """Import what a new server's first run of ``studio.py`` imports (the Train page's modules;
@@ -34,6 +45,8 @@ def import_pages() -> None:
     none of (a module-level cycle would need the same care)."""
     if sys.path[:1] != [ROOT]:  # first, as studio.py puts it: this checkout's, installed or not
         sys.path.insert(0, ROOT)
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(IMPORTING_SWITCH_S)
     try:
         from PIL import Image  # noqa: F401  (Streamlit's, for the page's icon)
 
@@ -47,6 +60,8 @@ def import_pages() -> None:
         inspect.stack()
     except Exception:
         log.exception("importing the pages' modules at startup failed")
+    finally:
+        sys.setswitchinterval(default)
 
 
 @asynccontextmanager

@@ -22,10 +22,17 @@ import streamlit as st
 sys.path.insert(0, sys.argv[1])
 import streamlit_app
 before = sorted(name for name in sys.modules if name.startswith("dashboard"))
+default = sys.getswitchinterval()
+importing = []  # the switch interval at the startup's last step
+stack = streamlit_app.inspect.stack
+streamlit_app.inspect.stack = lambda: importing.append(sys.getswitchinterval()) or stack()
 streamlit_app.import_pages()
+streamlit_app.inspect.stack = stack
 from dashboard import pages
 print(json.dumps({
     "blank_charts": pages.blank_train_charts.cache_info().currsize,
+    "switch": {"default": default, "importing": importing, "after": sys.getswitchinterval(),
+               "set": streamlit_app.IMPORTING_SWITCH_S},
     "is_app": isinstance(streamlit_app.app, st.App),
     "script": str(Path(sys.argv[1], streamlit_app.app.script_path).resolve()),
     "dashboard_before": before,
@@ -55,3 +62,10 @@ def test_startup_imports_the_first_pages_modules_but_not_the_engines_kernels(ser
     # numba and scikit-learn come with the kernels' warm-up, once a page is drawn (warmup.py)
     assert server["after"] == ["dashboard.ui", "dashboard.pages", "pandas", "scipy.sparse"]
     assert server["blank_charts"] == 1  # and made the Train page's charts, as a tab finds them
+
+
+def test_the_startup_imports_with_a_short_switch_interval_and_then_restores_it(server):
+    switch = server["switch"]
+    assert switch["set"] < switch["default"]  # the event loop gets the lock back sooner
+    assert switch["importing"] == [switch["set"]]
+    assert switch["after"] == switch["default"]  # the tabs' runs and training: as Python's
