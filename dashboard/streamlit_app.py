@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 #: content 4.07 -> 3.65 s after launch (medians), the first chart 6.79 -> 6.65 s. Only while
 #: importing: with 0.5 ms for the whole server's life, six tabs following the teacher
 #: (``classroom.py --teacher``) had worst clicks of 4.5, 1.5 and 4.8 s in three runs, against
-#: 1.9 and 3.8 s in two without; no gain there, and a training tab's threads switch more.
+#: 1.7-3.8 s in four without; no gain there, and a training tab's threads switch more.
 IMPORTING_SWITCH_S = 0.0005
 
 
