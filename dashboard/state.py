@@ -144,7 +144,7 @@ class Session:
         """(Under the lock) ``training``'s rule weights were just fitted to its rules, and it is
         the model (a copy refitted outside the lock replaces the one it was copied from: the
         same bit for bit as one refitted in place). Refitting changes no evolved rule, so the
-        snapshot stays, unless the fit's one-condition rules (0/1 features) joined or left the
+        snapshot stays, unless the fit's one-condition rules joined or left the
         rules the model shows (``MLRClassifier.population_``): then the next read takes one."""
         self._training = training
         kept = self._snapshot

@@ -13,9 +13,10 @@ RULE_STATS = {field.stat: field.name for field in popmod.RULE_FIELDS if field.st
 """A saved rule's statistics: JSON key -> population array."""
 
 
-FEATURE_RULES_PER_FEATURE = 1
-"""The most one-condition rules (``x = 1``, ``mlr_core/rule_weights.py``) a fitted rule set
-holds per feature beside its N evolved ones: the bound a saved file is checked against."""
+FEATURE_RULES_PER_FEATURE = 4
+"""The most one-condition rules a fitted rule set holds per feature beside its N evolved ones
+(``x = 1`` on a 0/1 feature, ``x >= cut`` at each of this many quantiles on a numeric one:
+``rule_weights.CUT_QUANTILES``): the bound a saved file is checked against."""
 
 
 def rule_ids(values, n) -> np.ndarray:
@@ -115,13 +116,14 @@ def names(data) -> tuple[list[str], list[str]]:
 
 def population(rules, d: int, m: int, max_population: int, max_specified: int, levels=()):
     """(population, labelsets) of the saved ``rules`` on ``d`` features and ``m`` labels: at
-    most ``max_population`` evolved rules and one one-condition rule per feature, each of at most
-    ``max_specified`` features, the count checked before the population is allocated;
+    most ``max_population`` evolved rules and `FEATURE_RULES_PER_FEATURE` one-condition rules per
+    feature, each of at most ``max_specified`` features, the count checked before the population
+    is allocated;
     ``levels``: the features' category counts (empty: no nominal feature)."""
     limit = max_population + FEATURE_RULES_PER_FEATURE * d
     require(len(rules) <= limit,
             f"The file holds {len(rules):,} rules, more than its n_rules = {max_population:,} "
-            f"and one one-condition rule per feature.")
+            f"and {FEATURE_RULES_PER_FEATURE} one-condition rules per feature.")
     pop = popmod.new_population(len(rules), max_specified, len(levels) > 0)
     labelsets, index = [], {}
     for i, rule in enumerate(rules):
@@ -159,9 +161,10 @@ def iteration(value) -> int:
 
 
 def n_feature_rules(value, n: int, d: int) -> int:
-    """How many of the ``n`` saved rules are one-condition rules: at most one per feature."""
+    """How many of the ``n`` saved rules are one-condition rules: at most
+    `FEATURE_RULES_PER_FEATURE` per feature."""
     require(isinstance(value, int) and not isinstance(value, bool)
             and 0 <= value <= min(n, FEATURE_RULES_PER_FEATURE * d),
             f"n_feature_rules must be an integer from 0 to {n} (the rules) and at "
-            f"most {FEATURE_RULES_PER_FEATURE * d} (one per feature).")
+            f"most {FEATURE_RULES_PER_FEATURE * d} ({FEATURE_RULES_PER_FEATURE} per feature).")
     return value

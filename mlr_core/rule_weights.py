@@ -9,10 +9,11 @@ label's total is ``intercept + sum of the weights of the rules that match x``, a
 that total clipped to [0, 1] (an estimate of the probability of the label) or, where it ranks
 the labels better, put on log-odds by a second stage (``mlr_core/calibration.py``).
 
-On 0/1 data (words) each feature also becomes a rule of its own, ``word = 1`` (`feature_rules`):
-fitted first, on every training row, they are a linear model of the words, and the evolved rules
-are fitted on what it leaves (`fit_in_two_stages`); the leave-one-out error decides whether that
-beats the evolved rules alone (`fit_weights`). They stay rules of the rule set, after the evolved
+Each 0/1 feature (a word) also becomes a rule of its own, ``word = 1``, and each numeric feature
+four, ``x >= cut`` at its quintiles (`feature_rules`): fitted first, on every training row, they
+are an additive model of the features, and the evolved rules are fitted on what it leaves
+(`fit_in_two_stages`); the leave-one-out error decides whether that beats the evolved rules
+alone (`fit_weights`). They stay rules of the rule set, after the evolved
 ones, so scorecards, explanations, compaction and exports read them as any other.
 
 The one penalty for all labels is chosen by exact leave-one-out error (generalised
@@ -32,8 +33,9 @@ from sklearn.linear_model import Ridge
 from threadpoolctl import ThreadpoolController
 
 from mlr_core._engine import population as popmod
+from mlr_core.model_file import FEATURE_RULES_PER_FEATURE
 from mlr_core.scorers import WeightScorer
-from mlr_core.sparse_rows import at_least, count_at_least
+from mlr_core.sparse_rows import SparseRows
 
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""
@@ -48,47 +50,57 @@ BLOCK = 2048
 cost ohsumed's weight fit 89 MB more (11,121 rows x 1,002 words)."""
 
 MAX_FEATURE_RULES = 2048
-"""At most this many one-condition rules, those of the words held by the most training rows:
-their fit decomposes a words x words matrix and keeps every training row's coordinates (a row
-x words dense matrix, 786 MB for 48,000 rows), so 20,000 words would take 3.2 GB and hours. The
-widest data measured (genbase, 1,185 0/1 features) keeps all of its."""
+"""At most this many one-condition rules, those that split the training rows most evenly (for
+words: those held by the most rows): their fit decomposes a rules x rules matrix and keeps
+every training row's coordinates (a rows x rules dense matrix, 786 MB for 48,000 rows), so
+20,000 words would take 3.2 GB and hours. The widest data measured (genbase, 1,185 0/1
+features) keeps all of its."""
 
 MIN_SUPPORT = 2
 """A one-condition rule is kept when it matches at least this many training rows and misses as
-many: a column constant on them has nothing to weigh."""
+many: a test constant on them has nothing to weigh."""
+
+CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
+                      for k in range(1, FEATURE_RULES_PER_FEATURE + 1))
+"""Where a numeric feature's one-condition rules ``x >= cut`` cut its training column: at its
+quintiles (0.2, 0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four
+steps give an additive model of each feature a shape (a rise, a fall, a bump) without a weight
+per value."""
 
 
-def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
+def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, y_ids: np.ndarray,
                   labelsets: np.ndarray, width: int, iteration: int) -> popmod.Population:
-    """The one-condition rules ``x_j = 1`` of the 0/1 features (``binary``) of the scaled
-    training rows ``Xs``, each kept if `MIN_SUPPORT` allows: the linear part of the fit. Each
-    predicts the labelset most common among the rows it matches (``y_ids``, rows of
-    ``labelsets``; ties to the labelset first in the order of its 0/1 bits, not of its id: a
-    loaded model numbers its labelsets otherwise than the run that saved it), has numerosity 1,
-    experience its support, and fitness 0: it takes no part in the vote. ``width``: the evolved
-    rules' condition slots, so that both live in one rule set.
+    """The one-condition rules of the scaled training rows ``Xs`` (a matrix or `SparseRows`):
+    ``x_j = 1`` on each 0/1 feature (``binary``), ``x_j >= cut`` at the `CUT_QUANTILES` of each
+    ``numeric`` one (nominal features get none), each kept if `MIN_SUPPORT` allows: the linear
+    part of the fit, an additive model of the features. Each predicts the labelset most common
+    among the rows it matches (``y_ids``, rows of ``labelsets``; ties to the labelset first in
+    the order of its 0/1 bits, not of its id: a loaded model numbers its labelsets otherwise
+    than the run that saved it), has numerosity 1, experience its support, and fitness 0: it
+    takes no part in the vote. ``width``: the evolved rules' condition slots, so that both live
+    in one rule set. Ordered by feature, then cut.
 
-    Numeric features get none: one-condition rules ``x_j >= cut`` at the quintiles, fitted
-    first in the same way, cost yeast (fold 0 of the shared folds) ranking loss 0.176 -> 0.182
-    and Hamming loss 0.204 -> 0.209, flags Hamming loss 0.229 -> 0.254, and moved mediamill's
-    ranking loss by 0.001: the evolved intervals already do their work there."""
-    support = count_at_least(Xs, 0.5)
-    features = np.flatnonzero(binary & (support >= MIN_SUPPORT)
-                              & (support <= len(Xs) - MIN_SUPPORT))
-    if len(features) > MAX_FEATURE_RULES:
-        most = np.argsort(-support[features], kind="stable")[:MAX_FEATURE_RULES]
-        features = np.sort(features[most])
-    count = len(features)
-    pop = popmod.new_population(count, width)
+    Why numeric features too: where each label shifts many features a little (the sparse-label
+    stand-ins of ``benchmarks/field.py``), hyper-rectangles found by covering miss what a sum of
+    steps sees, and the rules' top label was wrong for 74-84% of rows. `fit_weights` keeps them
+    only where the leave-one-out error says so: on the five datasets and mediamill of the shared
+    folds it keeps the evolved rules alone, every fold, as it did before numeric features had
+    any (``docs/field.md``)."""
+    feat, lower = _tests(Xs, binary, numeric)
+    pop = _one_condition(feat, lower, width)
+    matched = feature_matches(pop, Xs)
+    support = np.asarray(matched.sum(axis=0)).ravel().astype(np.int64)
+    n = len(Xs)
+    keep = (support >= MIN_SUPPORT) & (support <= n - MIN_SUPPORT)
+    if np.count_nonzero(keep) > MAX_FEATURE_RULES:
+        balance = np.where(keep, np.minimum(support, n - support), -1)
+        keep = np.zeros_like(keep)
+        keep[np.argsort(-balance, kind="stable")[:MAX_FEATURE_RULES]] = True
+    pop = _one_condition(feat[keep], lower[keep], width)
+    count = int(np.count_nonzero(keep))
     if count == 0:
         return pop
-    pop.feat[:, 0] = features
-    pop.center[:, 0] = 0.75  # [0.5, 1]: the value 1 alone
-    pop.spread[:, 0] = 0.25
-    pop.nspec[:] = 1
-    pop.size[0] = pop.micro[0] = count
-    matched = feature_matches(pop, Xs)
-    n = len(Xs)
+    matched = matched[:, np.flatnonzero(keep)]
     by_bits = np.lexsort(labelsets.T[::-1])  # labelset ids in the order of their bits
     rank = np.empty_like(by_bits)
     rank[by_bits] = np.arange(len(by_bits))
@@ -96,19 +108,66 @@ def feature_rules(Xs: np.ndarray, binary: np.ndarray, y_ids: np.ndarray,
                            shape=(n, len(labelsets)))
     pop.ls[:] = by_bits[np.asarray((matched.T @ by_set).argmax(axis=1)).ravel()]
     pop.num[:] = 1
-    pop.exp[:] = support[features]
+    pop.exp[:] = support[keep]
     pop.cs[:] = 1.0
     pop.ts[:] = pop.birth[:] = iteration
     return pop
 
 
-def feature_matches(pop: popmod.Population, Xs: np.ndarray) -> sp.csr_matrix:
-    """The rows x rules 0/1 match matrix of `feature_rules` (one condition each, on distinct
-    features), sparse: a word's rule matches the rows that hold the word (`at_least`)."""
-    feat = pop.feat[: int(pop.size[0]), 0]
-    lower = np.full(Xs.shape[1], np.inf)
-    lower[feat] = pop.center[: len(feat), 0] - pop.spread[: len(feat), 0]
-    return at_least(Xs, lower, feat)
+def _tests(Xs, binary: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate tests ``x_feat >= lower`` (aligned arrays, by feature then lower bound):
+    0.5 on the 0/1 features (the value 1 alone), the distinct `CUT_QUANTILES` values of the
+    numeric ones (on `SparseRows`, only those above the feature's 0: a test its 0 passes would
+    fill a column of every row)."""
+    feat = [np.flatnonzero(binary)]
+    lower = [np.full(len(feat[0]), 0.5)]
+    features = np.flatnonzero(numeric)
+    if len(features):
+        cuts = column_quantiles(Xs, features, CUT_QUANTILES)  # quantiles x features
+        if isinstance(Xs, SparseRows):
+            cuts = np.where(cuts > Xs.zero[features], cuts, np.nan)
+        cuts[1:][cuts[1:] == cuts[:-1]] = np.nan  # a repeated quantile: one test
+        at, j = np.nonzero(~np.isnan(cuts.T))
+        feat.append(features[at])
+        lower.append(cuts.T[at, j])
+    feat, lower = np.concatenate(feat), np.concatenate(lower)
+    order = np.lexsort((lower, feat))
+    return feat[order], lower[order]
+
+
+def _one_condition(feat: np.ndarray, lower: np.ndarray, width: int) -> popmod.Population:
+    """Rules of one condition each, ``x_feat`` in [lower, 1] (to the axis's end: every larger
+    value, as the axis clips them there)."""
+    pop = popmod.new_population(len(feat), width)
+    pop.feat[:, 0] = feat
+    pop.center[:, 0] = (lower + 1.0) / 2.0
+    pop.spread[:, 0] = 1.0 - pop.center[:, 0]
+    pop.nspec[:] = 1
+    pop.size[0] = pop.micro[0] = len(feat)
+    return pop
+
+
+def column_quantiles(Xs, features: np.ndarray, qs) -> np.ndarray:
+    """The ``qs`` quantiles (rows) of the known values of scaled columns ``features`` of a
+    matrix or `SparseRows` (a value of the column each: numpy's "lower" method; NaN for a
+    column with none known)."""
+    if isinstance(Xs, SparseRows):
+        return Xs.quantiles(features, qs)
+    return np.nanquantile(Xs[:, features], qs, axis=0, method="lower")
+
+
+def feature_matches(pop: popmod.Population, Xs) -> sp.csr_matrix:
+    """The rows x rules 0/1 match matrix of one-condition rules (`feature_rules`), sparse, by
+    the kernels' own test (``|x - center| <= spread``, a missing value failing): a word's rule
+    matches the rows that hold the word. On `SparseRows` a rule's feature's 0 must fail it."""
+    k = int(pop.size[0])
+    feat, center, spread = pop.feat[:k, 0], pop.center[:k, 0], pop.spread[:k, 0]
+    if isinstance(Xs, SparseRows):
+        return Xs.within(feat, center, spread)
+    blocks = [sp.csc_matrix(np.abs(Xs[:, feat[i:i + BLOCK]] - center[i:i + BLOCK])
+                            <= spread[i:i + BLOCK], dtype=np.float64)
+              for i in range(0, k, BLOCK)] or [sp.csc_matrix((len(Xs), 0))]
+    return sp.hstack(blocks, format="csr")
 
 
 def fitting_rows(n: int, seed: int) -> np.ndarray:

@@ -103,6 +103,12 @@ class Scaling:
         return np.zeros((0, 0)) if self.shares is None else self.shares
 
     @property
+    def numeric(self) -> np.ndarray:
+        """Per feature, whether its values are numbers in an order beyond 0 and 1: neither
+        nominal nor ``binary``."""
+        return ~self.binary & (self.levels == 0 if len(self.levels) else True)
+
+    @property
     def axis(self) -> str:
         return "minmax" if self.knots is None else "rank"
 

@@ -120,39 +120,47 @@ class SparseRows(NamedTuple):
         out[owner, part.indices] = part.data
         return out
 
-    def count_at_least(self, lower: np.ndarray) -> np.ndarray:
-        """Per feature, how many rows hold a value of at least ``lower`` (per feature)."""
-        lower = np.broadcast_to(lower, self.shape[1])
-        stored = np.bincount(self.indices, weights=self.data >= lower[self.indices],
-                             minlength=self.shape[1])
-        absent = self.shape[0] - np.bincount(self.indices, minlength=self.shape[1])
-        return (stored + absent * (self.zero >= lower)).astype(np.int64)
+    def columns(self) -> sp.csc_matrix:
+        """The stored values by feature (CSC, indices sorted), for tests on a few features."""
+        return sp.csr_matrix((self.data, self.indices, self.indptr),
+                             shape=tuple(self.shape)).tocsc()
 
-    def at_least(self, lower: np.ndarray, features: np.ndarray) -> sp.csr_matrix:
-        """Rows x ``features`` 0/1 (float) sparse matrix: 1 where the row's value of the
-        feature is at least its ``lower``. A feature whose 0 passes would fill its column:
-        refused, the one-condition rules it serves (``x = 1``) test 0/1 features, whose 0 does
-        not."""
-        if (self.zero[features] >= lower[features]).any():
-            raise ValueError("at_least() reads features whose 0 fails the test only.")
-        keep = self.data >= lower[self.indices]
-        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))[keep]
-        matrix = sp.csr_matrix((np.ones(len(rows)), (rows, self.indices[keep])),
-                               shape=tuple(self.shape))
-        return matrix[:, features]
+    def quantiles(self, features: np.ndarray, qs) -> np.ndarray:
+        """The ``qs`` quantiles (rows) of the known values of columns ``features``, as
+        ``np.nanquantile(..., method="lower")`` of the dense columns gives them (a value of the
+        column each; NaN where none is known), the values not stored counting at ``zero``."""
+        columns, n = self.columns(), int(self.shape[0])
+        out = np.full((len(qs), len(features)), np.nan)
+        for k, j in enumerate(features):
+            stored = columns.data[columns.indptr[j]:columns.indptr[j + 1]]
+            known = np.sort(stored[~np.isnan(stored)])
+            absent = n - len(stored)
+            if len(known) + absent == 0:
+                continue
+            rank = np.floor(np.asarray(qs) * (len(known) + absent - 1)).astype(np.int64)
+            below = int(np.searchsorted(known, self.zero[j]))  # sorted: below, zeros, the rest
+            past = np.clip(np.where(rank < below, rank, rank - absent), 0, max(len(known) - 1, 0))
+            value = known[past] if len(known) else np.zeros(len(rank))
+            out[:, k] = np.where((rank >= below) & (rank < below + absent), self.zero[j], value)
+        return out
+
+    def within(self, feat: np.ndarray, center: np.ndarray, spread: np.ndarray) -> sp.csr_matrix:
+        """Rows x tests 0/1 (float) sparse matrix: 1 where the row's value of feature
+        ``feat[t]`` passes ``|x - center[t]| <= spread[t]`` (the kernels' test; NaN fails). A
+        test its feature's 0 passes would fill its column: refused, the one-condition rules it
+        serves are built so that it fails (``rule_weights.feature_rules``)."""
+        if (np.abs(self.zero[feat] - center) <= spread).any():
+            raise ValueError("within() reads tests that a feature's 0 fails only.")
+        columns = self.columns()
+        rows, tests = [], []
+        for t, j in enumerate(feat):
+            start, stop = columns.indptr[j], columns.indptr[j + 1]
+            hit = np.abs(columns.data[start:stop] - center[t]) <= spread[t]
+            rows.append(columns.indices[start:stop][hit])
+            tests.append(np.full(len(rows[-1]), t))
+        rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        tests = np.concatenate(tests) if tests else np.zeros(0, dtype=np.int64)
+        return sp.csr_matrix((np.ones(len(rows)), (rows, tests)),
+                             shape=(int(self.shape[0]), len(feat)))
 
 
-def count_at_least(Xs, lower) -> np.ndarray:
-    """Per feature, how many scaled rows (a matrix or `SparseRows`) hold at least ``lower``."""
-    if isinstance(Xs, SparseRows):
-        return Xs.count_at_least(lower)
-    return np.count_nonzero(Xs >= lower, axis=0)
-
-
-def at_least(Xs, lower: np.ndarray, features: np.ndarray) -> sp.csr_matrix:
-    """Scaled rows (a matrix or `SparseRows`) x ``features``, sparse: 1 where the row's value
-    is at least the feature's ``lower``. Compared in place (a bool per value) rather than on a
-    copy of the columns (8 bytes per value)."""
-    if isinstance(Xs, SparseRows):
-        return Xs.at_least(lower, features)
-    return sp.csr_matrix(Xs >= lower, dtype=np.float64)[:, features]

@@ -26,7 +26,7 @@ def test_auto_n_rules_follows_the_training_rows():
     X, Y = noisy_labels(1200, 0)
     model = MLRClassifier(n_iter=200, random_state=0).fit(X, Y)
     assert model.n_rules_ == 1800
-    assert model.population_.nspec.shape[0] >= 1800
+    assert model.run_.population.nspec.shape[0] >= 1800  # the training population's room
     assert MLRClassifier(n_rules=700, n_iter=200, random_state=0).fit(X, Y).n_rules_ == 700
 
 

@@ -93,7 +93,7 @@ def test_before_evolution_the_answer_is_the_linear_part():
     import mlr_core.rule_weights as rw
 
     X, Y = data(2)
-    X = np.column_stack([X, X[:, 0] > 0.5, X[:, 1] > 0.3])  # two 0/1 features
+    X = np.column_stack([X[:, 0] > 0.5, X[:, 1] > 0.3]).astype(float)  # two 0/1 features
     model = MLRClassifier(n_rules=50, random_state=0)
     TrainingSession(model).start(X, Y)  # no evolved rule yet
     assert int(model.run_.population.size[0]) == 0
@@ -104,8 +104,8 @@ def test_before_evolution_the_answer_is_the_linear_part():
                                                            0, 1))
     flat = MLRClassifier(n_rules=50, random_state=0)
     TrainingSession(flat).start(np.ones((len(X), 2)), Y)
-    assert np.allclose(flat.predict_proba(X[:3, :2]), Y.mean(axis=0))
-    e = flat.rule_set_.explain(X[0, :2])
+    assert np.allclose(flat.predict_proba(X[:3]), Y.mean(axis=0))
+    e = flat.rule_set_.explain(X[0])
     assert e.fallback and len(e.rule_ids) == 0
     assert np.allclose(e.baseline.to_numpy(), Y.mean(axis=0))
 
@@ -171,25 +171,60 @@ def test_large_data_fits_the_weights_on_a_seeded_sample(monkeypatch):
     assert a.predict(X).shape == Y.shape
 
 
-def test_one_condition_rules_are_the_words_linear_terms():
-    """A 0/1 feature gets the rule ``x = 1``; a numeric one, a constant one and one with a
-    single 1 none. Each predicts its rows' most common labelset."""
+def test_one_condition_rules_are_the_features_additive_terms():
+    """A 0/1 feature gets the rule ``x = 1``; a numeric one ``x >= cut`` at its quintiles; a
+    constant one and one with a single 1 none. Each predicts its rows' most common labelset,
+    and each matches the rows the kernels' own test says it does."""
     import mlr_core.rule_weights as rw
 
     r = np.random.default_rng(2)
     n = 50
     words = (r.random((n, 2)) < 0.3).astype(float)
-    X = np.column_stack([words, r.random(n), np.zeros(n), np.eye(n)[0]])
+    numbers = r.random(n)
+    X = np.column_stack([words, numbers, np.zeros(n), np.eye(n)[0]])
     binary = np.array([True, True, False, True, True])
+    numeric = np.array([False, False, True, False, False])
     y_ids = (words[:, 0] == 1).astype(np.int64) * 2  # rows with word 0 have labelset 2
     labelsets = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
-    pop = rw.feature_rules(X, binary, y_ids, labelsets, width=3, iteration=7)
-    assert int(pop.size[0]) == 2 and pop.feat[:, 0].tolist() == [0, 1]
+    pop = rw.feature_rules(X, binary, numeric, y_ids, labelsets, width=3, iteration=7)
+    assert int(pop.size[0]) == 6 and pop.feat[:, 0].tolist() == [0, 1, 2, 2, 2, 2]
     A = match_matrix(pop, X)
-    assert np.array_equal(A, words)
-    assert np.array_equal(rw.feature_matches(pop, X).toarray(), words)
-    assert pop.ls[0] == 2 and list(pop.exp) == list(words.sum(axis=0).astype(int))
+    assert np.array_equal(rw.feature_matches(pop, X).toarray(), A)
+    assert np.array_equal(A[:, :2], words)
+    cuts = np.quantile(numbers, [0.2, 0.4, 0.6, 0.8], method="lower")
+    assert np.array_equal(A[:, 2:], (numbers[:, None] >= cuts).astype(float))
+    assert pop.ls[0] == 2 and list(pop.exp) == list(A.sum(axis=0).astype(int))
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
+
+
+def test_sparse_rows_cut_and_match_as_their_dense_columns():
+    """The quantiles of a sparse column count the values not stored at the column's 0, as the
+    dense column holds them, and skip missing values; a cut its 0 passes is not made."""
+    import scipy.sparse as sp
+
+    import mlr_core.rule_weights as rw
+    from mlr_core.sparse_rows import SparseRows
+
+    r = np.random.default_rng(4)
+    n = 40
+    dense = np.where(r.random((n, 4)) < [0.1, 0.5, 0.9, 0.6], r.normal(size=(n, 4)), 0.0)
+    dense[3, 2] = np.nan
+    dense[5, 1] = 0.0
+    stored = (dense != 0.0) | np.isnan(dense)
+    stored[5, 1] = True  # an explicit zero
+    at = np.nonzero(stored)
+    csr = sp.csr_matrix((dense[at], at), shape=dense.shape)
+    rows = SparseRows.scaled(csr, lambda v, j: v)  # the raw values as the axis
+    qs = (0.2, 0.4, 0.6, 0.8)
+    assert np.array_equal(rows.quantiles(np.arange(4), qs),
+                          np.nanquantile(dense, qs, axis=0, method="lower"), equal_nan=True)
+    binary, numeric = np.zeros(4, dtype=bool), np.ones(4, dtype=bool)
+    pop = rw.feature_rules(rows, binary, numeric, np.zeros(n, dtype=np.int64),
+                           np.array([[1]], dtype=np.uint8), width=1, iteration=0)
+    lower = pop.center[:, 0] - pop.spread[:, 0]
+    assert (lower > 0.0).all()  # every column's 0 fails its tests
+    A = rw.feature_matches(pop, rows).toarray()
+    assert np.array_equal(A, match_matrix(pop, rows.dense()))
 
 
 def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_numbering():
@@ -204,8 +239,8 @@ def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_number
     for labelsets, y_ids in (([[0, 1], [1, 0], [0, 0]], [0, 1, 2, 2]),
                              ([[1, 0], [0, 1], [0, 0]], [1, 0, 2, 2])):  # the same rows
         labelsets = np.array(labelsets, dtype=np.uint8)
-        pop = rw.feature_rules(X, np.array([True]), np.array(y_ids), labelsets, width=1,
-                               iteration=0)
+        pop = rw.feature_rules(X, np.array([True]), np.array([False]), np.array(y_ids),
+                               labelsets, width=1, iteration=0)
         chosen.append(labelsets[pop.ls[0]].tolist())
     assert chosen == [[0, 1], [0, 1]]
 
@@ -294,3 +329,38 @@ def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
     weights, loo, used = fit_weights(exact, by_words, sp.csr_matrix(words), rows)
     assert not used and weights.coef.shape == (2, 1)
     assert fit_weights(exact, by_words, None, rows)[2] is False
+
+
+def test_numeric_cuts_answer_where_labels_add_up_many_small_shifts(monkeypatch):
+    """Labels that each shift many numeric features a little (the sparse-label stand-ins of
+    ``benchmarks/field.py``): the leave-one-out error keeps the cuts ``x >= cut`` first, they
+    rank the held-out labels better than the evolved rules alone, and the model keeps them
+    through its file and its exports."""
+    from test_export import assert_exports_predict
+
+    from mlr_core import rule_weights as rw
+    from mlr_core.data.synthetic import make_sparse_label_dataset
+    from mlr_core.evaluation.measures import label_ranking_loss
+
+    d = make_sparse_label_dataset(n_samples=900, n_features=200, n_labels=12, cardinality=1.5,
+                                  random_state=0)
+    train, test = slice(0, 600), slice(600, None)
+
+    def fitted():
+        return MLRClassifier(random_state=0).fit(d.X[train], d.Y[train])
+
+    model = fitted()
+    rules = model.rule_set_
+    assert rules.n_feature_rules > 0
+    assert rules.rules_frame().rule.iloc[-1].count(" >= ") == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(rw, "CUT_QUANTILES", ())
+        alone = fitted()
+    assert alone.rule_set_.n_feature_rules == 0
+    loss = [label_ranking_loss(d.Y[test], m.predict_proba(d.X[test])) for m in (model, alone)]
+    assert loss[0] < loss[1] - 0.02
+    text = model.to_json()
+    loaded = MLRClassifier.from_json(text)
+    assert loaded.to_json() == text
+    assert np.array_equal(loaded.predict_proba(d.X[test]), model.predict_proba(d.X[test]))
+    assert_exports_predict(rules, d.X[test][:60])
