@@ -94,8 +94,8 @@ def selection_path(A: np.ndarray, Y: np.ndarray, scorer, sizes) -> dict:
 def compaction_path(model, sizes=SIZES) -> dict:
     """{k: a compact model of at most k rules} for each k of ``sizes`` from a fitted
     `MLRClassifier`, the baseline (the scores when no rule matches, BOOMER's default rule)
-    counted as one rule: k - 1 of its rules (evolved ones, and on 0/1 data the fit's
-    one-condition rules ``x = 1``: `RuleSet.n_feature_rules` counts them) chosen by backward
+    counted as one rule: k - 1 of its rules (evolved ones, and the fit's one-condition rules
+    where it kept them: `RuleSet.n_feature_rules` counts them) chosen by backward
     elimination, their weights refitted and the bipartition tuned on their leave-one-out
     scores. One elimination serves every size; each rule keeps its id here (the ``rule_id``
     of ``rules_frame()``). Needs fitted weights and the training data still bound (as after

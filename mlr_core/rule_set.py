@@ -71,9 +71,9 @@ class RuleSet:
         scorecard, explanations, the audit) is this id.
     n_feature_rules : int
         How many of the rules, the last ones, are the weight fit's one-condition rules
-        (``x = 1``, ``mlr_core/rule_weights.py``) rather than evolved ones: a loaded model's
-        training population takes the evolved rules alone (`evolved`), as the run that saved
-        it held them; the fit adds its one-condition rules again on every refit.
+        (``x = 1``, ``x >= cut``: ``mlr_core/rule_weights.py``) rather than evolved ones: a
+        loaded model's training population takes the evolved rules alone (`evolved`), as the
+        run that saved it held them; the fit adds its one-condition rules again on every refit.
     """
 
     rules: popmod.Population

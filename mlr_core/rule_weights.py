@@ -51,10 +51,10 @@ cost ohsumed's weight fit 89 MB more (11,121 rows x 1,002 words)."""
 
 MAX_FEATURE_RULES = 2048
 """At most this many one-condition rules, those that split the training rows most evenly (for
-words: those held by the most rows): their fit decomposes a rules x rules matrix and keeps
-every training row's coordinates (a rows x rules dense matrix, 786 MB for 48,000 rows), so
-20,000 words would take 3.2 GB and hours. The widest data measured (genbase, 1,185 0/1
-features) keeps all of its."""
+words in fewer than half the rows: those held by the most rows): their fit decomposes a rules x
+rules matrix and keeps every training row's coordinates (a rows x rules dense matrix, 786 MB for
+48,000 rows), so 20,000 words would take 3.2 GB and hours. The widest data measured (genbase,
+1,185 0/1 features) keeps all of its."""
 
 MIN_SUPPORT = 2
 """A one-condition rule is kept when it matches at least this many training rows and misses as
@@ -68,17 +68,19 @@ steps give an additive model of each feature a shape (a rise, a fall, a bump) wi
 per value."""
 
 
-def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, y_ids: np.ndarray,
-                  labelsets: np.ndarray, width: int, iteration: int) -> popmod.Population:
+def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
+                  y_ids: np.ndarray, labelsets: np.ndarray, width: int,
+                  iteration: int) -> popmod.Population:
     """The one-condition rules of the scaled training rows ``Xs`` (a matrix or `SparseRows`):
-    ``x_j = 1`` on each 0/1 feature (``binary``), ``x_j >= cut`` at the `CUT_QUANTILES` of each
-    ``numeric`` one (nominal features get none), each kept if `MIN_SUPPORT` allows: the linear
-    part of the fit, an additive model of the features. Each predicts the labelset most common
-    among the rows it matches (``y_ids``, rows of ``labelsets``; ties to the labelset first in
-    the order of its 0/1 bits, not of its id: a loaded model numbers its labelsets otherwise
-    than the run that saved it), has numerosity 1, experience its support, and fitness 0: it
-    takes no part in the vote. ``width``: the evolved rules' condition slots, so that both live
-    in one rule set. Ordered by feature, then cut.
+    ``x_j = 1`` on each 0/1 feature (``binary``), a step ``x_j >= cut`` at each of the
+    `CUT_QUANTILES` of each ``numeric`` one (``x_j <=`` the value before the cut where the
+    feature's 0, at ``zero``, would pass it; nominal features get none), each kept if
+    `MIN_SUPPORT` allows: the linear part of the fit, an additive model of the features. Each
+    predicts the labelset most common among the rows it matches (``y_ids``, rows of
+    ``labelsets``; ties to the labelset first in the order of its 0/1 bits, not of its id: a
+    loaded model numbers its labelsets otherwise than the run that saved it), has numerosity 1,
+    experience its support, and fitness 0: it takes no part in the vote. ``width``: the evolved
+    rules' condition slots, so that both live in one rule set. Ordered by feature, then bounds.
 
     Why numeric features too: where each label shifts many features a little (the sparse-label
     stand-ins of ``benchmarks/field.py``), hyper-rectangles found by covering miss what a sum of
@@ -86,8 +88,8 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, y_ids: np.ndarray
     only where the leave-one-out error says so: on the five datasets and mediamill of the shared
     folds it keeps the evolved rules alone, every fold, as it did before numeric features had
     any (``docs/field.md``)."""
-    feat, lower = _tests(Xs, binary, numeric)
-    pop = _one_condition(feat, lower, width)
+    feat, lower, upper = _tests(Xs, binary, numeric, zero)
+    pop = _one_condition(feat, lower, upper, width)
     matched = feature_matches(pop, Xs)
     support = np.asarray(matched.sum(axis=0)).ravel().astype(np.int64)
     n = len(Xs)
@@ -96,7 +98,7 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, y_ids: np.ndarray
         balance = np.where(keep, np.minimum(support, n - support), -1)
         keep = np.zeros_like(keep)
         keep[np.argsort(-balance, kind="stable")[:MAX_FEATURE_RULES]] = True
-    pop = _one_condition(feat[keep], lower[keep], width)
+    pop = _one_condition(feat[keep], lower[keep], upper[keep], width)
     count = int(np.count_nonzero(keep))
     if count == 0:
         return pop
@@ -114,46 +116,46 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, y_ids: np.ndarray
     return pop
 
 
-def _tests(Xs, binary: np.ndarray, numeric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The candidate tests ``x_feat >= lower`` (aligned arrays, by feature then lower bound):
-    0.5 on the 0/1 features (the value 1 alone), the distinct `CUT_QUANTILES` values of the
-    numeric ones (on `SparseRows`, only those above the feature's 0: a test its 0 passes would
-    fill a column of every row)."""
+def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
+    """The candidate tests ``lower <= x_feat <= upper`` (aligned arrays, by feature, then
+    bounds): ``x = 1`` on the 0/1 features; on each numeric one a step at each of its
+    `CUT_QUANTILES` values, ``x >= cut``, or, where the feature's 0 (``zero``, its position)
+    passes that, the other side of the same step, ``x <= the value before cut`` (to the
+    fit, with its intercept, the same step; to sparse rows, a test most rows fail)."""
     feat = [np.flatnonzero(binary)]
-    lower = [np.full(len(feat[0]), 0.5)]
-    features = np.flatnonzero(numeric)
-    if len(features):
-        cuts = column_quantiles(Xs, features, CUT_QUANTILES)  # quantiles x features
-        if isinstance(Xs, SparseRows):
-            cuts = np.where(cuts > Xs.zero[features], cuts, np.nan)
-        cuts[1:][cuts[1:] == cuts[:-1]] = np.nan  # a repeated quantile: one test
-        at, j = np.nonzero(~np.isnan(cuts.T))
-        feat.append(features[at])
-        lower.append(cuts.T[at, j])
-    feat, lower = np.concatenate(feat), np.concatenate(lower)
-    order = np.lexsort((lower, feat))
-    return feat[order], lower[order]
+    lower, upper = [np.full(len(feat[0]), 0.5)], [np.ones(len(feat[0]))]
+    columns = Xs.columns() if isinstance(Xs, SparseRows) else None
+    for j in np.flatnonzero(numeric):
+        if columns is None:
+            column = Xs[:, j]
+            values, counts = np.unique(column[~np.isnan(column)], return_counts=True)
+        else:
+            values, counts = Xs.distinct(columns, j)
+        if counts.sum() < 2:
+            continue
+        ranks = np.floor(np.array(CUT_QUANTILES) * (counts.sum() - 1)).astype(np.int64)
+        at = np.unique(np.searchsorted(np.cumsum(counts), ranks, side="right"))
+        at = at[at > 0]  # a step below the smallest value splits nothing
+        above = values[at] > zero[j]
+        feat.append(np.full(len(at), j))
+        lower.append(np.where(above, values[at], 0.0))
+        upper.append(np.where(above, 1.0, values[at - 1]))
+    feat, lower, upper = (np.concatenate(parts) for parts in (feat, lower, upper))
+    order = np.lexsort((upper, lower, feat))
+    return feat[order], lower[order], upper[order]
 
 
-def _one_condition(feat: np.ndarray, lower: np.ndarray, width: int) -> popmod.Population:
-    """Rules of one condition each, ``x_feat`` in [lower, 1] (to the axis's end: every larger
-    value, as the axis clips them there)."""
+def _one_condition(feat: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+                   width: int) -> popmod.Population:
+    """Rules of one condition each, ``x_feat`` in [lower, upper] (0 or 1: to the axis's end,
+    every value beyond it, as the axis clips them there)."""
     pop = popmod.new_population(len(feat), width)
     pop.feat[:, 0] = feat
-    pop.center[:, 0] = (lower + 1.0) / 2.0
-    pop.spread[:, 0] = 1.0 - pop.center[:, 0]
+    pop.center[:, 0] = (lower + upper) / 2.0
+    pop.spread[:, 0] = np.where(upper == 1.0, 1.0 - pop.center[:, 0], pop.center[:, 0] - lower)
     pop.nspec[:] = 1
     pop.size[0] = pop.micro[0] = len(feat)
     return pop
-
-
-def column_quantiles(Xs, features: np.ndarray, qs) -> np.ndarray:
-    """The ``qs`` quantiles (rows) of the known values of scaled columns ``features`` of a
-    matrix or `SparseRows` (a value of the column each: numpy's "lower" method; NaN for a
-    column with none known)."""
-    if isinstance(Xs, SparseRows):
-        return Xs.quantiles(features, qs)
-    return np.nanquantile(Xs[:, features], qs, axis=0, method="lower")
 
 
 def feature_matches(pop: popmod.Population, Xs) -> sp.csr_matrix:

@@ -102,6 +102,12 @@ class Scaling:
         nominal."""
         return np.zeros((0, 0)) if self.shares is None else self.shares
 
+    @cached_property
+    def zero(self) -> np.ndarray:
+        """Where each feature's value 0 lies on its axis (what sparse rows do not store)."""
+        d = len(self.data_min)
+        return self.positions(np.zeros(d), np.arange(d))
+
     @property
     def numeric(self) -> np.ndarray:
         """Per feature, whether its values are numbers in an order beyond 0 and 1: neither

@@ -61,16 +61,16 @@ def column_stats(X: sp.csr_matrix, with_counts: bool):
     return low, high, binary, counted
 
 
-def _counted(stored: np.ndarray, zeros: int):
+def _counted(stored: np.ndarray, zeros: int, zero: float = 0.0):
     """A column's distinct known values and their counts, from its stored values (NaN:
-    missing, left out) and the number of 0s not stored."""
+    missing, left out) and the number of 0s not stored, which read as ``zero``."""
     values, counts = np.unique(stored[~np.isnan(stored)], return_counts=True)
     if zeros:
-        at = int(np.searchsorted(values, 0.0))
-        if at < len(values) and values[at] == 0.0:  # explicit zeros stored too
+        at = int(np.searchsorted(values, zero))
+        if at < len(values) and values[at] == zero:  # explicit zeros stored too
             counts[at] += zeros
         else:
-            values, counts = np.insert(values, at, 0.0), np.insert(counts, at, zeros)
+            values, counts = np.insert(values, at, zero), np.insert(counts, at, zeros)
     return values, counts
 
 
@@ -125,24 +125,11 @@ class SparseRows(NamedTuple):
         return sp.csr_matrix((self.data, self.indices, self.indptr),
                              shape=tuple(self.shape)).tocsc()
 
-    def quantiles(self, features: np.ndarray, qs) -> np.ndarray:
-        """The ``qs`` quantiles (rows) of the known values of columns ``features``, as
-        ``np.nanquantile(..., method="lower")`` of the dense columns gives them (a value of the
-        column each; NaN where none is known), the values not stored counting at ``zero``."""
-        columns, n = self.columns(), int(self.shape[0])
-        out = np.full((len(qs), len(features)), np.nan)
-        for k, j in enumerate(features):
-            stored = columns.data[columns.indptr[j]:columns.indptr[j + 1]]
-            known = np.sort(stored[~np.isnan(stored)])
-            absent = n - len(stored)
-            if len(known) + absent == 0:
-                continue
-            rank = np.floor(np.asarray(qs) * (len(known) + absent - 1)).astype(np.int64)
-            below = int(np.searchsorted(known, self.zero[j]))  # sorted: below, zeros, the rest
-            past = np.clip(np.where(rank < below, rank, rank - absent), 0, max(len(known) - 1, 0))
-            value = known[past] if len(known) else np.zeros(len(rank))
-            out[:, k] = np.where((rank >= below) & (rank < below + absent), self.zero[j], value)
-        return out
+    def distinct(self, columns: sp.csc_matrix, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """Feature ``j``'s distinct known values, ascending, and their counts, the values not
+        stored counting at ``zero[j]``; ``columns``: `columns` (made once for many features)."""
+        stored = columns.data[columns.indptr[j]:columns.indptr[j + 1]]
+        return _counted(stored, int(self.shape[0]) - len(stored), self.zero[j])
 
     def within(self, feat: np.ndarray, center: np.ndarray, spread: np.ndarray) -> sp.csr_matrix:
         """Rows x tests 0/1 (float) sparse matrix: 1 where the row's value of feature

@@ -237,9 +237,9 @@ class TrainingSession:
     def _fitted_tuning(self, run, truth):
         rows = fitting_rows(len(truth), seed=run.iteration)
         A = match_matrix(run.population, run.X[rows])
-        base = feature_rules(run.X, run.scaling.binary, run.scaling.numeric, run.y_ids,
-                             run.labelsets,
-                             run.population.feat.shape[1], run.iteration)
+        base = feature_rules(run.X, run.scaling.binary, run.scaling.numeric, run.scaling.zero,
+                             run.y_ids, run.labelsets, run.population.feat.shape[1],
+                             run.iteration)
         scorer, totals, used = fit_weights(
             A, truth, feature_matches(base, run.X) if base.size[0] else None, rows)
         scorer, scores = calibrate(scorer, totals, truth[rows], seed=run.iteration)

@@ -186,7 +186,8 @@ def test_one_condition_rules_are_the_features_additive_terms():
     numeric = np.array([False, False, True, False, False])
     y_ids = (words[:, 0] == 1).astype(np.int64) * 2  # rows with word 0 have labelset 2
     labelsets = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
-    pop = rw.feature_rules(X, binary, numeric, y_ids, labelsets, width=3, iteration=7)
+    pop = rw.feature_rules(X, binary, numeric, np.zeros(5), y_ids, labelsets, width=3,
+                           iteration=7)
     assert int(pop.size[0]) == 6 and pop.feat[:, 0].tolist() == [0, 1, 2, 2, 2, 2]
     A = match_matrix(pop, X)
     assert np.array_equal(rw.feature_matches(pop, X).toarray(), A)
@@ -198,8 +199,9 @@ def test_one_condition_rules_are_the_features_additive_terms():
 
 
 def test_sparse_rows_cut_and_match_as_their_dense_columns():
-    """The quantiles of a sparse column count the values not stored at the column's 0, as the
-    dense column holds them, and skip missing values; a cut its 0 passes is not made."""
+    """Sparse rows get the one-condition rules their dense twin gets, the values not stored
+    counted at the feature's 0 and missing ones skipped; a step the 0 would pass is tested from
+    its other side (``x <=`` the value before the cut), so every test leaves the 0s out."""
     import scipy.sparse as sp
 
     import mlr_core.rule_weights as rw
@@ -207,24 +209,26 @@ def test_sparse_rows_cut_and_match_as_their_dense_columns():
 
     r = np.random.default_rng(4)
     n = 40
-    dense = np.where(r.random((n, 4)) < [0.1, 0.5, 0.9, 0.6], r.normal(size=(n, 4)), 0.0)
-    dense[3, 2] = np.nan
-    dense[5, 1] = 0.0
-    stored = (dense != 0.0) | np.isnan(dense)
+    raw = np.where(r.random((n, 4)) < [0.1, 0.5, 0.9, 0.6], r.normal(0, 0.5, (n, 4)), 0.0)
+    raw[3, 2] = np.nan
+    stored = (raw != 0.0) | np.isnan(raw)
     stored[5, 1] = True  # an explicit zero
     at = np.nonzero(stored)
-    csr = sp.csr_matrix((dense[at], at), shape=dense.shape)
-    rows = SparseRows.scaled(csr, lambda v, j: v)  # the raw values as the axis
-    qs = (0.2, 0.4, 0.6, 0.8)
-    assert np.array_equal(rows.quantiles(np.arange(4), qs),
-                          np.nanquantile(dense, qs, axis=0, method="lower"), equal_nan=True)
-    binary, numeric = np.zeros(4, dtype=bool), np.ones(4, dtype=bool)
-    pop = rw.feature_rules(rows, binary, numeric, np.zeros(n, dtype=np.int64),
-                           np.array([[1]], dtype=np.uint8), width=1, iteration=0)
-    lower = pop.center[:, 0] - pop.spread[:, 0]
-    assert (lower > 0.0).all()  # every column's 0 fails its tests
+    rows = SparseRows.scaled(sp.csr_matrix((raw[at], at), shape=raw.shape),
+                             lambda v, j: np.clip((v + 2.0) / 4.0, 0.0, 1.0))  # 0 at 0.5
+    dense = rows.dense()
+    args = (np.zeros(4, dtype=bool), np.ones(4, dtype=bool), rows.zero,
+            np.zeros(n, dtype=np.int64), np.array([[1]], dtype=np.uint8))
+    pops = [rw.feature_rules(x, *args, width=1, iteration=0) for x in (rows, dense)]
+    for field in ("feat", "center", "spread", "exp"):
+        assert np.array_equal(getattr(pops[0], field), getattr(pops[1], field))
+    pop = pops[0]
+    center, spread = pop.center[:, 0], pop.spread[:, 0]
+    assert not (np.abs(rows.zero[pop.feat[:, 0]] - center) <= spread).any()
+    assert (center == spread).any() and (center + spread == 1.0).any()  # x <= v and x >= v
     A = rw.feature_matches(pop, rows).toarray()
-    assert np.array_equal(A, match_matrix(pop, rows.dense()))
+    assert np.array_equal(A, rw.feature_matches(pops[1], dense).toarray())
+    assert np.array_equal(A, match_matrix(pop, dense))
 
 
 def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_numbering():
@@ -239,8 +243,8 @@ def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_number
     for labelsets, y_ids in (([[0, 1], [1, 0], [0, 0]], [0, 1, 2, 2]),
                              ([[1, 0], [0, 1], [0, 0]], [1, 0, 2, 2])):  # the same rows
         labelsets = np.array(labelsets, dtype=np.uint8)
-        pop = rw.feature_rules(X, np.array([True]), np.array([False]), np.array(y_ids),
-                               labelsets, width=1, iteration=0)
+        pop = rw.feature_rules(X, np.array([True]), np.array([False]), np.zeros(1),
+                               np.array(y_ids), labelsets, width=1, iteration=0)
         chosen.append(labelsets[pop.ls[0]].tolist())
     assert chosen == [[0, 1], [0, 1]]
 
