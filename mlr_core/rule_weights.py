@@ -10,11 +10,11 @@ that total clipped to [0, 1] (an estimate of the probability of the label) or, w
 the labels better, put on log-odds by a second stage (``mlr_core/calibration.py``).
 
 Each 0/1 feature (a word) also becomes a rule of its own, ``word = 1``, and each numeric feature
-four, ``x >= cut`` at its quintiles (`feature_rules`): fitted first, on every training row, they
-are an additive model of the features, and the evolved rules are fitted on what it leaves
+four, steps at its quintiles (`feature_rules`): fitted first, on every training row, they are an
+additive model of the features, and the evolved rules are fitted on what it leaves
 (`fit_in_two_stages`); the leave-one-out error decides whether that beats the evolved rules
-alone (`fit_weights`). They stay rules of the rule set, after the evolved
-ones, so scorecards, explanations, compaction and exports read them as any other.
+alone (`fit_weights`). They stay rules of the rule set, after the evolved ones, so scorecards,
+explanations, compaction and exports read them as any other.
 
 The one penalty for all labels is chosen by exact leave-one-out error (generalised
 cross-validation, as in scikit-learn's ``RidgeCV``: no refits; here on one decomposition shared
@@ -56,22 +56,27 @@ rules matrix and keeps every training row's coordinates (a rows x rules dense ma
 48,000 rows), so 20,000 words would take 3.2 GB and hours. The widest data measured (genbase,
 1,185 0/1 features) keeps all of its."""
 
+MATCH_CELLS = 2**22
+"""Rows x rules cells at a time when one-condition rules are matched on dense rows: their
+values are compared as a float64 copy (32 MB at this size; all 2,048 rules of 48,000 rows at
+once would be 786 MB)."""
+
 MIN_SUPPORT = 2
 """A one-condition rule is kept when it matches at least this many training rows and misses as
 many: a test constant on them has nothing to weigh."""
 
 CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
                       for k in range(1, FEATURE_RULES_PER_FEATURE + 1))
-"""Where a numeric feature's one-condition rules ``x >= cut`` cut its training column: at its
-quintiles (0.2, 0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four
-steps give an additive model of each feature a shape (a rise, a fall, a bump) without a weight
-per value."""
+"""Where a numeric feature's one-condition rules step: at its training column's quintiles (0.2,
+0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four steps give an
+additive model of each feature a shape (a rise, a fall, a bump) without a weight per value."""
 
 
 def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
                   y_ids: np.ndarray, labelsets: np.ndarray, width: int,
-                  iteration: int) -> popmod.Population:
-    """The one-condition rules of the scaled training rows ``Xs`` (a matrix or `SparseRows`):
+                  iteration: int) -> tuple[popmod.Population, sp.csr_matrix | None]:
+    """The one-condition rules of the scaled training rows ``Xs`` (a matrix or `SparseRows`), and
+    which rows they match (`feature_matches`; None when there are none):
     ``x_j = 1`` on each 0/1 feature (``binary``), a step ``x_j >= cut`` at each of the
     `CUT_QUANTILES` of each ``numeric`` one (``x_j <=`` the value before the cut where the
     feature's 0, at ``zero``, would pass it; nominal features get none), each kept if
@@ -84,10 +89,10 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
 
     Why numeric features too: where each label shifts many features a little (the sparse-label
     stand-ins of ``benchmarks/field.py``), hyper-rectangles found by covering miss what a sum of
-    steps sees, and the rules' top label was wrong for 74-84% of rows. `fit_weights` keeps them
-    only where the leave-one-out error says so: on the five datasets and mediamill of the shared
-    folds it keeps the evolved rules alone, every fold, as it did before numeric features had
-    any (``docs/field.md``)."""
+    steps sees, and the scores' top label was wrong for 53-83% of test rows. `fit_weights` keeps
+    them only where the leave-one-out error says so: on the eight datasets of the shared folds
+    it keeps the evolved rules alone, every fold, as before numeric features had any, and on
+    those stand-ins the additive part (``docs/field.md``: one-error 0.75 -> 0.65 on sparse-30)."""
     feat, lower, upper = _tests(Xs, binary, numeric, zero)
     pop = _one_condition(feat, lower, upper, width)
     matched = feature_matches(pop, Xs)
@@ -101,7 +106,7 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     pop = _one_condition(feat[keep], lower[keep], upper[keep], width)
     count = int(np.count_nonzero(keep))
     if count == 0:
-        return pop
+        return pop, None
     matched = matched[:, np.flatnonzero(keep)]
     by_bits = np.lexsort(labelsets.T[::-1])  # labelset ids in the order of their bits
     rank = np.empty_like(by_bits)
@@ -113,7 +118,7 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     pop.exp[:] = support[keep]
     pop.cs[:] = 1.0
     pop.ts[:] = pop.birth[:] = iteration
-    return pop
+    return pop, matched
 
 
 def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
@@ -166,9 +171,10 @@ def feature_matches(pop: popmod.Population, Xs) -> sp.csr_matrix:
     feat, center, spread = pop.feat[:k, 0], pop.center[:k, 0], pop.spread[:k, 0]
     if isinstance(Xs, SparseRows):
         return Xs.within(feat, center, spread)
-    blocks = [sp.csc_matrix(np.abs(Xs[:, feat[i:i + BLOCK]] - center[i:i + BLOCK])
-                            <= spread[i:i + BLOCK], dtype=np.float64)
-              for i in range(0, k, BLOCK)] or [sp.csc_matrix((len(Xs), 0))]
+    step = max(1, MATCH_CELLS // max(len(Xs), 1))  # rules at a time
+    blocks = [sp.csc_matrix(np.abs(Xs[:, feat[i:i + step]] - center[i:i + step])
+                            <= spread[i:i + step], dtype=np.float64)
+              for i in range(0, k, step)] or [sp.csc_matrix((len(Xs), 0))]
     return sp.hstack(blocks, format="csr")
 
 

@@ -186,10 +186,11 @@ def test_one_condition_rules_are_the_features_additive_terms():
     numeric = np.array([False, False, True, False, False])
     y_ids = (words[:, 0] == 1).astype(np.int64) * 2  # rows with word 0 have labelset 2
     labelsets = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
-    pop = rw.feature_rules(X, binary, numeric, np.zeros(5), y_ids, labelsets, width=3,
-                           iteration=7)
+    pop, matched = rw.feature_rules(X, binary, numeric, np.zeros(5), y_ids, labelsets, width=3,
+                                    iteration=7)
     assert int(pop.size[0]) == 6 and pop.feat[:, 0].tolist() == [0, 1, 2, 2, 2, 2]
     A = match_matrix(pop, X)
+    assert np.array_equal(matched.toarray(), A)
     assert np.array_equal(rw.feature_matches(pop, X).toarray(), A)
     assert np.array_equal(A[:, :2], words)
     cuts = np.quantile(numbers, [0.2, 0.4, 0.6, 0.8], method="lower")
@@ -219,7 +220,7 @@ def test_sparse_rows_cut_and_match_as_their_dense_columns():
     dense = rows.dense()
     args = (np.zeros(4, dtype=bool), np.ones(4, dtype=bool), rows.zero,
             np.zeros(n, dtype=np.int64), np.array([[1]], dtype=np.uint8))
-    pops = [rw.feature_rules(x, *args, width=1, iteration=0) for x in (rows, dense)]
+    pops = [rw.feature_rules(x, *args, width=1, iteration=0)[0] for x in (rows, dense)]
     for field in ("feat", "center", "spread", "exp"):
         assert np.array_equal(getattr(pops[0], field), getattr(pops[1], field))
     pop = pops[0]
@@ -243,8 +244,8 @@ def test_a_one_condition_rule_s_labelset_does_not_depend_on_the_labelsets_number
     for labelsets, y_ids in (([[0, 1], [1, 0], [0, 0]], [0, 1, 2, 2]),
                              ([[1, 0], [0, 1], [0, 0]], [1, 0, 2, 2])):  # the same rows
         labelsets = np.array(labelsets, dtype=np.uint8)
-        pop = rw.feature_rules(X, np.array([True]), np.array([False]), np.zeros(1),
-                               np.array(y_ids), labelsets, width=1, iteration=0)
+        pop, _ = rw.feature_rules(X, np.array([True]), np.array([False]), np.zeros(1),
+                                  np.array(y_ids), labelsets, width=1, iteration=0)
         chosen.append(labelsets[pop.ls[0]].tolist())
     assert chosen == [[0, 1], [0, 1]]
 
