@@ -70,6 +70,15 @@ class RuleBounds:
         none = np.empty(0, dtype=np.int32)
         return cls(0, n_features, none, none, np.empty(0), np.empty(0))
 
+    def head(self, n_rules: int) -> RuleBounds:
+        """The bounds of the first ``n_rules`` rules (the pairs are rule-major)."""
+        if n_rules >= self.n_rules:
+            return self
+        end = int(np.searchsorted(self.rule, n_rules))
+        return RuleBounds(n_rules, self.n_features, self.rule[:end], self.feature[:end],
+                          self.lower[:end], self.upper[:end],
+                          None if self.allowed is None else self.allowed[:end])
+
     def compact(self) -> RuleBounds:
         """The same bounds in float32 (what a kept snapshot needs to draw)."""
         return RuleBounds(self.n_rules, self.n_features, self.rule, self.feature,

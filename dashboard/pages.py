@@ -99,21 +99,22 @@ def race_table(race: Race) -> pd.DataFrame:
     rows = []
     for fitness, lane in race.lanes.items():
         snap = lane.snapshot()
+        rules = snap.evolved.rules  # the population's: not the weights' one-condition rules
         r0 = float(lane.params["r0"])
-        tau = theory.population_specificity(snap.rules["n_specified"], snap.rules["numerosity"],
+        tau = theory.population_specificity(rules["n_specified"], rules["numerosity"],
                                             d, lane.params["p_hash"], lane.max_specified())
         held_out = snap.curves[snap.curves["split"] == "held-out"].tail(1)
         n_rows = len(lane.split.train_idx)
-        measured = (theory.measured_fitness(lane.match_counts(snap), snap.rules["accuracy"],
-                                            snap.rules["numerosity"], n_rows)
-                    if len(snap.rules) else None)
+        measured = (theory.measured_fitness(lane.match_counts(snap)[:len(rules)],
+                                            rules["accuracy"], rules["numerosity"], n_rows)
+                    if len(rules) else None)
         low, high = theory.random_rule_fitness_range(fitness, r0, d, tau, m, dl, stats["ahw"])
         rows.append({
             "fitness": RACE_LANES[fitness],
             "iteration": snap.iteration,
             **{name: (float(held_out[key].iloc[0]) if len(held_out) else np.nan)
                for key, name in MEASURES.items()},
-            "rules": len(snap.rules),
+            "rules": len(rules),
             "τ (specificity)": tau,
             "measured F (ν = 1)": measured[1] if measured else np.nan,
             "random rule E[F] ≥": low,
@@ -123,8 +124,8 @@ def race_table(race: Race) -> pd.DataFrame:
 
 
 def default_features(snap: Snapshot) -> tuple[int, int]:
-    """The two features the most rules specify together (see ``frames.shared_pair``)."""
-    return frames.shared_pair(snap.bounds, snap.rules["numerosity"])[0]
+    """The two features the most evolved rules specify together (see ``frames.shared_pair``)."""
+    return frames.shared_pair(snap.evolved.bounds, snap.evolved.rules["numerosity"])[0]
 
 
 @dataclass(frozen=True)

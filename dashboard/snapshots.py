@@ -55,6 +55,17 @@ class Snapshot:
     scaling: Scaling | None = None
 
     @cached_property
+    def evolved(self) -> Snapshot:
+        """This snapshot with the population's rules alone: ``rules`` ends with the rule
+        weights' one-condition rules where the fit keeps them (``MLRClassifier.population_``),
+        which the population does not hold; a page about the population draws and counts
+        without them."""
+        macro = int(self.summary["macro_size"])
+        if len(self.rules) <= macro:
+            return self
+        return replace(self, rules=self.rules.iloc[:macro], bounds=self.bounds.head(macro))
+
+    @cached_property
     def nbytes(self) -> int:
         """Measured once (the store sums its snapshots' sizes at every point it keeps)."""
         return self.bounds.nbytes + int(self.rules.memory_usage(index=True, deep=True).sum())

@@ -33,10 +33,12 @@ def population_measured(session: state.Session, snap: state.Snapshot):
     kept = st.session_state.get("theory_measured")
     if kept and kept[0] is snap:
         return kept[1]
-    if snap.rules.empty:
+    population = snap.evolved  # the rule weights' one-condition rules are not evolved
+    if population.rules.empty:
         return None
-    value = theory.measured_fitness(session.match_counts(snap), snap.rules["accuracy"],
-                                    snap.rules["numerosity"], len(session.split.train_idx))
+    value = theory.measured_fitness(session.match_counts(snap)[:len(population.rules)],
+                                    population.rules["accuracy"], population.rules["numerosity"],
+                                    len(session.split.train_idx))
     st.session_state["theory_measured"] = (snap, value)
     return value
 
@@ -72,7 +74,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
     d = cols[1].slider("d (features)", 1, max(200, d_data), d_data)
     r0 = cols[2].slider("r0 (interval width)", 0.05, 1.0, float(session.params["r0"]), 0.05)
     tau = cols[3].slider("τ (specificity)", 0.0, 1.0, round(theory.population_specificity(
-        snap.rules["n_specified"], snap.rules["numerosity"], d_data, session.params["p_hash"],
+        snap.evolved.rules["n_specified"], snap.evolved.rules["numerosity"], d_data,
+        session.params["p_hash"],
         session.max_specified()),
         3), 0.005, format="%.3f")
     dl, dens = min(stats["dl"], 2**m), stats["dens"]

@@ -62,7 +62,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 st.session_state[AT] not in iterations):
             st.session_state[AT] = iterations[-1]
         st.session_state[END] = iterations[-1]
-        latest = past[-1]
+        latest = past[-1].evolved  # the populations: not the weights' one-condition rules
         usage = latest.bounds.usage(latest.rules["numerosity"])
         ranked = frames.features_by_usage(usage)
         default, shared = frames.shared_pair(latest.bounds, latest.rules["numerosity"])
@@ -87,7 +87,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                                       disabled=st.session_state.get(PLAYING, False),
                                       help="The snapshots kept; the last one is the model now.")
             at = iterations.index(chosen)
-            snap = past[at]
+            snap = past[at].evolved
             st.markdown(f"**Iteration {snap.iteration:,}** (snapshot {at + 1} of {len(past)}) · "
                         f"{snap.summary['macro_size']:,} rules · mean fitness "
                         f"{snap.summary['mean_fitness']:.3f} · mean generality "

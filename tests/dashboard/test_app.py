@@ -276,15 +276,37 @@ def test_population_says_when_no_rule_specifies_the_pair(app):
     session.step(5)  # a handful of rules over 22 features: many pairs nobody specifies
     at = _page(app, "population")
     snap = session.snapshot()
-    # features no evolved rule tests (the weights' one-condition rules test one feature each)
-    evolved = snap.rules["numerosity"].to_numpy() * (np.arange(len(snap.rules))
-                                                     < snap.summary["macro_size"])
-    unused = np.flatnonzero(snap.bounds.usage(evolved) == 0)
+    unused = np.flatnonzero(snap.evolved.bounds.usage(snap.evolved.rules["numerosity"]) == 0)
     assert len(unused) and 0 < len(session.snapshot().rules)
     assert at.toggle(key="pop_both").value is True
     at.selectbox(key="pop_x").set_value(int(unused[0])).run()
     _no_exception(at)
     assert any("No rule specifies both" in i.value for i in at.info)
+
+
+def test_population_counts_and_draws_the_population_alone(app):
+    """Early in training the rule weights' fit keeps its one-condition rules (a step at each
+    quintile of each feature): the Population page counts and draws the evolved rules, and
+    says what the others are."""
+    from mlr_core import make_hypercube_dataset
+
+    session = _session(app)
+    session.set_dataset(make_hypercube_dataset(n_samples=200, n_relevant=2, n_irrelevant=20,
+                                               random_state=0))
+    session.step(5)
+    snap = session.snapshot()
+    macro, extra = snap.summary["macro_size"], len(snap.rules) - snap.summary["macro_size"]
+    assert extra > 0 and len(snap.evolved.rules) == macro
+    assert snap.evolved.bounds.n_rules == macro
+    assert (snap.rules["n_specified"].iloc[macro:] == 1).all()
+    at = _page(app, "population")
+    _no_exception(at)
+    text = " ".join(c.value for c in at.caption)
+    assert f"holds {macro:,} distinct rules" in text
+    assert f"{extra:,} one-condition rules" in text
+    usage = snap.evolved.bounds.usage(snap.evolved.rules["numerosity"])
+    x = at.selectbox(key="pop_x")
+    assert x.format_func(x.value).endswith(f"· {usage[x.value]:,} rules")
 
 
 def test_population_on_emotions_defaults_to_rules_on_both_features(app, shared_datasets_dir):
