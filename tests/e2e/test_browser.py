@@ -118,7 +118,12 @@ def test_a_broken_upload_shows_the_loader_error_and_keeps_the_data(app, tmp_path
 def test_two_tabs_train_two_independent_models(app, other_tab):
     app.press("Step")
     app.wait_until(lambda: app.iteration() > 0)
-    value = other_tab().get_by_test_id("stMetricValue").first
+    tab = other_tab()
+    # the metric named Iteration (the first value drawn may be another one: a run under load
+    # once read Epoch's "0.00" here)
+    value = tab.get_by_test_id("stMetric").filter(
+        has=tab.get_by_test_id("stMetricLabel").get_by_text("Iteration", exact=True)
+    ).get_by_test_id("stMetricValue")
     value.wait_for()
     assert value.inner_text() == "0"
     assert app.iteration() == 200
