@@ -35,7 +35,7 @@ from threadpoolctl import ThreadpoolController
 from mlr_core._engine import population as popmod
 from mlr_core.model_file import FEATURE_RULES_PER_FEATURE
 from mlr_core.scorers import WeightScorer
-from mlr_core.sparse_rows import SparseRows
+from mlr_core.sparse_rows import SparseRows, count_at_least
 
 ALPHAS = np.logspace(-1, 4, 11)
 """Penalties tried, 0.1 to 10,000; the chosen one ranged from 1 (genbase) to 10,000 (yeast)."""
@@ -93,21 +93,17 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     them only where the leave-one-out error says so: on the eight datasets of the shared folds
     it keeps the evolved rules alone, every fold, as before numeric features had any, and on
     those stand-ins the additive part (``docs/field.md``: one-error 0.75 -> 0.65 on sparse-30)."""
-    feat, lower, upper = _tests(Xs, binary, numeric, zero)
-    pop = _one_condition(feat, lower, upper, width)
-    matched = feature_matches(pop, Xs)
-    support = np.asarray(matched.sum(axis=0)).ravel().astype(np.int64)
+    feat, lower, upper, support = _tests(Xs, binary, numeric, zero)
     n = len(Xs)
     keep = (support >= MIN_SUPPORT) & (support <= n - MIN_SUPPORT)
-    if np.count_nonzero(keep) > MAX_FEATURE_RULES:
+    if np.count_nonzero(keep) > MAX_FEATURE_RULES:  # before any rows x rules matrix is made
         balance = np.where(keep, np.minimum(support, n - support), -1)
         keep = np.zeros_like(keep)
         keep[np.argsort(-balance, kind="stable")[:MAX_FEATURE_RULES]] = True
     pop = _one_condition(feat[keep], lower[keep], upper[keep], width)
-    count = int(np.count_nonzero(keep))
-    if count == 0:
+    if not keep.any():
         return pop, None
-    matched = matched[:, np.flatnonzero(keep)]
+    matched = feature_matches(pop, Xs)
     by_bits = np.lexsort(labelsets.T[::-1])  # labelset ids in the order of their bits
     rank = np.empty_like(by_bits)
     rank[by_bits] = np.arange(len(by_bits))
@@ -115,20 +111,26 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
                            shape=(n, len(labelsets)))
     pop.ls[:] = by_bits[np.asarray((matched.T @ by_set).argmax(axis=1)).ravel()]
     pop.num[:] = 1
-    pop.exp[:] = support[keep]
+    pop.exp[:] = np.asarray(matched.sum(axis=0)).ravel()
     pop.cs[:] = 1.0
     pop.ts[:] = pop.birth[:] = iteration
     return pop, matched
 
 
 def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
-    """The candidate tests ``lower <= x_feat <= upper`` (aligned arrays, by feature, then
-    bounds): ``x = 1`` on the 0/1 features; on each numeric one a step at each of its
-    `CUT_QUANTILES` values, ``x >= cut``, or, where the feature's 0 (``zero``, its position)
-    passes that, the other side of the same step, ``x <= the value before cut`` (to the
-    fit, with its intercept, the same step; to sparse rows, a test most rows fail)."""
+    """The candidate tests ``lower <= x_feat <= upper`` and how many training rows hold a
+    value they accept (aligned arrays, by feature, then bounds), counted from the columns'
+    values, so that `MAX_FEATURE_RULES` applies before any rows x tests matrix is made (4 tests
+    per feature of wide numeric data would not fit in memory): ``x = 1`` on the 0/1 features;
+    on each numeric one a step at each of its `CUT_QUANTILES` values, ``x >= cut``, or, where
+    the feature's 0 (``zero``, its position) passes that, the other side of the same step,
+    ``x <= the value before cut`` (to the fit, with its intercept, the same step; to sparse
+    rows, a test most rows fail). The counts are the values' (a step's matches may leave out
+    the rows exactly at its cut, where the kernels' test rounds: ``feature_rules`` takes each
+    rule's experience from its matches)."""
     feat = [np.flatnonzero(binary)]
     lower, upper = [np.full(len(feat[0]), 0.5)], [np.ones(len(feat[0]))]
+    support = [count_at_least(Xs, 0.5)[feat[0]]]
     columns = Xs.columns() if isinstance(Xs, SparseRows) else None
     for j in np.flatnonzero(numeric):
         if columns is None:
@@ -142,12 +144,15 @@ def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
         at = np.unique(np.searchsorted(np.cumsum(counts), ranks, side="right"))
         at = at[at > 0]  # a step below the smallest value splits nothing
         above = values[at] > zero[j]
+        below = np.cumsum(counts)[at - 1]  # rows below the step
         feat.append(np.full(len(at), j))
         lower.append(np.where(above, values[at], 0.0))
         upper.append(np.where(above, 1.0, values[at - 1]))
-    feat, lower, upper = (np.concatenate(parts) for parts in (feat, lower, upper))
+        support.append(np.where(above, counts.sum() - below, below))
+    feat, lower, upper, support = (np.concatenate(parts)
+                                   for parts in (feat, lower, upper, support))
     order = np.lexsort((upper, lower, feat))
-    return feat[order], lower[order], upper[order]
+    return feat[order], lower[order], upper[order], support[order]
 
 
 def _one_condition(feat: np.ndarray, lower: np.ndarray, upper: np.ndarray,

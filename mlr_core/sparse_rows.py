@@ -120,6 +120,14 @@ class SparseRows(NamedTuple):
         out[owner, part.indices] = part.data
         return out
 
+    def count_at_least(self, lower: np.ndarray) -> np.ndarray:
+        """Per feature, how many rows hold a value of at least ``lower`` (per feature)."""
+        lower = np.broadcast_to(lower, self.shape[1])
+        stored = np.bincount(self.indices, weights=self.data >= lower[self.indices],
+                             minlength=self.shape[1])
+        absent = self.shape[0] - np.bincount(self.indices, minlength=self.shape[1])
+        return (stored + absent * (self.zero >= lower)).astype(np.int64)
+
     def columns(self) -> sp.csc_matrix:
         """The stored values by feature (CSC, indices sorted), for tests on a few features."""
         return sp.csr_matrix((self.data, self.indices, self.indptr),
@@ -151,3 +159,8 @@ class SparseRows(NamedTuple):
                              shape=(int(self.shape[0]), len(feat)))
 
 
+def count_at_least(Xs, lower) -> np.ndarray:
+    """Per feature, how many scaled rows (a matrix or `SparseRows`) hold at least ``lower``."""
+    if isinstance(Xs, SparseRows):
+        return Xs.count_at_least(lower)
+    return np.count_nonzero(Xs >= lower, axis=0)

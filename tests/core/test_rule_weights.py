@@ -199,6 +199,40 @@ def test_one_condition_rules_are_the_features_additive_terms():
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
 
 
+def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monkeypatch):
+    """Wide numeric data makes four tests per feature: the cap keeps those that split the rows
+    most evenly, and only they are matched (a rows x tests matrix of all of them would not fit
+    in memory)."""
+    import mlr_core.rule_weights as rw
+
+    r = np.random.default_rng(5)
+    X = np.column_stack([r.random((60, 3)), (r.random(60) < 0.5).astype(float)])
+    matched_sizes = []
+    spy = rw.feature_matches
+
+    def counting(pop, Xs):
+        matched_sizes.append(int(pop.size[0]))
+        return spy(pop, Xs)
+
+    monkeypatch.setattr(rw, "feature_matches", counting)
+    monkeypatch.setattr(rw, "MAX_FEATURE_RULES", 5)
+    kinds = (np.array([False, False, False, True]), np.array([True, True, True, False]),
+             np.zeros(4))
+    pop, matched = rw.feature_rules(X, *kinds, np.zeros(60, dtype=np.int64),
+                                    np.array([[1]], np.uint8), width=1, iteration=0)
+    assert matched_sizes == [5] and int(pop.size[0]) == 5 and matched.shape == (60, 5)
+    support = np.asarray(matched.sum(axis=0)).ravel()
+    assert np.array_equal(pop.exp, support)
+    feat, lower, upper, every = rw._tests(X, *kinds)  # all 13 candidates, counted
+    assert len(every) == 13
+    candidates = list(zip(feat, rw._one_condition(feat, lower, upper, 1).center[:, 0],
+                          strict=True))
+    kept = [candidates.index(test) for test in zip(pop.feat[:, 0], pop.center[:, 0],
+                                                   strict=True)]
+    balance = np.minimum(every, 60 - every)
+    assert balance[kept].min() >= np.delete(balance, kept).max()
+
+
 def test_sparse_rows_cut_and_match_as_their_dense_columns():
     """Sparse rows get the one-condition rules their dense twin gets, the values not stored
     counted at the feature's 0 and missing ones skipped; a step the 0 would pass is tested from
