@@ -25,15 +25,15 @@ HEATMAP_RULES = 60
 
 def rule_kinds(evolved: int, one_condition: int, *more: str) -> str:
     """The rules a model predicts with, by kind, in words (then ``more``, e.g. "the baseline"):
-    the evolved ones and the one-condition rules (``x = 1`` on a 0/1 feature, ``x >= cut`` at a
-    numeric feature's quintiles) that the rule weights' fit adds where they help
+    the evolved ones and the one-condition rules (``x = 1`` on a 0/1 feature, a step at each of
+    a numeric feature's quintiles) that the rule weights' fit adds where they help
     (``mlr_core/rule_weights.py``), which the population does not hold."""
     parts = [f"{count:,} {kind}{'' if count == 1 else 's'}{note}"
              for count, kind, note in [
                  (evolved, "evolved rule", ""),
                  (one_condition, "one-condition rule",
-                  " (`x = 1` on a 0/1 feature or `x ≥` a quintile on a numeric one, added by "
-                  "the rule weights' fit)")]
+                  " (`x = 1` on a 0/1 feature or a step at a quintile of a numeric one, added "
+                  "by the rule weights' fit)")]
              if count] + list(more)
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 

@@ -111,7 +111,7 @@ def projection(session: state.Session, snap: state.Snapshot,
     """The live part: rectangles + points, click-to-select, and the histograms beside them;
     while training, made again every two seconds or so (`sharing.kept_while_training`)."""
     clicked(session)  # before drawing, so the ring marks the instance just clicked
-    one_condition = len(snap.rules) - len(snap.evolved.rules)
+    one_condition = pages.one_condition_rules(snap)
     snap = snap.evolved  # the population: the rule weights' one-condition rules are not in it
     drawn, page = sharing.kept_while_training(
         st.session_state, "population_page", (opts, session.selection.index), snap,
@@ -127,9 +127,8 @@ def projection(session: state.Session, snap: state.Snapshot,
     st.caption(f"The population holds {page.n_rules:,} distinct rules (its *macro* size) "
                f"standing for {drawn.summary['micro_size']:,} copies (its *micro* size: each rule "
                "counts as many times as its numerosity; N caps this one)."
-               + (f" The rule weights' fit also predicts with {one_condition:,} one-condition "
-                  "rules (`x = 1`, or a step at a quintile, of one feature each), which are not "
-                  "in the population and not drawn here: the Rules page lists them."
+               + (f" The model also predicts with {pages.rule_kinds(0, one_condition)}: "
+                  "they are not in the population and not drawn here; the Rules page lists them."
                   if one_condition else ""))
     if page.n_passed == 0 and page.n_rules and opts.only_specified:
         st.info("No rule specifies both of these features: pick features from the top of the "
