@@ -69,7 +69,11 @@ CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
                       for k in range(1, FEATURE_RULES_PER_FEATURE + 1))
 """Where a numeric feature's one-condition rules step: at its training column's quintiles (0.2,
 0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four steps give an
-additive model of each feature a shape (a rise, a fall, a bump) without a weight per value."""
+additive model of each feature a shape (a rise, a fall, a bump) without a weight per value.
+A step sits halfway between the quantile's value and the distinct value below it, as a
+decision tree's split does: no training value lies on it, so the kernels' rounding at a
+bound cannot move a training row across it, and a new value between the two goes to the
+nearer."""
 
 
 def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
@@ -78,8 +82,8 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     """The one-condition rules of the scaled training rows ``Xs`` (a matrix or `SparseRows`), and
     which rows they match (`feature_matches`; None when there are none):
     ``x_j = 1`` on each 0/1 feature (``binary``), a step ``x_j >= cut`` at each of the
-    `CUT_QUANTILES` of each ``numeric`` one (``x_j <=`` the value before the cut where the
-    feature's 0, at ``zero``, would pass it; nominal features get none), each kept if
+    `CUT_QUANTILES` of each ``numeric`` one (``x_j <= cut`` where the feature's 0, at
+    ``zero``, would pass the first; nominal features get none), each kept if
     `MIN_SUPPORT` allows: the linear part of the fit, an additive model of the features. Each
     predicts the labelset most common among the rows it matches (``y_ids``, rows of
     ``labelsets``; ties to the labelset first in the order of its 0/1 bits, not of its id: a
@@ -122,12 +126,11 @@ def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
     value they accept (aligned arrays, by feature, then bounds), counted from the columns'
     values, so that `MAX_FEATURE_RULES` applies before any rows x tests matrix is made (4 tests
     per feature of wide numeric data would not fit in memory): ``x = 1`` on the 0/1 features;
-    on each numeric one a step at each of its `CUT_QUANTILES` values, ``x >= cut``, or, where
-    the feature's 0 (``zero``, its position) passes that, the other side of the same step,
-    ``x <= the value before cut`` (to the fit, with its intercept, the same step; to sparse
-    rows, a test most rows fail). The counts are the values' (a step's matches may leave out
-    the rows exactly at its cut, where the kernels' test rounds: ``feature_rules`` takes each
-    rule's experience from its matches)."""
+    on each numeric one a step at each of its `CUT_QUANTILES`, ``x >= cut``, or, where the
+    feature's 0 (``zero``, its position) passes that, the other side of the same step,
+    ``x <= cut`` (to the fit, with its intercept, the same step; to sparse rows, a test most
+    rows fail). A step the 0 sits on (between two values, at their midpoint) is left out:
+    either side would pass it."""
     feat = [np.flatnonzero(binary)]
     lower, upper = [np.full(len(feat[0]), 0.5)], [np.ones(len(feat[0]))]
     support = [count_at_least(Xs, 0.5)[feat[0]]]
@@ -143,11 +146,13 @@ def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
         ranks = np.floor(np.array(CUT_QUANTILES) * (counts.sum() - 1)).astype(np.int64)
         at = np.unique(np.searchsorted(np.cumsum(counts), ranks, side="right"))
         at = at[at > 0]  # a step below the smallest value splits nothing
-        above = values[at] > zero[j]
+        cut = (values[at - 1] + values[at]) / 2.0
+        at, cut = at[cut != zero[j]], cut[cut != zero[j]]  # the 0 would pass either side
+        above = cut > zero[j]
         below = np.cumsum(counts)[at - 1]  # rows below the step
         feat.append(np.full(len(at), j))
-        lower.append(np.where(above, values[at], 0.0))
-        upper.append(np.where(above, 1.0, values[at - 1]))
+        lower.append(np.where(above, cut, 0.0))
+        upper.append(np.where(above, 1.0, cut))
         support.append(np.where(above, counts.sum() - below, below))
     feat, lower, upper, support = (np.concatenate(parts)
                                    for parts in (feat, lower, upper, support))

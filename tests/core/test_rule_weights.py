@@ -199,6 +199,25 @@ def test_one_condition_rules_are_the_features_additive_terms():
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
 
 
+def test_a_step_sits_between_training_values_and_keeps_the_rows_at_its_quantile():
+    """A step lies halfway between the quantile's value and the value below it, so the rows
+    at that value pass it. These values are ones where a bound placed on the value itself is
+    failed by the value, in the kernels' test ``|x - center| <= spread``."""
+    import mlr_core.rule_weights as rw
+
+    values = np.array([0.1, 0.124, 0.183, 0.227, 0.5])
+    centre = (values[1:4] + 1.0) / 2.0
+    assert (np.abs(values[1:4] - centre) > 1.0 - centre).all()  # a bound there drops them
+    column = np.repeat(values, 10)
+    pop, matched = rw.feature_rules(column[:, None], np.array([False]), np.array([True]),
+                                    np.zeros(1), np.zeros(50, dtype=np.int64),
+                                    np.array([[1]], dtype=np.uint8), width=1, iteration=0)
+    assert np.array_equal(matched.toarray(), (column[:, None] >= values[1:4]).astype(float))
+    assert np.array_equal(matched.toarray(), match_matrix(pop, column[:, None]))
+    lower = pop.center[:, 0] - pop.spread[:, 0]
+    assert np.allclose(lower, (values[:3] + values[1:4]) / 2.0)
+
+
 def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monkeypatch):
     """Wide numeric data makes four tests per feature: the cap keeps those that split the rows
     most evenly, and only they are matched (a rows x tests matrix of all of them would not fit
@@ -236,7 +255,7 @@ def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monk
 def test_sparse_rows_cut_and_match_as_their_dense_columns():
     """Sparse rows get the one-condition rules their dense twin gets, the values not stored
     counted at the feature's 0 and missing ones skipped; a step the 0 would pass is tested from
-    its other side (``x <=`` the value before the cut), so every test leaves the 0s out."""
+    its other side (``x <= cut``), so every test leaves the 0s out."""
     import scipy.sparse as sp
 
     import mlr_core.rule_weights as rw
