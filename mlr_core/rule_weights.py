@@ -70,10 +70,15 @@ CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
 """Where a numeric feature's one-condition rules step: at its training column's quintiles (0.2,
 0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four steps give an
 additive model of each feature a shape (a rise, a fall, a bump) without a weight per value.
-A step sits halfway between the quantile's value and the distinct value below it, as a
-decision tree's split does: no training value lies on it, so the kernels' rounding at a
-bound cannot move a training row across it, and a new value between the two goes to the
-nearer."""
+
+A step is put in the gap between two distinct training values that leaves the share of rows
+below it nearest to each quantile, halfway across the gap, as a decision tree's split is:
+- where one value holds more than a fifth of the rows (a word count's 0, a rating's mode), the
+  quantiles all fall on it, and the nearest gaps are its edges: a word count gets the step
+  ``count >= 1``, as a 0/1 word gets ``word = 1``, where steps placed at the quantiles
+  themselves would leave it none;
+- no training value lies on a step, so the kernels' rounding at a bound cannot move a training
+  row across it, and a new value inside a gap goes to the nearer side."""
 
 
 def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
@@ -141,19 +146,18 @@ def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
             values, counts = np.unique(column[~np.isnan(column)], return_counts=True)
         else:
             values, counts = Xs.distinct(columns, j)
-        if counts.sum() < 2:
+        if len(values) < 2:
             continue
-        ranks = np.floor(np.array(CUT_QUANTILES) * (counts.sum() - 1)).astype(np.int64)
-        at = np.unique(np.searchsorted(np.cumsum(counts), ranks, side="right"))
-        at = at[at > 0]  # a step below the smallest value splits nothing
+        below = np.cumsum(counts)[:-1]  # rows below each gap between two distinct values
+        gaps = np.abs(below[None, :] - np.array(CUT_QUANTILES)[:, None] * counts.sum())
+        at = np.unique(gaps.argmin(axis=1)) + 1  # the value above each chosen gap
         cut = (values[at - 1] + values[at]) / 2.0
         at, cut = at[cut != zero[j]], cut[cut != zero[j]]  # the 0 would pass either side
         above = cut > zero[j]
-        below = np.cumsum(counts)[at - 1]  # rows below the step
         feat.append(np.full(len(at), j))
         lower.append(np.where(above, cut, 0.0))
         upper.append(np.where(above, 1.0, cut))
-        support.append(np.where(above, counts.sum() - below, below))
+        support.append(np.where(above, counts.sum() - below[at - 1], below[at - 1]))
     feat, lower, upper, support = (np.concatenate(parts)
                                    for parts in (feat, lower, upper, support))
     order = np.lexsort((upper, lower, feat))

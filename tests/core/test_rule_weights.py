@@ -193,29 +193,47 @@ def test_one_condition_rules_are_the_features_additive_terms():
     assert np.array_equal(matched.toarray(), A)
     assert np.array_equal(rw.feature_matches(pop, X).toarray(), A)
     assert np.array_equal(A[:, :2], words)
-    cuts = np.quantile(numbers, [0.2, 0.4, 0.6, 0.8], method="lower")
+    cuts = np.sort(numbers)[[10, 20, 30, 40]]  # distinct values: 10, 20, 30, 40 rows below
     assert np.array_equal(A[:, 2:], (numbers[:, None] >= cuts).astype(float))
     assert pop.ls[0] == 2 and list(pop.exp) == list(A.sum(axis=0).astype(int))
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
 
 
-def test_a_step_sits_between_training_values_and_keeps_the_rows_at_its_quantile():
-    """A step lies halfway between the quantile's value and the value below it, so the rows
-    at that value pass it. These values are ones where a bound placed on the value itself is
-    failed by the value, in the kernels' test ``|x - center| <= spread``."""
+def one_column_rules(column: np.ndarray):
+    """`feature_rules` of one numeric column (its 0 at 0), and their matches."""
     import mlr_core.rule_weights as rw
 
+    return rw.feature_rules(column[:, None], np.array([False]), np.array([True]), np.zeros(1),
+                            np.zeros(len(column), dtype=np.int64), np.array([[1]], np.uint8),
+                            width=1, iteration=0)
+
+
+def test_a_step_sits_between_training_values_and_keeps_the_rows_at_its_quantile():
+    """A step lies halfway between two training values, so the rows at the value above pass
+    it. These values are ones where a bound placed on the value itself is failed by the value,
+    in the kernels' test ``|x - center| <= spread``."""
     values = np.array([0.1, 0.124, 0.183, 0.227, 0.5])
     centre = (values[1:4] + 1.0) / 2.0
     assert (np.abs(values[1:4] - centre) > 1.0 - centre).all()  # a bound there drops them
     column = np.repeat(values, 10)
-    pop, matched = rw.feature_rules(column[:, None], np.array([False]), np.array([True]),
-                                    np.zeros(1), np.zeros(50, dtype=np.int64),
-                                    np.array([[1]], dtype=np.uint8), width=1, iteration=0)
-    assert np.array_equal(matched.toarray(), (column[:, None] >= values[1:4]).astype(float))
+    pop, matched = one_column_rules(column)
+    assert np.array_equal(matched.toarray(), (column[:, None] >= values[1:]).astype(float))
     assert np.array_equal(matched.toarray(), match_matrix(pop, column[:, None]))
     lower = pop.center[:, 0] - pop.spread[:, 0]
-    assert np.allclose(lower, (values[:3] + values[1:4]) / 2.0)
+    assert np.allclose(lower, (values[:-1] + values[1:]) / 2.0)
+
+
+def test_a_count_mostly_zero_gets_the_step_at_its_zeros_edge():
+    """A word count with 0 in 90% of rows: every quintile falls on the 0, and the gap nearest
+    them is the 0's edge, so the count gets ``count >= 1`` (as a 0/1 word gets ``word = 1``);
+    with a third of the rows at 0, steps at the gaps nearest each quintile."""
+    counts = np.repeat([0.0, 0.1, 0.3, 0.6], [90, 6, 3, 1])
+    pop, matched = one_column_rules(counts)
+    assert int(pop.size[0]) == 1
+    assert np.array_equal(matched.toarray()[:, 0], (counts > 0).astype(float))
+    spread = np.repeat([0.0, 0.1, 0.2, 0.3, 0.6], [30, 12, 28, 10, 20])
+    pop, matched = one_column_rules(spread)
+    assert np.array_equal(np.asarray(matched.sum(axis=0)).ravel(), [70, 58, 30, 20])
 
 
 def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monkeypatch):
