@@ -149,8 +149,11 @@ def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
         if len(values) < 2:
             continue
         below = np.cumsum(counts)[:-1]  # rows below each gap between two distinct values
-        gaps = np.abs(below[None, :] - np.array(CUT_QUANTILES)[:, None] * counts.sum())
-        at = np.unique(gaps.argmin(axis=1)) + 1  # the value above each chosen gap
+        target = np.array(CUT_QUANTILES) * counts.sum()
+        after = np.minimum(np.searchsorted(below, target), len(below) - 1)  # nearest gaps:
+        before = np.maximum(after - 1, 0)  # one each side (a search, not a scan of every gap)
+        nearer = np.abs(below[after] - target) < np.abs(below[before] - target)
+        at = np.unique(np.where(nearer, after, before)) + 1  # the value above each chosen gap
         cut = (values[at - 1] + values[at]) / 2.0
         at, cut = at[cut != zero[j]], cut[cut != zero[j]]  # the 0 would pass either side
         above = cut > zero[j]
