@@ -47,6 +47,29 @@ def test_the_logistic_link_is_kept_where_it_ranks_labels_better():
         assert np.allclose(design @ fit[0], log_odds[:, j])
 
 
+def test_platts_scaling_is_a_candidate_beside_stacking(monkeypatch):
+    """With rows enough for stacking, each label's own slope is compared too (it ranks better
+    where stacking's many slopes do not: ``docs/field.md``, the sparse stand-ins), and the
+    scores the cut is tuned on are the kept candidate's held-out ones."""
+    import mlr_core.calibration as cal
+
+    totals, truth = rare_and_common()
+    tried = []
+    fit = cal._logistic
+
+    def spy(F, Y, kind, C):
+        tried.append((kind, C))
+        return fit(F, Y, kind, C)
+
+    monkeypatch.setattr(cal, "_logistic", spy)
+    ridge = WeightScorer(np.eye(2), np.zeros(2), 1.0)
+    weights, scores = cal.calibrate(ridge, totals, truth, seed=0)
+    assert {kind for kind, _ in tried} == {"all", "own"}
+    assert ("own", cal.OWN_C) in tried and len(truth) >= cal.ROWS_PER_LABEL * truth.shape[1]
+    assert weights.link == "logistic" and tried[-1][0] in {"all", "own"}  # the kept one, refit
+    assert label_ranking_loss(truth, scores) < label_ranking_loss(truth, Clip.apply(totals))
+
+
 def test_with_few_rows_per_label_each_label_reads_its_own_total_only():
     """Fewer than ROWS_PER_LABEL rows per label: Platt's scaling, a slope per label (no
     labels x labels slopes), so a label's log-odds move with its own total alone."""
