@@ -32,6 +32,8 @@ QUICK = {
                              "--iterations", "200"], "| sparse | csr_matrix |"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse", "--heavy"],
                  "## The five: average rank among 10 learners"),
+    "field_seeds.py": (["--seeds", "0", "1", "--datasets", "flags"],
+                       "| rank of the measures' means over the seeds |"),
     "export_speed.py": (["--quick"], "## SQL: a full model of"),
     "fit_time.py": (["--quick", "--base", "{repo}"], "**Against the base checkout** (1 fits)"),
     "iteration_curve.py": (["--quick"], "| flags | 0 | 4,000 |"),
