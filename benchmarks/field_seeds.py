@@ -32,10 +32,10 @@ from mlr_core.evaluation.tables import markdown
 MEASURES = ("hamming_loss", "accuracy", "f1", "one_error", "ranking_loss")
 
 
-def panel_ranks(mine: pd.DataFrame, config: str, datasets) -> dict[str, float]:
+def panel_ranks(peers: pd.DataFrame, mine: pd.DataFrame, config: str,
+                datasets) -> dict[str, float]:
     """The average rank of ``mine`` (fold means of ``config``, one row per dataset) among the
-    peers measured on every one of ``datasets``, per measure."""
-    peers = field.peers()
+    ``peers`` (`field.peers`) measured on every one of ``datasets``, per measure."""
     means = pd.concat([peers[peers.dataset.isin(datasets)], mine], ignore_index=True)
     mates = field.peers_on(peers, datasets)
     return {m: field.ranks_among(means, m, config, mates, datasets).loc[config, "avg_rank"]
@@ -64,11 +64,12 @@ def main(argv=None) -> int:
     parts = [f"Command: `{command}` ({time.perf_counter() - start:.0f} s; load average "
              f"{min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} CPUs). `{args.config}` on "
              "the fixed folds, average rank among the peers of `../shared/field/peers.csv`."]
+    peers = field.peers()
     for title, panel in (("The five", field.FIVE), ("The scale panel", field.SCALE)):
         datasets = [d for d in panel if d in args.datasets]
         if not datasets:
             continue
-        rows = {f"seed {s}": panel_ranks(mine, args.config, datasets)
+        rows = {f"seed {s}": panel_ranks(peers, mine, args.config, datasets)
                 for s, mine in per_seed.items()}
         ranks = pd.DataFrame(rows).T
         ranks.loc["mean of the seeds' ranks"] = ranks.mean()
@@ -76,7 +77,7 @@ def main(argv=None) -> int:
         pooled = pd.concat(per_seed.values()).groupby(["learner", "dataset"],
                                                       sort=False).mean().reset_index()
         ranks.loc["rank of the measures' means over the seeds"] = pd.Series(
-            panel_ranks(pooled, args.config, datasets))
+            panel_ranks(peers, pooled, args.config, datasets))
         parts += [f"## {title}", markdown(ranks.round(2))]
     print("\n\n".join(parts))
     return 0

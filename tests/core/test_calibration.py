@@ -54,19 +54,20 @@ def test_platts_scaling_is_a_candidate_beside_stacking(monkeypatch):
     import mlr_core.calibration as cal
 
     totals, truth = rare_and_common()
+    assert len(truth) >= cal.ROWS_PER_LABEL * truth.shape[1]  # rows enough for stacking
     tried = []
     fit = cal._logistic
 
     def spy(F, Y, kind, C):
-        tried.append((kind, C))
+        tried.append((kind, C, len(F)))
         return fit(F, Y, kind, C)
 
     monkeypatch.setattr(cal, "_logistic", spy)
     ridge = WeightScorer(np.eye(2), np.zeros(2), 1.0)
     weights, scores = cal.calibrate(ridge, totals, truth, seed=0)
-    assert {kind for kind, _ in tried} == {"all", "own"}
-    assert ("own", cal.OWN_C) in tried and len(truth) >= cal.ROWS_PER_LABEL * truth.shape[1]
-    assert weights.link == "logistic" and tried[-1][0] in {"all", "own"}  # the kept one, refit
+    on_folds = [(kind, C) for kind, C, rows in tried if rows < len(truth)]
+    assert set(on_folds) == {*(("all", C) for C in cal.STACKED_CS), ("own", cal.OWN_C)}
+    assert weights.link == "logistic" and tried[-1][2] == len(truth)  # the kept one, refit
     assert label_ranking_loss(truth, scores) < label_ranking_loss(truth, Clip.apply(totals))
 
 
