@@ -58,9 +58,9 @@ def test_platts_scaling_is_a_candidate_beside_stacking(monkeypatch):
     tried = []
     fit = cal._logistic
 
-    def spy(F, Y, kind, C):
+    def spy(F, Y, kind, C, warm=None):
         tried.append((kind, C, len(F)))
-        return fit(F, Y, kind, C)
+        return fit(F, Y, kind, C, warm=warm)
 
     monkeypatch.setattr(cal, "_logistic", spy)
     ridge = WeightScorer(np.eye(2), np.zeros(2), 1.0)
@@ -223,3 +223,40 @@ def test_huge_log_odds_stay_finite():
     totals = np.array([-1e6, -800.0, 0.0, 800.0, 1e6])
     floor = 1.0 / (1.0 + np.exp(700.0))
     assert np.array_equal(Logistic.apply(totals), [floor, floor, 0.5, 1.0, 1.0])
+
+
+def totals_of_uneven_scale(n=800, m=12, seed=6):
+    """Labels' totals as stacking sees them: correlated (rules shared between labels) and of
+    scales from 1 down to 0.01 (a rare label's totals stay small), labels from 50% to 2%."""
+    r = np.random.default_rng(seed)
+    truth = (r.random((n, m)) < np.linspace(0.5, 0.02, m)).astype(np.uint8)
+    shared = r.normal(size=(n, 1))
+    totals = (truth + 0.6 * shared + r.normal(0, 0.5, (n, m))) * np.logspace(0, -2, m)
+    return totals - totals.mean(axis=0), truth
+
+
+@pytest.mark.parametrize("C", [1.0, 10.0])
+def test_stacking_is_scikit_learns_logistic_regression_on_all_totals(C):
+    """Each label's slopes on every label's totals and its intercept are scikit-learn's
+    logistic regression's (the same C, the intercept unpenalised), to its tolerance, however
+    uneven the totals' scales: ``_fit_stacked`` stops at the optimum, not at an iteration
+    count (on the raw slopes, 100 L-BFGS iterations stopped short of it)."""
+    F, Y = totals_of_uneven_scale()
+    W, b = _logistic(F, Y, "all", C)
+    for j in range(Y.shape[1]):
+        fit = LogisticRegression(C=C, tol=1e-12, max_iter=100_000).fit(F, Y[:, j])
+        np.testing.assert_allclose(W[:, j], fit.coef_[0], rtol=1e-3, atol=1e-3 * np.abs(
+            fit.coef_).max())
+        np.testing.assert_allclose(b[j], fit.intercept_[0], rtol=1e-3, atol=1e-3)
+
+
+def test_stacking_started_from_another_penalty_reaches_the_same_fit():
+    """`calibrate` starts each fold's weaker penalty from the stronger one's fit: that only
+    saves iterations, the fit is the one from slopes 0."""
+    F, Y = totals_of_uneven_scale()
+    strong = _logistic(F, Y, "all", 1.0)
+    cold, warm = _logistic(F, Y, "all", 10.0), _logistic(F, Y, "all", 10.0, warm=strong)
+    scale = np.abs(cold[0]).max()
+    np.testing.assert_allclose(warm[0], cold[0], atol=1e-3 * scale)
+    np.testing.assert_allclose(warm[1], cold[1], atol=1e-3)
+    assert not np.allclose(strong[0], cold[0], atol=1e-3 * scale)  # the start was elsewhere
