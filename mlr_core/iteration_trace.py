@@ -145,8 +145,11 @@ def describe(trace: tr.Trace, rules_before: pd.DataFrame, iteration: int, labels
         spec, c, s = (trace.offspring[:, stage, k] for k in range(3))
         spec = spec.astype(bool)
         sets = trace.offspring_sets[:, stage]
-        return kept(event, np.where(spec, np.maximum(c - s, 0.0), np.nan),
-                    np.where(spec, np.minimum(c + s, 1.0), np.nan), np.stack([row_bits] * 2),
+        # only where specified: elsewhere c and s hold no bound (c - s warned of inf - inf)
+        lower = np.subtract(c, s, out=np.full_like(c, np.nan), where=spec)
+        upper = np.add(c, s, out=np.full_like(c, np.nan), where=spec)
+        return kept(event, np.maximum(lower, 0.0), np.minimum(upper, 1.0),
+                    np.stack([row_bits] * 2),
                     np.where(spec, sets, NO_SET) if sets.shape[1] else None)
 
     ga = None

@@ -74,3 +74,35 @@ def test_tracing_needs_bound_data(data):
     loaded = MLRClassifier.from_json(MLRClassifier(**PARAMS).fit(X, Y).to_json())
     with pytest.raises(InputError, match="start"):
         TrainingSession(loaded).step_traced()
+
+
+def test_offsprings_unspecified_features_are_read_as_wildcards_whatever_they_hold(data,
+                                                                                 monkeypatch):
+    """The GA's dense rows keep, for a feature a child leaves unspecified, whatever an earlier
+    child left there (inf included): the trace reads those entries as wildcards without
+    computing bounds from them (``inf - inf`` warned "invalid value encountered in
+    subtract"), and the offspring's texts are the same as from clean rows."""
+    import warnings
+
+    import mlr_core.training_session as ts
+
+    X, Y = data
+    real = ts.describe
+
+    def leftovers(trace, *args):
+        clean = real(trace, *args)
+        unspecified = trace.offspring[:, :, 0] == 0
+        for k in (1, 2):  # centre, spread
+            trace.offspring[:, :, k][unspecified] = np.inf
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            dirty = real(trace, *args)
+        assert (dirty.ga is None) == (clean.ga is None)
+        if clean.ga:
+            assert dirty.ga.after_crossover == clean.ga.after_crossover
+            assert dirty.ga.after_mutation == clean.ga.after_mutation
+        return dirty
+
+    monkeypatch.setattr(ts, "describe", leftovers)
+    session = TrainingSession(MLRClassifier(**PARAMS)).start(X, Y)
+    assert sum(session.step_traced().ga is not None for _ in range(30)) > 0
