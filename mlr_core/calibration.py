@@ -55,7 +55,8 @@ OWN_C = 1000.0
 numbers per label."""
 
 STACKED_CS = (1.0, 10.0)
-"""The penalties tried for stacking (scikit-learn's C, on centred totals)."""
+"""The penalties tried for stacking (scikit-learn's C, on centred totals), the strongest first:
+each fold's fit at a penalty starts from its fit at the one before (`calibrate`)."""
 
 STACK_WORK = 5e7
 """Stacking's product of rows x labels by labels x labels, at most this many multiply-adds
