@@ -66,7 +66,7 @@ scaling, which costs rows x labels, is tried instead."""
 
 MAX_ITER = 500
 """L-BFGS iterations at most per fit (stacking): a guard; its fits stop at L-BFGS's tolerance
-in 10-90 (`_fit_stacked`)."""
+in 6-90 on the shared datasets (`_fit_stacked`)."""
 
 NEWTON_STEPS = 50
 """Newton steps at most per label (Platt's scaling); a handful reach rounding."""
@@ -185,8 +185,9 @@ def _fit_stacked(F: np.ndarray, Y: np.ndarray, C: float, share: np.ndarray, warm
     ``sqrt(n s_j)`` (all by ``1 / sqrt(n)`` for the loss per row), have a Hessian of about
     the identity, which L-BFGS's first steps assume. On the raw slopes every fit on mediamill
     (2,000 rows, 101 labels) stopped at 100 iterations with its loss up to 7e-4 above the
-    optimum; here the folds' fits reach it in 20-90 iterations, 25-35 for a weaker penalty
-    started from the stronger one's fit, in a third of the time (``docs/fit_time.md``)."""
+    optimum; here mediamill's reach it in 28-34 (the weaker penalty started from the stronger
+    one's fit on each fold, the fit on all rows from the folds' mean fit), in under two thirds
+    of the time, and the shared datasets' fits in 6-90 (``docs/fit_time.md``)."""
     n, m = Y.shape
     Yf = Y.astype(np.float64)
     curvature, V = np.linalg.eigh(F.T @ F / n)  # the loss below is per row
