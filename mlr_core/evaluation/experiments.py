@@ -57,6 +57,7 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed, parallel_config
 from sklearn.base import clone
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
+from threadpoolctl import threadpool_limits
 
 from mlr_core.data.loaders import Dataset, load_dataset
 from mlr_core.errors import InputError, MLRError
@@ -111,28 +112,37 @@ def run_fold(estimator, X, Y, train, test, numeric=None, predictions=None,
     marks the columns to scale (all when None). With ``predictions`` ({name: predict keyword
     arguments}), return {name: measures} from the one fit instead; the scores
     (``predict_proba``) are shared. ``paper_compatible`` goes to `evaluate`; ``extra(model,
-    X_test)`` gives further columns (a dict) of every result."""
-    numeric = np.ones(X.shape[1], bool) if numeric is None else np.asarray(numeric, bool)
-    X_train, X_test = _scaled(X, numeric, train, test)
-    model = clone(estimator)
-    start = time.perf_counter()
-    model.fit(X_train, Y[train])  # MLR's fit tunes its threshold too: part of training
-    fit_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    scores = label_scores(model, X_test)
-    score_seconds = time.perf_counter() - start
-    more = extra(model, X_test) if extra else {}
-    results = {}
-    for name, kwargs in (predictions or {None: {}}).items():
+    X_test)`` gives further columns (a dict) of every result.
+
+    The fold runs with one BLAS and one OpenMP thread, as joblib runs each worker on a machine
+    its workers fill, so that a learner's numbers do not depend on the number of workers or the
+    machine's cores: scikit-learn's neighbour search splits its work between OpenMP threads,
+    and which of two tied neighbours it keeps depends on the split. ML-kNN on 0/1 features
+    (many tied distances) predicted differently in-process on two cores than in a worker
+    (``benchmarks/other_domains.py``'s text-like data, a fold: accuracy 0.430 against 0.439)."""
+    with threadpool_limits(limits=1):
+        numeric = np.ones(X.shape[1], bool) if numeric is None else np.asarray(numeric, bool)
+        X_train, X_test = _scaled(X, numeric, train, test)
+        model = clone(estimator)
         start = time.perf_counter()
-        predicted = model.predict(X_test, **kwargs)
-        predicted = predicted.toarray() if hasattr(predicted, "toarray") else np.asarray(predicted)
-        predict_seconds = score_seconds + time.perf_counter() - start
-        measures = evaluate(Y[test], predicted.astype(np.uint8), scores,
-                            paper_compatible=paper_compatible)
-        results[name] = {**measures, **more, "fit_seconds": fit_seconds,
-                         "predict_seconds": predict_seconds}
-    return results if predictions else results[None]
+        model.fit(X_train, Y[train])  # MLR's fit tunes its threshold too: part of training
+        fit_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        scores = label_scores(model, X_test)
+        score_seconds = time.perf_counter() - start
+        more = extra(model, X_test) if extra else {}
+        results = {}
+        for name, kwargs in (predictions or {None: {}}).items():
+            start = time.perf_counter()
+            predicted = model.predict(X_test, **kwargs)
+            predicted = (predicted.toarray() if hasattr(predicted, "toarray")
+                         else np.asarray(predicted))
+            predict_seconds = score_seconds + time.perf_counter() - start
+            measures = evaluate(Y[test], predicted.astype(np.uint8), scores,
+                                paper_compatible=paper_compatible)
+            results[name] = {**measures, **more, "fit_seconds": fit_seconds,
+                             "predict_seconds": predict_seconds}
+        return results if predictions else results[None]
 
 
 def _task(predictions, dataset, fold, estimator, X, Y, train, test, numeric):

@@ -348,3 +348,25 @@ def test_mlr_max_and_agg_share_one_fit_per_fold():
                                                      prediction="max")}, {"cube": data}, folds=2)
     shared_max = results[results.learner == "MLR_max"]
     assert alone.hamming_loss.tolist() == shared_max.hamming_loss.tolist()
+
+
+def test_a_learner_whose_ties_depend_on_threads_gives_the_same_results_in_workers():
+    """scikit-learn's neighbour search splits its work between OpenMP threads, and which of two
+    tied neighbours it keeps depends on the split: ML-kNN on 0/1 features, whose distances tie
+    often, predicted differently in-process on two threads than in a worker on one. Every fold
+    runs on one thread, as in a worker."""
+    from threadpoolctl import threadpool_limits
+
+    r = np.random.default_rng(0)
+    X = (r.random((900, 40)) < 0.2).astype(float)
+    Y = (r.random((900, 5)) < 0.3).astype(np.uint8)
+    data = {"ties": Dataset(X, Y, [f"w{j}" for j in range(40)], list("abcde"), name="ties",
+                            feature_types=["binary"] * 40)}
+    timing = ["fit_seconds", "predict_seconds"]
+    with threadpool_limits(limits=2):  # two cores or more, whatever this machine has
+        serial = run_experiment(["MLkNN"], data, folds=3, random_state=0)
+    with threadpool_limits(limits=1):
+        one_thread = run_experiment(["MLkNN"], data, folds=3, random_state=0)
+    parallel = run_experiment(["MLkNN"], data, folds=3, random_state=0, n_jobs=2)
+    pd.testing.assert_frame_equal(serial.drop(columns=timing), one_thread.drop(columns=timing))
+    pd.testing.assert_frame_equal(parallel.drop(columns=timing), serial.drop(columns=timing))
