@@ -272,7 +272,9 @@ def run_experiment(
     total = sum(n_rows for n_rows, _ in jobs)
     rows = []
     if jobs:
-        with _backend_config(backend):
+        # one thread here too: threads of this process (the threading backend) share its BLAS
+        # setting, and the folds' own (`run_fold`) would otherwise restore each other's
+        with _backend_config(backend), threadpool_limits(limits=1):
             tasks = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 job for _, job in jobs)
             for task_rows in tasks:

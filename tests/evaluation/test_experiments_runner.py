@@ -367,6 +367,7 @@ def test_a_learner_whose_ties_depend_on_threads_gives_the_same_results_in_worker
         serial = run_experiment(["MLkNN"], data, folds=3, random_state=0)
     with threadpool_limits(limits=1):
         one_thread = run_experiment(["MLkNN"], data, folds=3, random_state=0)
-    parallel = run_experiment(["MLkNN"], data, folds=3, random_state=0, n_jobs=2)
     pd.testing.assert_frame_equal(serial.drop(columns=timing), one_thread.drop(columns=timing))
-    pd.testing.assert_frame_equal(parallel.drop(columns=timing), serial.drop(columns=timing))
+    for setting in ({"n_jobs": 2}, {"n_jobs": 3, "backend": "threading"}):
+        parallel = run_experiment(["MLkNN"], data, folds=3, random_state=0, **setting)
+        pd.testing.assert_frame_equal(parallel.drop(columns=timing), serial.drop(columns=timing))
