@@ -188,35 +188,35 @@ def _fit_stacked(F: np.ndarray, Y: np.ndarray, C: float, share: np.ndarray, warm
     optimum; here mediamill's reach it in 28-34 (the weaker penalty started from the stronger
     one's fit on each fold, the fit on all rows from the folds' mean fit), in under two thirds
     of the time, and the shared datasets' fits in 6-90 (``docs/fit_time.md``)."""
-    n, m = Y.shape
-    Yf = Y.astype(np.float64)
-    curvature, V = np.linalg.eigh(F.T @ F / n)  # the loss below is per row
-    s = share * (1.0 - share)
-    scale = np.sqrt(s * np.maximum(curvature, 0.0)[:, None] + 1.0 / (C * n))  # basis x labels
-    scale_b = np.sqrt(s)
-    G = F @ V  # the totals in V's basis
-    k = m * m
+    with one_blas_thread():  # every product here: its bits then do not depend on the cores
+        n, m = Y.shape
+        Yf = Y.astype(np.float64)
+        curvature, V = np.linalg.eigh(F.T @ F / n)  # the loss below is per row
+        s = share * (1.0 - share)
+        scale = np.sqrt(s * np.maximum(curvature, 0.0)[:, None] + 1.0 / (C * n))  # basis x labels
+        scale_b = np.sqrt(s)
+        G = F @ V  # the totals in V's basis
+        k = m * m
 
-    def loss(theta):  # in place where it can: three n x m arrays per call
-        W = theta[:k].reshape(m, m) / scale  # slopes in V's basis
-        b = theta[k:] / scale_b
-        Z = G @ W
-        Z += b
-        softplus = _softplus(Z)
-        value = softplus.sum() - np.vdot(Yf, Z) + np.square(W).sum() / (2.0 * C)
-        R = np.exp(np.subtract(Z, softplus, out=Z), out=Z)
-        R -= Yf  # the probabilities, minus the labels
-        slopes = (G.T @ R + W / C) / scale
-        return value / n, np.concatenate([slopes.ravel(), R.sum(axis=0) / scale_b]) / n
+        def loss(theta):  # in place where it can: three n x m arrays per call
+            W = theta[:k].reshape(m, m) / scale  # slopes in V's basis
+            b = theta[k:] / scale_b
+            Z = G @ W
+            Z += b
+            softplus = _softplus(Z)
+            value = softplus.sum() - np.vdot(Yf, Z) + np.square(W).sum() / (2.0 * C)
+            R = np.exp(np.subtract(Z, softplus, out=Z), out=Z)
+            R -= Yf  # the probabilities, minus the labels
+            slopes = (G.T @ R + W / C) / scale
+            return value / n, np.concatenate([slopes.ravel(), R.sum(axis=0) / scale_b]) / n
 
-    if warm is None:
-        theta = np.concatenate([np.zeros(k), np.log(share / (1.0 - share)) * scale_b])
-    else:
-        theta = np.concatenate([((V.T @ warm[0]) * scale).ravel(), warm[1] * scale_b])
-    with one_blas_thread():
+        if warm is None:
+            theta = np.concatenate([np.zeros(k), np.log(share / (1.0 - share)) * scale_b])
+        else:
+            theta = np.concatenate([((V.T @ warm[0]) * scale).ravel(), warm[1] * scale_b])
         theta = minimize(loss, theta, jac=True, method="L-BFGS-B",
                          options={"maxiter": MAX_ITER}).x
-    return V @ (theta[:k].reshape(m, m) / scale), theta[k:] / scale_b
+        return V @ (theta[:k].reshape(m, m) / scale), theta[k:] / scale_b
 
 
 def _softplus(Z: np.ndarray) -> np.ndarray:
