@@ -32,6 +32,7 @@ from test_readable_browser import (  # noqa: E402
     LEGEND_OVERLAPS,
     PAGES,
     SHOTS,
+    TICKS_COLLIDE,
     Visit,
     load_from_folder,
     page_action,
@@ -87,7 +88,8 @@ def shoot(browser, url: str, dataset: str, iterations: int, pages, out: Path) ->
             page_action(visit, title)
         slug = re.sub(r"\W+", "-", title.lower()).strip("-")
         screenshot(app, out / f"{dataset}-{slug}.png")
-        problems = page.evaluate(LEGEND_OVERLAPS) + page.evaluate(CUT_OFF) + app.errors_seen()
+        problems = (page.evaluate(LEGEND_OVERLAPS) + page.evaluate(TICKS_COLLIDE)
+                    + page.evaluate(CUT_OFF) + app.errors_seen())
         clicks = ", ".join(f"{what} {s:.1f} s" for what, s in visit.seconds.items()
                            if what not in before)
         print(f"  {title}: {clicks} (load {os.getloadavg()[0]:.2f})"

@@ -5,13 +5,15 @@ the baseline plus each matching rule's contribution (a waterfall)."""
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import rule_budget
-from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, slant_px, text_px
+from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, text_px
+from dashboard.tables import PAGE_PX
 from mlr_core.rules import rule_lines
 
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
@@ -23,6 +25,14 @@ ROW_PX, SMALL_ROW_PX, TEXT_ROWS = 26, 13, 60
 TEXT_LABELS = 30
 #: The waterfall names this many rules (the largest contributions); the rest share one bar.
 WATERFALL_RULES = 12
+#: The heatmap's margin right of its cells (its colour bar), and the room a label name needs
+#: beside the text itself (px).
+COLORBAR_PX, LABEL_GAP_PX = 100, 8
+#: A tick label's line (px, the charts' 13 px font): the least distance between the baselines
+#: of neighbouring slanted names.
+LINE_PX = 16
+#: The slants the heatmap's label names may take (degrees), the least that fits first.
+ANGLES = (30, 45, 60, 90)
 
 
 def _titled(fig: go.Figure, title: str, height: int) -> go.Figure:
@@ -72,8 +82,9 @@ def budget_curve(curve: pd.DataFrame, chosen: int) -> go.Figure:
 
 def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
     """Rules of a `RuleBudget.table` (in its order, the baseline on top) x
-    labels, each cell the weight the rule adds to the label's score when it matches; every label
-    named; a row named by its rule id and first condition, all of them on hover."""
+    labels, each cell the weight the rule adds to the label's score when it matches; the labels
+    named above as their cells leave room (`_label_ticks`), every cell on hover; a row named by
+    its rule id and first condition, all of them on hover."""
     labels = list(base.index)
     z = np.vstack([base.to_numpy()[None, :], table[labels].to_numpy()])
     rows = ["baseline", *(f"rule {i} · {rule_budget.short_condition(c)}"
@@ -93,18 +104,36 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
         colorbar={"title": {"text": "weight"}, "thickness": 14},
         hovertemplate="%{x}: %{z:+.3f}<br>%{customdata}<extra></extra>",
     ))
-    fig.update_xaxes(side="top", type="category", tickmode="array", tickvals=labels,
-                     ticktext=labels, tickangle=-30 if max(map(len, labels)) > 8 else 0)
+    left = 20 + text_px(rows)
+    named, angle, reach = _label_ticks(labels, PAGE_PX - left - COLORBAR_PX)
+    fig.update_xaxes(side="top", type="category", tickmode="array", tickvals=named,
+                     ticktext=named, tickangle=angle)
     fig.update_yaxes(autorange="reversed", tickfont={"size": 10 if small else 12},
                      type="category", showticklabels=True, tickmode="array", tickvals=rows,
                      ticktext=rows)
     height = 140 + len(rows) * (SMALL_ROW_PX if small else ROW_PX)
-    slant = slant_px(labels) if max(map(len, labels)) > 8 else 0  # the labels above the cells
-    fig.update_layout(font=FONT, height=height + slant,
-                      margin={"l": 20 + text_px(rows), "r": 100, "t": 110 + slant, "b": 10},
+    fig.update_layout(font=FONT, height=height + reach,
+                      margin={"l": left, "r": COLORBAR_PX, "t": 110 + reach, "b": 10},
                       title={"text": f"Scorecard: {len(rows) - 1} rules x {len(labels)} labels "
                                      "(the weight a matching rule adds)", "x": 0.0})
     return fig
+
+
+def _label_ticks(labels: list[str], cells_px: float) -> tuple[list[str], int, int]:
+    """(the labels named above the heatmap, their angle, how far they reach above a line of
+    text in px) for ``cells_px`` of cells, as wide as they are on the narrowest page the app is
+    laid out for (`tables.PAGE_PX`): level while the widest name fits its cell, else slanted by
+    the least of `ANGLES` that sets neighbouring names a line apart (``cell x sin(angle)``), and
+    beyond upright every k-th label (the hover names every cell). Names drawn level in cells
+    narrower than themselves run into one another (yeast's Class1 ... Class14 at 14 labels)."""
+    cell = cells_px / max(len(labels), 1)
+    if text_px(labels) + LABEL_GAP_PX <= cell:
+        return labels, 0, 0
+    for angle in ANGLES:
+        rise = math.sin(math.radians(angle))
+        if cell * rise >= LINE_PX:
+            return labels, -angle, math.ceil(text_px(labels) * rise)
+    return labels[::math.ceil(LINE_PX / cell)], -90, text_px(labels)
 
 
 def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from plotly_spec import values
 
-from dashboard import compare_figures, figures
+from dashboard import compare_figures, figures, scorecard_figures, tables
 from dashboard.curves import MEASURES
 from dashboard.plot_axes import PlotAxis
 
@@ -294,8 +294,6 @@ def test_rules_covering_most_of_the_plot_are_filled_faintly():
 def test_names_that_read_as_numbers_stay_categories():
     """ohsumed's words "001" and "10": plotly read the Rules page heatmap's axis as numbers
     and drew 14 of its 40 columns. Every axis of names is a category axis."""
-    from dashboard import scorecard_figures
-
     words = ["001", "10", "2", "1e3"]
     heat = figures.rule_feature_heatmap(np.ones((2, 4), dtype=bool), np.array([1, 2]), words,
                                         [0, 1]).to_dict()["layout"]
@@ -313,6 +311,42 @@ def test_names_that_read_as_numbers_stay_categories():
     card = scorecard_figures.scorecard_heatmap(table, pd.Series([0.2, 0.1], index=["001", "10"]))
     layout = card.to_dict()["layout"]
     assert layout["xaxis"]["type"] == layout["yaxis"]["type"] == "category"
+
+
+def scorecard(labels, rule_words):
+    """A scorecard heatmap of 5 rules over ``labels``, each rule named by ``rule_words``."""
+    conditions = [(f"{rule_words} {i}",) for i in range(5)]
+    table = pd.DataFrame(0.01, index=range(5), columns=labels).assign(
+        support=3, coverage=0.1, conditions=conditions)
+    return scorecard_figures.scorecard_heatmap(table, pd.Series(0.5, index=labels)).to_dict()
+
+
+@pytest.mark.parametrize("n_labels, rule_words", [
+    (6, "Att1 >= 0.5"), (14, "-0.08463 <= Att13 <= 0.08653"), (14, "Att1 >= 0.5"),
+    (23, "pregnancy = 1"), (101, "-0.08463 <= Att13 <= 0.08653")])
+def test_the_scorecards_label_names_never_run_into_one_another(n_labels, rule_words):
+    """At the narrowest page the app is laid out for, the names above the heatmap's cells are
+    a line apart: level only where the widest fits its cell, else slanted so that neighbouring
+    baselines are `LINE_PX` apart, and with more labels than that leaves room, every k-th one
+    (yeast's 14 names of 6-7 characters beside its long rule names used to be drawn level in
+    cells 27 px wide, each running into the next). The cells keep every label."""
+    labels = [f"Class{j + 1}" for j in range(n_labels)]
+    fig = scorecard(labels, rule_words)
+    layout, (trace,) = fig["layout"], fig["data"]
+    assert list(trace["x"]) == labels
+    axis, margin = layout["xaxis"], layout["margin"]
+    named = list(axis["tickvals"])
+    every = labels.index(named[1]) if len(named) > 1 else 1
+    assert named == labels[::every]
+    step = (tables.PAGE_PX - margin["l"] - margin["r"]) / n_labels * every  # between names
+    rise = math.sin(math.radians(-axis["tickangle"]))
+    if axis["tickangle"] == 0:
+        assert figures.text_px(named) < step
+    else:
+        assert step * rise >= scorecard_figures.LINE_PX
+        assert margin["t"] >= 110 + figures.text_px(named) * rise  # room above for the names
+    if n_labels == 14 and "Att13" in rule_words:
+        assert axis["tickangle"] != 0  # the yeast case
 
 
 def test_the_side_legend_sits_in_a_margin_as_wide_as_its_longest_entry():

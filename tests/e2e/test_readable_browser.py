@@ -6,11 +6,11 @@ yeast (the paper's MULAN files) and a generated 1,000-word text dataset with 50 
 page and presses what a visitor presses (trace an iteration, fit the rule weights, audit).
 
 Checked on every page: no chart legend overlaps its chart's title, axis titles, annotations or
-plot area; table text fits its column (the pages size columns from a per-character width, which is
-measured here against the grid's real font); every chart drawn in one pass, in the margins its
-figure asks for (a margin plotly must widen draws the chart twice; `WIDENED_ALLOWED` says
-where not); no exception. Screenshots go
-to docs/screenshots/. The seconds each click took are printed (the slowest five per dataset), not
+plot area; no level tick label runs into its neighbour; table text fits its column (the pages
+size columns from a per-character width, which is measured here against the grid's real font);
+every chart drawn in one pass, in the margins its figure asks for (a margin plotly must widen
+draws the chart twice; `WIDENED_ALLOWED` says where not); no exception. Screenshots go to
+docs/screenshots/. The seconds each click took are printed (the slowest five per dataset), not
 asserted: speed is measured, not tested. On the wide data: every page shows rules, the server's
 memory stays within 300 MB for one tab, and loading other data gives that memory back.
 """
@@ -59,6 +59,31 @@ LEGEND_OVERLAPS = """
       const own = box(legend.querySelector('rect.bg') || legend);
       for (const [what, other] of others)
         if (hit(own, other)) problems.push(`${name}: legend over "${what.slice(0, 40)}"`);
+    });
+  });
+  return problems;
+}
+"""
+#: Level tick labels of one axis that run into their neighbours (each pair a problem as text;
+#: empty when all stand apart). Slanted labels are left out: their boxes on the page are the
+#: rectangles around the slanted text, which overlap where the texts do not.
+TICKS_COLLIDE = """
+() => {
+  const problems = [];
+  document.querySelectorAll('.js-plotly-plot').forEach((plot, k) => {
+    const name = (plot.querySelector('.g-gtitle') || {}).textContent || `chart ${k}`;
+    plot.querySelectorAll('.xaxislayer-above, .yaxislayer-above').forEach(layer => {
+      const level = [...layer.querySelectorAll('g.xtick > text, g.ytick > text')]
+        .filter(t => t.textContent && !(t.getAttribute('transform') || '').includes('rotate'))
+        .map(t => [t.textContent, t.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0);
+      const across = layer.classList.contains('xaxislayer-above');
+      level.sort((a, b) => across ? a[1].left - b[1].left : a[1].top - b[1].top);
+      for (let i = 1; i < level.length; i++) {
+        const [was, a] = level[i - 1], [now, b] = level[i];
+        if (across ? b.left < a.right - 1 : b.top < a.bottom - 1)
+          problems.push(`${name}: tick "${was.slice(0, 20)}" runs into "${now.slice(0, 20)}"`);
+      }
     });
   });
   return problems;
@@ -277,6 +302,7 @@ def readable(app, where: str, one_pass: bool = True) -> None:
     """No legend over its chart's text or data; with ``one_pass``, every chart in its figure's
     margins; every table text fits its sized column."""
     assert app.page.evaluate(LEGEND_OVERLAPS) == [], where
+    assert app.page.evaluate(TICKS_COLLIDE) == [], where
     if one_pass:
         assert app.page.evaluate(WIDENED) == [], where
     clipped = []
@@ -396,4 +422,4 @@ def test_the_teaching_pages_fit_a_1300_px_screen(folder_tab):
             app.page.get_by_test_id("stDataFrame").first.wait_for()
             app.idle()
         app.no_exception()
-        assert app.page.evaluate(CUT_OFF) == [], title
+        assert app.page.evaluate(CUT_OFF) + app.page.evaluate(TICKS_COLLIDE) == [], title
