@@ -24,6 +24,8 @@ QUICK = {
                             "--only", "first-answer", "--only", "draw", "--only", "clicks"],
                            "MLR Studio, after `streamlit run`"),
     "bench_engine.py": (["--quick"], "ours predict, 10,000 yeast rows"),
+    "boomer_stand_ins.py": (["--datasets", "sparse-12", "--folds", "1"],
+                            "## accuracy (higher is better; ranks among the full models)"),
     "classroom.py": (["--tabs", "2", "--rounds", "1", "--warm", "1", "--read", "0.2"],
                      "errors: 0 in the tabs, 0 in the server log"),
     "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
