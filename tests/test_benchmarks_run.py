@@ -61,7 +61,7 @@ QUICK = {
 }
 """Per script: the arguments of its quick run (``{tmp}`` is a scratch folder, ``{repo}`` this
 checkout) and a line its output must contain. ``reproduce_paper.py``'s ``render`` part is left
-out: its PNG export needs kaleido, which the README asks for separately."""
+out: its PNG export needs kaleido, which docs/figures.md asks for separately."""
 
 
 def test_every_benchmark_has_a_quick_run():
