@@ -29,8 +29,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from field import FIELD, HEAVY, SPARSE, heavy
-from fit_time import boomer_available
+from fit_time import DEFAULT_BOOMER_PYTHON, boomer_available
 from sklearn.base import BaseEstimator
+from sklearn.feature_selection import VarianceThreshold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import MinMaxScaler
 
 from mlr_core import MLRClassifier
 from mlr_core.compaction import compact
@@ -42,7 +45,6 @@ from mlr_core.evaluation.measures import LOWER_IS_BETTER, evaluate
 from mlr_core.evaluation.statistics import rank_table
 from mlr_core.evaluation.tables import markdown
 
-REPO = Path(__file__).resolve().parents[1]
 PEERS = ("BR-LR", "MLkNN", "ECC-LR", "RAkELo-DT")
 """Issue 31's peers that run in this environment; BOOMER is the fifth."""
 BUDGET = 50
@@ -85,12 +87,10 @@ def stand_ins(names, n_folds):
 def boomer_fold(python, X, Y, train, test, folder) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """BOOMER's runs on one fold, fitted in a fresh process of ``python``: name -> (labels,
     scores) of the test rows."""
-    Xtr = X[train]
-    low, span = Xtr.min(axis=0), np.ptp(Xtr, axis=0)
-    varying = span > 0
-    scale = lambda rows: (rows[:, varying] - low[varying]) / span[varying]  # noqa: E731
+    scale = make_pipeline(VarianceThreshold(), MinMaxScaler()).fit(X[train])
     inputs, outputs = Path(folder) / "fold.npz", Path(folder) / "out.npz"
-    np.savez(inputs, X=scale(Xtr), Y=np.asarray(Y[train], dtype=np.uint8), Xt=scale(X[test]))
+    np.savez(inputs, X=scale.transform(X[train]), Y=np.asarray(Y[train], dtype=np.uint8),
+             Xt=scale.transform(X[test]))
     subprocess.run([str(python), "-c", WORKER, str(inputs), str(outputs), json.dumps(BOOMERS)],
                    check=True, cwd=folder)
     found = np.load(outputs)
@@ -177,8 +177,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=[*SPARSE, *HEAVY],
                         choices=[*SPARSE, *HEAVY])
-    parser.add_argument("--boomer-python", type=Path,
-                        default=REPO.parent / "boomer-venv" / "bin" / "python")
+    parser.add_argument("--boomer-python", type=Path, default=DEFAULT_BOOMER_PYTHON)
     parser.add_argument("--folds", type=int, default=5, help="the first N folds")
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--out", type=Path)

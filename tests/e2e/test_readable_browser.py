@@ -299,8 +299,8 @@ WIDENED_ALLOWED = {"Microscope", "Experiments"}
 
 
 def readable(app, where: str, one_pass: bool = True) -> None:
-    """No legend over its chart's text or data; with ``one_pass``, every chart in its figure's
-    margins; every table text fits its sized column."""
+    """No legend over its chart's text or data; no level tick label into its neighbour; with
+    ``one_pass``, every chart in its figure's margins; every table text fits its sized column."""
     assert app.page.evaluate(LEGEND_OVERLAPS) == [], where
     assert app.page.evaluate(TICKS_COLLIDE) == [], where
     if one_pass:
