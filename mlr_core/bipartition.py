@@ -352,10 +352,11 @@ def candidates(method: str, threshold: float | None, k: int,
                with_top: bool = False) -> list[Bipartition]:
     """What `tune` may choose from for the estimator's ``bipartition`` and ``threshold``
     parameters: the given threshold or all of `THRESHOLDS` (each also as
-    ``threshold_or_top`` when ``with_top``), plus `EMPTY` (first, so that it wins ties) and
-    RCut at k for ``"auto"``; RCut alone for ``"rcut"``; for ``"top_unless_empty"`` each
-    threshold as ``threshold_or_top_floor`` whose floor `tune` sets by `empty_share_floor`
-    (None until then)."""
+    ``threshold_or_top`` when ``with_top``, and then as ``threshold_or_top_floor`` with each
+    lower one of `THRESHOLDS` as its floor: `floored_tops`), plus `EMPTY` (first, so that it
+    wins ties) and RCut at k for ``"auto"``; RCut alone for ``"rcut"``; for
+    ``"top_unless_empty"`` each threshold as ``threshold_or_top_floor`` whose floor `tune`
+    sets by `empty_share_floor` (None until then)."""
     if method == "rcut":
         return [Bipartition("rcut", int(k))]
     thresholds = THRESHOLDS if threshold is None else [threshold]
@@ -363,9 +364,24 @@ def candidates(method: str, threshold: float | None, k: int,
         return [Bipartition("threshold_or_top_floor", (float(t), None)) for t in thresholds]
     kinds = ("threshold", "threshold_or_top") if with_top else ("threshold",)
     found = [Bipartition(kind, float(t)) for t in thresholds for kind in kinds]
+    if with_top:  # after the floorless cuts, which win their ties
+        found += floored_tops(thresholds)
     if method == "auto":  # EMPTY first: a cut that predicts nothing on the tuning rows ties
         found = [EMPTY, *found, Bipartition("rcut", int(k))]  # with it and may not elsewhere
     return found
+
+
+def floored_tops(thresholds) -> list[Bipartition]:
+    """Each threshold as ``threshold_or_top_floor`` with each lower one of `THRESHOLDS` as the
+    floor its top fallback needs: a row whose best label scores below the floor is left empty.
+    Why the target chooses the floor: where every row has a label but the scores are weak, the
+    best label of the least sure rows is more often wrong than right, and a wrong bit costs
+    the Hamming loss as much as a found label gains accuracy (`guarded_accuracy`); no floor
+    at all is ``threshold_or_top``, the top for every row, and a floor at the threshold is
+    ``threshold``, the top for none. Measured in ``docs/field.md`` ("A floor for the top
+    fallback")."""
+    return [Bipartition("threshold_or_top_floor", (float(t), float(floor)))
+            for t in thresholds for floor in THRESHOLDS if floor < t]
 
 
 def _floor_unset(option: Bipartition) -> bool:

@@ -151,7 +151,9 @@ PARAMETERS = (
           retune=True, doc="""
         How MLR_agg turns scores into labels; ``auto`` picks the best for ``target``. With
         fitted weights every threshold is also tried as ``threshold_or_top`` (the best label
-        when none reaches the threshold). ``"top_unless_empty"``: the threshold, or the best
+        when none reaches the threshold), with no floor or with a lower one of the thresholds
+        as the score that best label needs (:func:`mlr_core.bipartition.floored_tops`).
+        ``"top_unless_empty"``: the threshold, or the best
         label when none reaches it, unless that label's score is below a floor set from the
         training rows (:func:`mlr_core.bipartition.empty_share_floor`): rows are left empty
         about as often as training label sets are, so never when none is. It buys accuracy
