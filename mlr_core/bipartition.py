@@ -124,7 +124,7 @@ def _threshold_and_floor(value) -> tuple[float, float]:
 class ThresholdOrTopFloor(ThresholdOrTop):
     """``("threshold_or_top_floor", (t, floor))``: `ThresholdOrTop` whose fallback needs the
     best label to score at least ``floor``: below it the row is left empty, as the scores say
-    no label is likely (`empty_share_floor`)."""
+    no label is likely (the floor set by `empty_share_floor`, or tuned: `floored_tops`)."""
 
     __slots__ = ()
 

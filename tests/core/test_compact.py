@@ -2,6 +2,7 @@
 the explanation that adds up to the scores, and the exports that predict without this package.
 """
 
+import ast
 import csv
 import io
 import json
@@ -185,7 +186,7 @@ def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
     read with the csv module as its notes say: no import of this package."""
     notes, table = scorecard_notes_and_rows(text)
     link = notes[-2].removeprefix("# link: ")
-    method, value = notes[-1].removeprefix("# cut: ").split()
+    method, value = notes[-1].removeprefix("# cut: ").split(" ", 1)
     weights = [column for column in table[0] if column.startswith("weight: ")]
     baseline = [float(table[0][w]) for w in weights]
     rules = sorted(table[1:], key=lambda rule: int(rule["rule_id"]))
@@ -203,16 +204,21 @@ def scorecard_labels(text: str, rows: np.ndarray, feature_names) -> np.ndarray:
         if method == "rcut":
             order = sorted(range(len(scores)), key=lambda j: -scores[j])[:int(value)]
             chosen = [j for j in order if scores[j] > 0]
-        else:
-            chosen = [j for j, s in enumerate(scores) if s >= float(value)]
-            if method == "threshold_or_top" and not chosen and max(scores) > 0:
+        else:  # a floored top fallback's value is (threshold, floor), as Python writes it
+            threshold, floor = (ast.literal_eval(value) if method == "threshold_or_top_floor"
+                                else (float(value), 0.0))
+            chosen = [j for j, s in enumerate(scores) if s >= threshold]
+            if (method.startswith("threshold_or_top") and not chosen
+                    and max(scores) > 0 and max(scores) >= floor):
                 chosen = [scores.index(max(scores))]
         out[r, chosen] = 1
     return out
 
 
-@pytest.mark.parametrize("which", ["compact 20", "compact 50", "all rules", "rcut, compact 20"])
-def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
+@pytest.mark.parametrize(("which", "cut"), [  # every kind of cut the tuning chooses
+    ("compact 80", "threshold"), ("all rules", "threshold_or_top"),
+    ("compact 50", "threshold_or_top_floor"), ("rcut, compact 20", "rcut")])
+def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which, cut):
     """The CSV states the link and the cut in words and as notes a program reads; with
     the exact bounds and weights it reproduces ``predict`` on every row, unseen ones too."""
     model, X, Y, data = emotions
@@ -240,7 +246,7 @@ def test_the_scorecard_csv_alone_gives_predicts_labels(emotions, which):
         small.rule_set_.scorecard(X).loc[shown], check_dtype=False, check_index_type=False)
     expected = small.predict(data.X).astype(np.uint8)  # all 593 rows: 193 unseen
     assert np.array_equal(scorecard_labels(text, data.X, data.feature_names), expected)
-    assert which != "compact 50" or method == "threshold_or_top"  # every cut is covered
+    assert method == cut
 
 
 def read_scorecard(text: str, **read_csv) -> pd.DataFrame:

@@ -34,7 +34,7 @@ PINNED = {
     #                            (mean score, weighted score sum) of predict_proba)
     "yeast [('n_iter', 4000)]": ('d86cddf900a685f6', '8e6df381b4f601f1',
         (0.30294563795145024, 1706.2161400064272)),
-    "emotions [('n_iter', 4000)]": ('ff46c1017c777ffd', '2d6e050f48d5a5fa',
+    "emotions [('n_iter', 4000)]": ('ff46c1017c777ffd', '85b3d74c65735a22',
         (0.3098700577999278, 192.57189996810607)),
     "flags [('n_iter', 4000)]": ('12a39d1a14a39644', '0593d8823858aab0',
         (0.4747120800827082, 115.57851742999114)),
