@@ -375,11 +375,10 @@ def floored_tops(thresholds) -> list[Bipartition]:
     """Each threshold as ``threshold_or_top_floor`` with each lower one of `THRESHOLDS` as the
     floor its top fallback needs: a row whose best label scores below the floor is left empty.
     Why the target chooses the floor: where every row has a label but the scores are weak, the
-    best label of the least sure rows is more often wrong than right, and a wrong bit costs
-    the Hamming loss as much as a found label gains accuracy (`guarded_accuracy`); no floor
-    at all is ``threshold_or_top``, the top for every row, and a floor at the threshold is
-    ``threshold``, the top for none. Measured in ``docs/field.md`` ("A floor for the top
-    fallback")."""
+    best label of the least sure rows is more often wrong than right, and `guarded_accuracy`
+    prices each wrong bit like a found label; no floor at all is ``threshold_or_top``, the top
+    for every row, and a floor at the threshold is ``threshold``, the top for none. Measured
+    in ``docs/field.md`` ("A floor for the top fallback")."""
     return [Bipartition("threshold_or_top_floor", (float(t), float(floor)))
             for t in thresholds for floor in THRESHOLDS if floor < t]
 

@@ -223,6 +223,40 @@ def test_top_unless_empty_leaves_rows_empty_as_often_as_the_truth_is(share):
     assert scores[pred.sum(axis=1) == 0].max() < floor <= scores[pred.sum(axis=1) > 0].max()
 
 
+def test_the_default_floors_the_top_fallback_where_the_least_sure_tops_are_wrong():
+    """Every row has one label. A quarter score it high with a wrong runner-up at 0.3-0.4 (a
+    threshold at or below 0.4 adds that wrong label), a third score it at 0.3-0.4 alone (only
+    the top fallback finds it above 0.4), and the rest score their best label at 0.1-0.2, wrong
+    four times in five. The best cut is a threshold at 0.4 or above, the top below it, and no label
+    for a row whose best label is under 0.2: a floor the tuning finds (`floored_tops`)."""
+    rng = np.random.default_rng(3)
+    n, m = 2000, 10
+    truth = np.zeros((n, m), dtype=np.uint8)
+    label = rng.integers(m, size=n)
+    truth[np.arange(n), label] = 1
+    scores = rng.uniform(0.0, 0.05, size=(n, m))
+    other = (label + rng.integers(1, m, size=n)) % m
+    group = rng.choice(3, size=n, p=[0.25, 0.35, 0.4])
+    rows = np.arange(n)
+    sure, alone, weak = group == 0, group == 1, group == 2
+    scores[rows[sure], label[sure]] = rng.uniform(0.6, 0.8, size=sure.sum())
+    scores[rows[sure], other[sure]] = rng.uniform(0.3, 0.4, size=sure.sum())
+    scores[rows[alone], label[alone]] = rng.uniform(0.3, 0.4, size=alone.sum())
+    weak_top = np.where(rng.random(n) < 0.2, label, other)[weak]
+    scores[rows[weak], weak_top] = rng.uniform(0.1, 0.2, size=weak.sum())
+    chosen = tuned(scores, truth)
+    assert chosen.method == "threshold_or_top_floor"
+    threshold, floor = chosen.value
+    assert threshold >= 0.4 and 0.2 <= floor <= 0.3
+    pred = bp.apply(scores, chosen)
+    assert np.array_equal(pred.sum(axis=1), (~weak).astype(int))  # one label, or none if weak
+    assert np.array_equal(pred[~weak], truth[~weak])
+    best = bp.guarded_accuracy(truth, pred)
+    assert all(bp.guarded_accuracy(truth, option.apply(scores)) < best  # a floor was needed
+               for option in bp.candidates("auto", None, 1, with_top=True)
+               if option.method != "threshold_or_top_floor")
+
+
 def test_a_top_floor_cut_keeps_the_best_label_at_or_above_its_floor():
     scores = np.array([[0.2, 0.4, 0.1], [0.1, 0.05, 0.0], [0.6, 0.7, 0.2], [0.0, 0.0, 0.0]])
     floored = bp.Bipartition("threshold_or_top_floor", (0.5, 0.3))
