@@ -303,9 +303,31 @@ def beats_empty(truth: np.ndarray, pred: np.ndarray) -> bool:
     The Elements of Statistical Learning, 2nd ed., section 7.10): a cut chosen among many on
     these rows must win by more than their noise to be trusted on new rows. The empty prediction
     itself passes."""
-    if not pred.any():
+    return _beats_empty(_RowCounts.of(truth, pred))
+
+
+class _RowCounts(namedtuple("_RowCounts", "true predicted hits")):
+    """Per row: true labels, predicted labels, labels both true and predicted. Every measure
+    `guarded_accuracy` reads follows from them, so that `tune` passes over a cut's labels once
+    for each (its candidates are many: `floored_tops`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, truth: np.ndarray, pred: np.ndarray) -> _RowCounts:
+        return cls(truth.sum(axis=1, dtype=np.int64), pred.sum(axis=1, dtype=np.int64),
+                   (truth & pred).sum(axis=1, dtype=np.int64))
+
+    @property
+    def errors(self) -> np.ndarray:
+        """Per row: labels predicted wrong, either way."""
+        return self.true + self.predicted - 2 * self.hits
+
+
+def _beats_empty(counts: _RowCounts) -> bool:
+    if not counts.predicted.any():
         return True
-    gain = (truth != pred).sum(axis=1) - truth.sum(axis=1)  # per row: errors minus empty's
+    gain = counts.errors - counts.true  # per row: errors minus the empty prediction's
     spread = gain.std(ddof=1) / np.sqrt(len(gain)) if len(gain) > 1 else 0.0
     return bool(gain.mean() + spread <= 0)
 
@@ -320,15 +342,20 @@ def guarded_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
     (cardinality / m) prices a wrong bit like a label found, at any density; a fixed factor (3
     in `balanced`) makes wrong bits ever cheaper (3/m against 1/cardinality) as labels get
     sparse, until a top label right one time in three pays for two wrong bits in three rows.
-    With no label in ``truth`` only the Hamming loss counts."""
-    errors = 1.0 - label_agreement(truth, pred)
-    density = float(truth.mean())
+    With no label in ``truth`` only the Hamming loss counts. (The measures are computed from
+    `_RowCounts`, equal to `label_agreement`'s and `example_accuracy`'s to the bit.)"""
+    counts = _RowCounts.of(truth, pred)
+    cells = truth.size
+    errors = 1.0 - (cells - int(counts.errors.sum())) / cells
+    density = int(counts.true.sum()) / cells
     if density == 0.0:
         return -errors
     relative = errors / density
-    if not beats_empty(truth, pred):
+    if not _beats_empty(counts):
         return -2.0 - relative
-    return example_accuracy(truth, pred) - relative
+    union = counts.true + counts.predicted - counts.hits
+    accuracy = float(np.where(union > 0, counts.hits / np.maximum(union, 1), 1.0).mean())
+    return accuracy - relative
 
 
 TARGETS = {"guarded": guarded_accuracy, "balanced": balanced, "hamming_loss": label_agreement,
