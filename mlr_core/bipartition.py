@@ -344,8 +344,11 @@ def guarded_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
     sparse, until a top label right one time in three pays for two wrong bits in three rows.
     With no label in ``truth`` only the Hamming loss counts. (The measures are computed from
     `_RowCounts`, equal to `label_agreement`'s and `example_accuracy`'s to the bit.)"""
-    counts = _RowCounts.of(truth, pred)
-    cells = truth.size
+    return _guarded(_RowCounts.of(truth, pred), truth.size)
+
+
+def _guarded(counts: _RowCounts, cells: int) -> float:
+    """`guarded_accuracy` of a cut's per-row counts on ``cells`` label cells."""
     errors = 1.0 - (cells - int(counts.errors.sum())) / cells
     density = int(counts.true.sum()) / cells
     if density == 0.0:
@@ -357,6 +360,9 @@ def guarded_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
     accuracy = float(np.where(union > 0, counts.hits / np.maximum(union, 1), 1.0).mean())
     return accuracy - relative
 
+
+_FROM_COUNTS = {guarded_accuracy: _guarded}
+"""The targets `tune` may score from a cut's per-row counts (`_CutCounts`) without its labels."""
 
 TARGETS = {"guarded": guarded_accuracy, "balanced": balanced, "hamming_loss": label_agreement,
            "f1": example_f1, "accuracy": example_accuracy, "micro_f1": micro_f1,
@@ -430,4 +436,39 @@ def tune(scores: np.ndarray, truth: np.ndarray, options: list[Bipartition],
                    for o in options]
     if len(options) == 1:
         return options[0]
-    return max(options, key=lambda option: target(truth, apply(scores, option)))
+    from_counts = _FROM_COUNTS.get(target)
+    if from_counts is None:
+        return max(options, key=lambda option: target(truth, apply(scores, option)))
+    cuts = _CutCounts(scores, truth)
+    return max(options, key=lambda option: from_counts(cuts.of(option), truth.size))
+
+
+class _CutCounts:
+    """The per-row counts (`_RowCounts`) of each option's labels on these rows, without making
+    most of the labels: a threshold's labels are counted once, and each top fallback under it
+    (with or without a floor: `floored_tops`, five times as many candidates) only adds the best
+    label to the rows it fills. The same counts as ``_RowCounts.of(truth, option.apply(scores))``
+    (the top is the first best-scoring label, as `or_top` picks it)."""
+
+    def __init__(self, scores: np.ndarray, truth: np.ndarray):
+        self.scores, self.truth = scores, truth
+        self.true = truth.sum(axis=1, dtype=np.int64)
+        self.best = scores.max(axis=1, initial=0.0)
+        top = scores.argmax(axis=1) if scores.shape[1] else np.zeros(len(scores), dtype=np.intp)
+        self.top_true = (truth[np.arange(len(truth)), top].astype(np.int64) if scores.shape[1]
+                         else np.zeros(len(truth), dtype=np.int64))
+        self._under = {}
+
+    def of(self, option: Bipartition) -> _RowCounts:
+        if not isinstance(option, Threshold):
+            return _RowCounts.of(self.truth, option.apply(self.scores))
+        if option.threshold not in self._under:
+            labels = by_threshold(self.scores, option.threshold)
+            self._under[option.threshold] = _RowCounts.of(self.truth, labels)
+        counts = self._under[option.threshold]
+        if not isinstance(option, ThresholdOrTop):
+            return counts
+        filled = ((counts.predicted == 0) & (self.best > 0)
+                  & (self.best >= option.floor)).astype(np.int64)
+        return _RowCounts(counts.true, counts.predicted + filled,
+                          counts.hits + filled * self.top_true)

@@ -53,6 +53,24 @@ def test_the_chosen_cut_never_loses_to_the_empty_prediction(seed):
     assert hamming_loss(truth, bp.apply(scores, chosen)) <= truth.mean()
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_tuning_from_counts_chooses_what_scoring_each_cut_chooses(seed):
+    """`tune` scores the default target from per-row counts without making each cut's labels;
+    it must choose the cut (and reach the value) that scoring every cut's labels does, ties,
+    rows scoring 0 and floored top fallbacks included."""
+    scores, truth = random_case(seed)
+    rng = np.random.default_rng(seed)
+    scores[rng.random(len(scores)) < 0.1] = 0.0  # rows no rule votes for
+    scores = np.round(scores, 1)  # ties, within a row and at the thresholds
+    k = int(round(truth.sum(axis=1).mean()))
+    options = bp.candidates("auto", None, k, with_top=True)
+    by_labels = max(options, key=lambda o: bp.guarded_accuracy(truth, bp.apply(scores, o)))
+    assert bp.tune(scores, truth, options, bp.guarded_accuracy) == by_labels
+    floors = bp.candidates("top_unless_empty", None, k)
+    assert bp.tune(scores, truth, floors, bp.guarded_accuracy) == bp.tune(
+        scores, truth, floors, lambda t, p: bp.guarded_accuracy(t, p))  # the labels' way
+
+
 def test_pure_noise_predicts_nothing_and_informative_scores_predict():
     rng = np.random.default_rng(0)
     truth = (rng.random((500, 20)) < 0.05).astype(np.uint8)
