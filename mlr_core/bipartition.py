@@ -255,31 +255,63 @@ def max_labels(chosen: np.ndarray, labelsets: np.ndarray) -> np.ndarray:
     return labels
 
 
+class _RowCounts(namedtuple("_RowCounts", "true predicted hits")):
+    """Per row: true labels, predicted labels, labels both true and predicted. Every measure
+    below but `macro_f1` follows from them (each is written once, on the counts), so that `tune`
+    can score a cut from its counts without making its labels (`_CutCounts`: its candidates
+    are many, `floored_tops`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, truth: np.ndarray, pred: np.ndarray) -> _RowCounts:
+        return cls(truth.sum(axis=1, dtype=np.int64), pred.sum(axis=1, dtype=np.int64),
+                   (truth & pred).sum(axis=1, dtype=np.int64))
+
+    @property
+    def errors(self) -> np.ndarray:
+        """Per row: labels predicted wrong, either way."""
+        return self.true + self.predicted - 2 * self.hits
+
+
 def example_f1(truth: np.ndarray, pred: np.ndarray) -> float:
     """Mean per-instance F1 (1 when both sets are empty). By hand because scikit-learn's
     ``average="samples"`` refuses a single label column, which is legal here."""
-    hits = (truth & pred).sum(axis=1)
-    sizes = truth.sum(axis=1) + pred.sum(axis=1)
-    return float(np.where(sizes > 0, 2 * hits / np.maximum(sizes, 1), 1.0).mean())
+    return _f1(_RowCounts.of(truth, pred), truth.size)
+
+
+def _f1(counts: _RowCounts, cells: int) -> float:
+    sizes = counts.true + counts.predicted
+    return float(np.where(sizes > 0, 2 * counts.hits / np.maximum(sizes, 1), 1.0).mean())
 
 
 def example_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
     """Mean per-instance Jaccard index ``|h & L| / |h | L|`` (1 when both sets are empty)."""
-    hits = (truth & pred).sum(axis=1)
-    union = (truth | pred).sum(axis=1)
-    return float(np.where(union > 0, hits / np.maximum(union, 1), 1.0).mean())
+    return _accuracy(_RowCounts.of(truth, pred), truth.size)
+
+
+def _accuracy(counts: _RowCounts, cells: int) -> float:
+    union = counts.true + counts.predicted - counts.hits
+    return float(np.where(union > 0, counts.hits / np.maximum(union, 1), 1.0).mean())
 
 
 def label_agreement(truth: np.ndarray, pred: np.ndarray) -> float:
     """1 - Hamming loss: the fraction of label bits predicted right."""
-    return float(np.mean(truth == pred))
+    return _agreement(_RowCounts.of(truth, pred), truth.size)
+
+
+def _agreement(counts: _RowCounts, cells: int) -> float:
+    return (cells - int(counts.errors.sum())) / cells
 
 
 def micro_f1(truth: np.ndarray, pred: np.ndarray) -> float:
     """F1 of the true and false positives and negatives pooled over all labels (1 when there
     are none of the first three): one threshold for every label moves all of them at once."""
-    hits = 2 * int((truth & pred).sum())
-    wrong = int((truth != pred).sum())
+    return _micro_f1(_RowCounts.of(truth, pred), truth.size)
+
+
+def _micro_f1(counts: _RowCounts, cells: int) -> float:
+    hits, wrong = 2 * int(counts.hits.sum()), int(counts.errors.sum())
     return hits / (hits + wrong) if hits + wrong else 1.0
 
 
@@ -294,7 +326,11 @@ def macro_f1(truth: np.ndarray, pred: np.ndarray) -> float:
 def balanced(truth: np.ndarray, pred: np.ndarray) -> float:
     """Example-based accuracy minus 3 x Hamming loss: the default before `guarded_accuracy`,
     the factor chosen on the five shared datasets (``docs/field.md``)."""
-    return example_accuracy(truth, pred) - 3.0 * (1.0 - label_agreement(truth, pred))
+    return _balanced(_RowCounts.of(truth, pred), truth.size)
+
+
+def _balanced(counts: _RowCounts, cells: int) -> float:
+    return _accuracy(counts, cells) - 3.0 * (1.0 - _agreement(counts, cells))
 
 
 def beats_empty(truth: np.ndarray, pred: np.ndarray) -> bool:
@@ -304,24 +340,6 @@ def beats_empty(truth: np.ndarray, pred: np.ndarray) -> bool:
     these rows must win by more than their noise to be trusted on new rows. The empty prediction
     itself passes."""
     return _beats_empty(_RowCounts.of(truth, pred))
-
-
-class _RowCounts(namedtuple("_RowCounts", "true predicted hits")):
-    """Per row: true labels, predicted labels, labels both true and predicted. Every measure
-    `guarded_accuracy` reads follows from them, so that `tune` passes over a cut's labels once
-    for each (its candidates are many: `floored_tops`)."""
-
-    __slots__ = ()
-
-    @classmethod
-    def of(cls, truth: np.ndarray, pred: np.ndarray) -> _RowCounts:
-        return cls(truth.sum(axis=1, dtype=np.int64), pred.sum(axis=1, dtype=np.int64),
-                   (truth & pred).sum(axis=1, dtype=np.int64))
-
-    @property
-    def errors(self) -> np.ndarray:
-        """Per row: labels predicted wrong, either way."""
-        return self.true + self.predicted - 2 * self.hits
 
 
 def _beats_empty(counts: _RowCounts) -> bool:
@@ -342,27 +360,26 @@ def guarded_accuracy(truth: np.ndarray, pred: np.ndarray) -> float:
     (cardinality / m) prices a wrong bit like a label found, at any density; a fixed factor (3
     in `balanced`) makes wrong bits ever cheaper (3/m against 1/cardinality) as labels get
     sparse, until a top label right one time in three pays for two wrong bits in three rows.
-    With no label in ``truth`` only the Hamming loss counts. (The measures are computed from
-    `_RowCounts`, equal to `label_agreement`'s and `example_accuracy`'s to the bit.)"""
+    With no label in ``truth`` only the Hamming loss counts."""
     return _guarded(_RowCounts.of(truth, pred), truth.size)
 
 
 def _guarded(counts: _RowCounts, cells: int) -> float:
     """`guarded_accuracy` of a cut's per-row counts on ``cells`` label cells."""
-    errors = 1.0 - (cells - int(counts.errors.sum())) / cells
+    errors = 1.0 - _agreement(counts, cells)
     density = int(counts.true.sum()) / cells
     if density == 0.0:
         return -errors
     relative = errors / density
     if not _beats_empty(counts):
         return -2.0 - relative
-    union = counts.true + counts.predicted - counts.hits
-    accuracy = float(np.where(union > 0, counts.hits / np.maximum(union, 1), 1.0).mean())
-    return accuracy - relative
+    return _accuracy(counts, cells) - relative
 
 
-_FROM_COUNTS = {guarded_accuracy: _guarded}
-"""The targets `tune` may score from a cut's per-row counts (`_CutCounts`) without its labels."""
+_FROM_COUNTS = {guarded_accuracy: _guarded, balanced: _balanced, label_agreement: _agreement,
+                example_f1: _f1, example_accuracy: _accuracy, micro_f1: _micro_f1}
+"""The targets `tune` scores from a cut's per-row counts (`_CutCounts`) without making its
+labels: every one but `macro_f1`, which needs per-label counts."""
 
 TARGETS = {"guarded": guarded_accuracy, "balanced": balanced, "hamming_loss": label_agreement,
            "f1": example_f1, "accuracy": example_accuracy, "micro_f1": micro_f1,
@@ -454,9 +471,9 @@ class _CutCounts:
         self.scores, self.truth = scores, truth
         self.true = truth.sum(axis=1, dtype=np.int64)
         self.best = scores.max(axis=1, initial=0.0)
-        top = scores.argmax(axis=1) if scores.shape[1] else np.zeros(len(scores), dtype=np.intp)
-        self.top_true = (truth[np.arange(len(truth)), top].astype(np.int64) if scores.shape[1]
-                         else np.zeros(len(truth), dtype=np.int64))
+        self.top_true = np.zeros(len(truth), dtype=np.int64)  # 1 where the top label is true
+        if scores.shape[1]:
+            self.top_true[:] = truth[np.arange(len(truth)), scores.argmax(axis=1)]
         self._under = {}
 
     def of(self, option: Bipartition) -> _RowCounts:
