@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,9 @@ POPULATION_SERIES = {
 
 #: Characters of a name a chart prints (legends, category axes); the full name is in the hover.
 NAME_CHARS = 30
+#: Characters of a feature's name as a rule projection's axis title: CAL500's 86-character
+#: names ran past both ends of the plot (the page's feature pickers show them whole).
+AXIS_TITLE_CHARS = 40
 #: Height of one legend row below a chart, and of one bar in a horizontal bar chart (px).
 LEGEND_ROW_PX = 22
 BAR_PX = 18
@@ -91,6 +95,48 @@ def short(name: str, chars: int = NAME_CHARS) -> str:
         return name
     head = (chars - 1) // 3
     return name[:head] + "…" + name[len(name) - (chars - 1 - head):]
+
+
+#: Where a name's words end: CAL500's ``Mean_Acc1000_Mean_Mem40_MFCC7_Power_powerFFT_...``.
+WORD_ENDS = re.compile(r"([_\-\s.]+)")
+
+
+def shorts(names: Sequence[str], chars: int = NAME_CHARS) -> list[str]:
+    """The names of an axis, each cut to ``chars`` characters so that they stay apart where
+    `short` would make them alike: CAL500's feature names differ only in their middle
+    (``Mean_Acc1000_Mean_Mem40_MFCC7_Power_powerFFT_WinHamming_HopSize512_WinSize512_AudioCh0``),
+    and `short` at 18 characters made 40 of them two names. Then each is cut with its ellipsis
+    at the end or at the start instead; failing that, the words every name holds at the same
+    place, counted from its start or its end (``Acc1000``, ``Mem40``, ..., ``AudioCh0``), are
+    dropped first. The first of these ways that keeps the most names apart is taken. The hover
+    shows the names whole."""
+    names = [str(n) for n in names]
+    cut = [short(n, chars) for n in names]
+    if len(set(cut)) == len(set(names)):
+        return cut
+    parts = [WORD_ENDS.split(n) for n in names]  # words at even places, what ends them between
+    words = [p[::2] for p in parts]
+    fewest = min(map(len, words))
+    same_from_start = {i for i in range(fewest) if len({w[i] for w in words}) == 1}
+    same_from_end = {i for i in range(fewest) if len({w[-1 - i] for w in words}) == 1}
+    kept = []
+    for name, p, w in zip(names, parts, words, strict=True):
+        dropped = same_from_start | {len(w) - 1 - i for i in same_from_end}
+        text = "".join(w[i] + (p[2 * i + 1] if 2 * i + 1 < len(p) else "")
+                       for i in range(len(w)) if i not in dropped)
+        kept.append(text.strip("_- .") or name)
+    ways = [cut, [_head(n, chars) for n in names], [_tail(n, chars) for n in names],
+            [short(n, chars) for n in kept], [_head(n, chars) for n in kept],
+            [_tail(n, chars) for n in kept]]
+    return max(ways, key=lambda way: len(set(way)))  # the first on ties
+
+
+def _head(name: str, chars: int) -> str:
+    return name if len(name) <= chars else name[:chars - 1] + "…"
+
+
+def _tail(name: str, chars: int) -> str:
+    return name if len(name) <= chars else "…" + name[len(name) - chars + 1:]
 
 
 def legend_below(fig: go.Figure, rows: int = 1, axis_title: bool = True,
@@ -262,9 +308,12 @@ def population_figure(
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
                           f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
         ))
-    fig.update_xaxes(title_text=feature_names[0], range=list(axes[0].range), showgrid=False,
+    titles = shorts(feature_names, AXIS_TITLE_CHARS)
+    fig.update_xaxes(title_text=titles[0],
+                     range=list(axes[0].range), showgrid=False,
                      **axes[0].settings())
-    fig.update_yaxes(title_text=feature_names[1], range=list(axes[1].range), showgrid=False,
+    fig.update_yaxes(title_text=titles[-1],
+                     range=list(axes[1].range), showgrid=False,
                      **axes[1].settings())
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
     side_title = legends["legend2" if color_by == "fitness" else "legend"]
@@ -439,7 +488,7 @@ def _category_axis(fig: go.Figure, names: Sequence[str], title: str, value_axis:
     """Bars named by category: vertical for a few, horizontal beyond ``MANY_BARS`` so that
     every name is printed (shortened) on its own line, in data order. Returns the height."""
     ticks = {"type": "category", "tickmode": "array", "tickvals": list(names),
-             "ticktext": [short(n) for n in names]}
+             "ticktext": shorts(names)}
     if len(names) > MANY_BARS:
         fig.update_yaxes(title_text=title, categoryorder="array", categoryarray=list(names),
                          autorange="reversed", **ticks)
@@ -541,14 +590,15 @@ def rule_feature_heatmap(
             hovertemplate="%{y}, %{customdata}: %{z:.0f}<extra></extra>", xgap=1, ygap=1,
         )
     )
+    ticks = shorts(names, 18)
     shown = (f"the {len(names)} features these rules use most, of {n_features:,}"
              if n_features and n_features > len(names) else "feature")
     fig.update_xaxes(title_text=shown, type="category", tickmode="array", tickvals=names,
-                     ticktext=[short(n, 18) for n in names],
+                     ticktext=ticks,
                      tickangle=-60 if len(names) > 8 else 0)
     fig.update_yaxes(title_text="rule (most numerous at top)", autorange="reversed",
                      type="category", tickmode="array", tickvals=rows, ticktext=rows)
-    longest = max((len(short(n, 18)) for n in names), default=4)
+    longest = max(map(len, ticks), default=4)
     bottom = 80 + 6 * longest
     fig.update_layout(margin={"l": 50 + text_px(rows), "r": 150, "b": bottom})  # r: colour bar
     height = int(np.clip(110 + bottom + 15 * len(rule_ids), 320, 1400))

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from dashboard.figures import short
+from dashboard.figures import shorts
+from dashboard.markdown_text import literal
 from dashboard.sparse_features import column
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ class PlotAxis:
         if self.kind == "binary":
             return {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["0", "1"]}
         if self.kind == "category":
-            names = [short(c, 18) for c in map(str, self.categories)]
+            names = shorts(list(map(str, self.categories)), 18)
             slots = len(names) + (self.slotted > 0)
             return {"tickmode": "array", "tickvals": list(range(slots)),
                     "ticktext": names + ([self.slot_name] if self.slotted else []),
@@ -215,7 +216,8 @@ class PlotAxis:
         return [self.low, *(v for v in nice if self.low < v <= top)]
 
     def words(self, name: str) -> str:
-        """The caption's sentence on this axis."""
+        """The caption's sentence on this axis (Markdown, the names in it `literal`)."""
+        name = literal(name)
         said = {"log": "a log axis (ticks in the data's units)",
                 "order": "an order axis: rows spread by rank, ticks at quantiles in the data's "
                          "units",
@@ -224,7 +226,7 @@ class PlotAxis:
         n, one = self.missing, self.missing == 1
         if n and not math.isnan(self.fill):
             parts.append(f"{_rows(n)} without a value of **{name}** {'is' if one else 'are'} "
-                         f"drawn at the value the model reads: {self._text(self.fill)}.")
+                         f"drawn at the value the model reads: {literal(self._text(self.fill))}.")
         elif n and self.kind != "category":
             parts.append(f"{_rows(n)} without a value of **{name}** {'is' if one else 'are'} "
                          "left out of the plot.")

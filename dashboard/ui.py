@@ -23,6 +23,7 @@ from streamlit.logger import get_logger
 
 from dashboard import pacing, sharing, state, warmup
 from dashboard.data_split import DataSplit
+from dashboard.markdown_text import literal
 from mlr_core.errors import MLRError
 from mlr_core.rules import rule_lines
 
@@ -47,11 +48,12 @@ def shielded(action: str) -> Iterator[None]:
     try:
         yield
     except MLRError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(literal(err), icon=":material/error:")
     except Exception as err:
         log.exception("unexpected error while %s", action)
         detail = f"{type(err).__name__}: {err}"
-        st.error(f"Something went wrong while {action} ({detail[:160]}). Your session is kept: "
+        st.error(f"Something went wrong while {literal(action)} ({literal(detail[:160])}). Your "
+                 "session is kept: "
                  "try again, or reset the model. The details are in the server log.",
                  icon=":material/error:")
 
@@ -170,11 +172,12 @@ def confirm_replacement(current: state.Session) -> None:
     if pending is None:
         return
     with st.container(border=True):
-        st.warning(f"Loading {pending.name} discards the model trained for "
-                   f"{current.iteration:,} iterations on {current.split.dataset.name}. To keep "
+        st.warning(f"Loading {literal(pending.name)} discards the model trained for "
+                   f"{current.iteration:,} iterations on {literal(current.split.dataset.name)}. "
+                   "To keep "
                    "it, download it first from the Rules page (JSON).", icon=":material/warning:")
         left, right, _ = st.columns([2, 2, 3])
-        left.button(f"Discard the model and load {pending.name}", key="confirm_load",
+        left.button(f"Discard the model and load {literal(pending.name)}", key="confirm_load",
                     on_click=_confirmed, type="primary", icon=":material/delete:",
                     width="stretch")
         right.button("Keep the model", key="cancel_load", on_click=_cancelled,
@@ -348,7 +351,7 @@ def sidebar(current: state.Session) -> None:
     """Start / Pause / Step k / Reset for every page; callbacks run before the page is drawn."""
     data = current.split.dataset
     with st.sidebar:
-        st.markdown(f"**Dataset:** {data.name}  \n{data.X.shape[0]} instances · "
+        st.markdown(f"**Dataset:** {literal(data.name)}  \n{data.X.shape[0]} instances · "
                     f"{data.X.shape[1]} features · {data.Y.shape[1]} labels")
         st.markdown(f"**Training:** {training_state(current)}")
         st.caption(f"Model: {current.model_words()}; set on the Train page. A page that shows "

@@ -1,7 +1,8 @@
 """The Explain page's words and table: each voter with its labelset and share of the vote, and the
 whole vote told in one plain paragraph.
 
-Pure (an engine ``Explanation`` in, text and frames out) so the wording is unit-tested.
+Pure (an engine ``Explanation`` in, text and frames out) so the wording is unit-tested. The text
+is Markdown: the label names in it are `literal`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from dashboard.markdown_text import literal
 from mlr_core import bipartition as bp
 
 VOTER_COLUMNS = ["rule_id", "labelset", "vote_share", "fitness", "numerosity", "experience",
@@ -38,16 +40,18 @@ def share_text(share: float) -> str:
     return f"{share:.0%}" if share >= 0.01 or share == 0 else f"{share:.1%}"
 
 
-def _braces(labels: Sequence[str]) -> str:
-    return "{" + ", ".join(labels) + "}"
+def braces(labels: Sequence[str]) -> str:
+    """``{a, b}`` in Markdown, the names as written."""
+    return literal("{" + ", ".join(labels) + "}")
 
 
 def mistakes(labels: Sequence[str], truth: Sequence[str]) -> str:
-    """Which true labels an answer misses and which it adds wrongly (empty when it is right)."""
+    """Which true labels an answer misses and which it adds wrongly (empty when it is right),
+    in Markdown."""
     missed = [label for label in truth if label not in labels]
     extra = [label for label in labels if label not in truth]
-    parts = ([f"misses {', '.join(missed)}"] if missed else []) + (
-        [f"wrongly adds {', '.join(extra)}"] if extra else [])
+    parts = ([f"misses {literal(', '.join(missed))}"] if missed else []) + (
+        [f"wrongly adds {literal(', '.join(extra))}"] if extra else [])
     return " and ".join(parts)
 
 
@@ -72,20 +76,20 @@ def vote_paragraph(exp, index: int, true_labels: Sequence[str]) -> str:
     parts = [
         who,
         "Each voter backs its whole labelset with a weight of fitness × numerosity.",
-        f"The strongest, rule {top.rule_id}, backs {top.labelset} with "
+        f"The strongest, rule {top.rule_id}, backs {literal(top.labelset)} with "
         f"{share_text(top.vote_share)} of the vote.",
     ]
     scores = exp.scores[exp.scores > 0].sort_values(ascending=False, kind="stable")
-    listed = ", ".join(f"{label} {share_text(share)}" for label, share in
+    listed = ", ".join(f"{literal(label)} {share_text(share)}" for label, share in
                        scores.head(LISTED_LABELS).items())
     more = len(scores) - LISTED_LABELS
     parts.append(f"Added up per label, the labels get {listed}"
                  + (f" and {more} more below that" if more > 0 else "")
                  + (" (the others none)." if len(scores) < len(exp.scores) else "."))
-    parts.append(f"MLR_agg cuts by {bp.words(exp.bipartition)}: {_braces(exp.agg_labels)}.")
+    parts.append(f"MLR_agg cuts by {bp.words(exp.bipartition)}: {braces(exp.agg_labels)}.")
     parts.append("MLR_max answers the one labelset its voters back most: "
-                 f"{_braces(exp.max_labels)}.")
-    parts.append(f"The true labelset is {_braces(true_labels)}: "
+                 f"{braces(exp.max_labels)}.")
+    parts.append(f"The true labelset is {braces(true_labels)}: "
                  f"{_verdict('MLR_agg', exp.agg_labels, true_labels)}; "
                  f"{_verdict('MLR_max', exp.max_labels, true_labels)}.")
     return " ".join(parts)

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import data_folder, data_split, figures, sparse_features, state, ui
+from dashboard.markdown_text import literal
 from mlr_core import dataset_stats, load_dataset_bytes, make_hypercube_dataset
 from mlr_core.data.synthetic import describe_hypercube_dataset
 from mlr_core.errors import DatasetError
@@ -170,9 +171,10 @@ def request_load(session: state.Session, make) -> None:
         ui.wait_for_kernels()  # a new model is started on the data: the engine must be loaded
 
         def switch() -> str:
-            with st.spinner(f"Starting a fresh model on {dataset.name}…"):
+            with st.spinner(f"Starting a fresh model on {literal(dataset.name)}…"):
                 ui.replace_dataset(session, dataset)
-            return f"Loaded {session.split.dataset.name}: a fresh model is ready to train."
+            return (f"Loaded {literal(session.split.dataset.name)}: a fresh model is ready "
+                    "to train.")
         ui.replace_model(session, dataset.name, switch)
 
 
@@ -180,7 +182,7 @@ def statistics(session: state.Session) -> None:
     """The paper's dataset statistics and the label frequencies of the current dataset."""
     data = session.split.dataset
     stats = dataset_stats(data.Y)
-    st.subheader(f"Current dataset: {data.name}")
+    st.subheader(f"Current dataset: {literal(data.name)}")
     cols = st.columns(7)
     for col, (label, value) in zip(cols, [
         ("n (instances)", f"{stats['n']:,}"), ("d (features)", f"{data.X.shape[1]:,}"),

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state, tables, theory_figures, ui
+from dashboard.markdown_text import literal
 from mlr_core.errors import DatasetError
 from mlr_core.evaluation.cd_diagram import cd_figure
 from mlr_core.evaluation.experiments import run_experiment
@@ -219,9 +220,9 @@ def browse(folder: Path) -> None:
         try:
             summary = emhl_summary(read_table(emhl, [*KEY, "hamming_loss"]))
         except DatasetError as err:
-            st.error(str(err), icon=":material/error:")
+            st.error(literal(err), icon=":material/error:")
         except (ValueError, TypeError) as err:  # e.g. datasets not named m<labels>-<k>
-            st.error(f"{emhl.name}: {err}", icon=":material/error:")
+            st.error(literal(f"{emhl.name}: {err}"), icon=":material/error:")
         else:
             st.plotly_chart(emhl_figure(summary), key="emhl")
     theory_csv = folder / "theory.csv"
@@ -233,9 +234,9 @@ def browse(folder: Path) -> None:
             figures = [theory_figures.engine_fitness_figure(t),
                        theory_figures.random_rules_figure(t)]
         except DatasetError as err:
-            st.error(str(err), icon=":material/error:")
+            st.error(literal(err), icon=":material/error:")
         except (ValueError, TypeError) as err:  # columns of text where numbers belong
-            st.error(f"{theory_csv.name}: {err}", icon=":material/error:")
+            st.error(literal(f"{theory_csv.name}: {err}"), icon=":material/error:")
         else:
             for figure, key in zip(figures, ("theory_engine", "theory_random_rules"),
                                    strict=True):
@@ -272,7 +273,7 @@ def run_live(session: state.Session) -> None:
                                   "rules' vote. MLR: this library's defaults (fitted rule "
                                   "weights, at most 3 features per rule).")
         samples = [name for name in ui.sample_names() if Path(name).stem != current.name]
-        extra = st.multiselect(f"Datasets besides {current.name} (samples)", samples,
+        extra = st.multiselect(f"Datasets besides {literal(current.name)} (samples)", samples,
                                key="exp_datasets")
         n_folds = st.slider("Folds", 2, 5, 3, key="exp_folds")
         submitted = st.form_submit_button("Run", key="exp_run")

@@ -18,6 +18,7 @@ from dashboard import (
     ui,
     vote_text,
 )
+from dashboard.markdown_text import literal
 
 TABLE_FEATURES = 8  # the picker table shows the first few features; all are below the answer
 FULL = "all"  # the fitted model of all rules, beside the compact models' budgets
@@ -68,7 +69,7 @@ def picker(session: state.Session) -> int:
 
 def verdict(labels: list[str], truth: list[str]) -> str:
     """``{a, c}`` followed by right, or what it misses and adds, against the true labelset."""
-    text = "{" + ", ".join(labels) + "}"
+    text = vote_text.braces(labels)
     wrong = vote_text.mistakes(labels, truth)
     if not wrong:
         return f"{text} :green[:material/check_circle: right]"
@@ -210,9 +211,10 @@ def fitted_weights(session: state.Session, index: int) -> None:
     if exp.fallback:
         return
     contributions = contributions_table(exp, data.label_names, label)
-    st.markdown(f"**Matching rules** · *to {label}*: the rule's bar in the waterfall above; "
-                "*towards the answer*: summed over every label, its weights for the predicted "
-                "labels minus those for the others · select a row to read its rule in full")
+    st.markdown(f"**Matching rules** · *to {literal(label)}*: the rule's bar in the waterfall "
+                "above; *towards the answer*: summed over every label, its weights for the "
+                "predicted labels minus those for the others · select a row to read its rule in "
+                "full")
     shown = contributions.drop(columns="conditions")
     event = st.dataframe(
         shown, hide_index=True, key=f"fitted-{index}", on_select="rerun",
@@ -222,7 +224,8 @@ def fitted_weights(session: state.Session, index: int) -> None:
                                          config={
             "rule_id": st.column_config.NumberColumn("rule", format="%d"),
             "to the label": st.column_config.NumberColumn(
-                f"to {label}", format="%+.3f", help=f"what the rule adds to {label}'s score"),
+                f"to {label}", format="%+.3f",
+                help=f"what the rule adds to {literal(label)}'s score"),
             "towards the answer": st.column_config.NumberColumn(
                 format="%+.3f", help="its weights for the predicted labels minus "
                 "its weights for the others"),
@@ -252,11 +255,11 @@ def explanation(session: state.Session, index: int) -> None:
         st.warning("No rule matched this instance: the nearest rules answered instead "
                    "(nearest-rule fallback).", icon=":material/warning:")
     answers = st.columns(3)
-    answers[0].markdown(f"**True labelset**  \n{{{', '.join(truth)}}}")
+    answers[0].markdown(f"**True labelset**  \n{vote_text.braces(truth)}")
     answers[1].markdown(f"**MLR_agg**  \n{verdict(exp.agg_labels, truth)}")
     answers[2].markdown(f"**MLR_max**  \n{verdict(exp.max_labels, truth)}")
     st.markdown(vote_text.vote_paragraph(exp, index, truth))
-    st.caption(f"Union of the voters' labelsets: {{{', '.join(exp.union)}}} · {exp.how}")
+    st.caption(f"Union of the voters' labelsets: {vote_text.braces(exp.union)} · {exp.how}")
     predicted = np.isin(names, exp.agg_labels)
     st.plotly_chart(
         figures.label_scores(names, exp.scores.to_numpy(), exp.bipartition.line, predicted,

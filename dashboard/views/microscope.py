@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard import figures, frames, microscope, tables, ui
+from dashboard.markdown_text import literal
 
 STEP = "micro_step"
 
@@ -55,7 +56,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         figure, n_drawn = microscope.step_figure(
             traced, step, split.dataset.X, split.labelsets.of_instance, features,
             names, figures.labelset_palette(split.palette_ids), split.labelsets.names)
-        st.caption(f"Projected on **{names[features[0]]}** and **{names[features[1]]}**, the "
+        st.caption(f"Projected on **{literal(names[features[0]])}** and "
+                   f"**{literal(names[features[1]])}**, the "
                    "features this iteration's rules specify most. A rule is drawn as its intervals "
                    "on these two features; a wildcard spans the whole axis. "
                    + frames.sample_words(n_drawn, split.dataset.X.shape[0]))

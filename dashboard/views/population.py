@@ -5,6 +5,7 @@ import copy
 import streamlit as st
 
 from dashboard import frames, pages, plot_axes, sharing, state, ui
+from dashboard.markdown_text import literal
 
 
 def options(session: state.Session) -> pages.PopulationOptions:
@@ -143,12 +144,12 @@ def projection(session: state.Session, snap: state.Snapshot,
     selected = session.selection.index
     sample = frames.sample_words(page.n_points, session.split.dataset.X.shape[0])
     sample = f"{sample} " if sample else ""
+    labelset = session.split.labelsets.name(session.split.labelsets.of_instance[selected])
     st.caption(
         "A wildcard spans the whole axis. " + (f"{page.axes_words} " if page.axes_words else "") +
         sample +
         f"Selected instance: **#{selected}** (ringed; labelset "
-        f"{session.split.labelsets.name(session.split.labelsets.of_instance[selected])}) — "
-        "click a point to select another."
+        f"{literal(labelset)}) — click a point to select another."
     )
     st.page_link("views/explain.py", label=f"Explain instance #{selected}",
                  icon=":material/manage_search:")

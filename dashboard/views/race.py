@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import choices, compare_figures, pacing, pages, sharing, state, tables, ui
+from dashboard.markdown_text import literal
 from mlr_core.params import PAPER_AXIS
 
 RACE = "race"
@@ -117,7 +118,7 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         with ui.shielded("drawing the race"):
             split = current.split
             st.markdown(f"**Iteration {current.iteration:,}** of each model on "
-                        f"{split.dataset.name} ({len(split.train_idx):,} training "
+                        f"{literal(split.dataset.name)} ({len(split.train_idx):,} training "
                         f"rows, {len(split.test_idx):,} held out)")
             st.plotly_chart(pages.race_chart(current), key="race_curves")
             table = pages.race_table(current)

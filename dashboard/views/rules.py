@@ -14,6 +14,7 @@ from dashboard import (
     tables,
     ui,
 )
+from dashboard.markdown_text import literal
 from mlr_core import export
 from mlr_core import scorecard as scorecard_file
 from mlr_core.audit_report import coverage_figure, report_html
@@ -50,7 +51,8 @@ def upload(session: state.Session) -> None:
 
                 def switch() -> str:
                     adopt()
-                    return (f"Loaded {file.name}. Start continues training it on the current "
+                    return (f"Loaded {literal(file.name)}. Start continues training it on the "
+                            "current "
                             "dataset.")
                 ui.replace_model(session, file.name, switch)
     ui.confirm_replacement(session)
@@ -208,7 +210,7 @@ def scorecard(session: state.Session, budget, k: int) -> str:
             "coverage": st.column_config.ProgressColumn("coverage", format="percent",
                                                         min_value=0.0, max_value=1.0),
         } | {label: st.column_config.NumberColumn(label, format="%+.3f", width=LABEL_PX,
-                                                  help=label)
+                                                  help=literal(label))
              for label in shown}))
     chosen, selected = tables.selected_row(table, event)
     st.markdown(f"**Rule {chosen.name}** ({'selected' if selected else 'the first row'}: matches "

@@ -5,6 +5,7 @@ import math
 import streamlit as st
 
 from dashboard import choices, pages, state, ui
+from dashboard.markdown_text import literal
 from mlr_core.params import number_type
 
 FITNESS = {"hl": "HL (1 − Hamming loss)", "em": "EM (exact match)"}
@@ -151,7 +152,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
         enough = choices.RULES_PER_LABELSET * n_labelsets
         if session.params["weighting"] == "vote" and n_rules < enough:
             st.warning(f"N = {n_rules:,} is small for the {n_labelsets:,} distinct labelsets of "
-                       f"{session.split.dataset.name}: with the paper's vote each rule advocates "
+                       f"{literal(session.split.dataset.name)}: with the paper's vote each rule "
+                       "advocates "
                        "one labelset, so most labelsets get a rule or two at best. Try N ≥ "
                        f"{enough:,} below (slower), or expect rare "
                        "labelsets to be missed.", icon=":material/warning:")

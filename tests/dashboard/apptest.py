@@ -1,5 +1,6 @@
 """The app under Streamlit's AppTest, as every dashboard test file starts it."""
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -16,3 +17,9 @@ model, and the suite must pass on a 2-core machine that runs other work (one suc
 def started() -> AppTest:
     """The app's first run."""
     return AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+
+
+def shown(markdown: str) -> str:
+    """What a Markdown element's text shows: its backslash escapes resolved (the app escapes
+    names from the data and error messages: ``dashboard.markdown_text.literal``)."""
+    return re.sub(r"\\(.)", r"\1", markdown)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest import APP, TIMEOUT, started
+from apptest import APP, TIMEOUT, shown, started
 from downloads import deferred_downloads
 from stepping import step
 from streamlit.testing.v1 import AppTest
@@ -565,14 +565,14 @@ def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
     at.button(key="load_model").click().run()
     _no_exception(at)
     assert session.snapshot() is trained and not at.success
-    assert any("Loading model.json discards the model trained for 400 iterations" in w.value
+    assert any("Loading model.json discards the model trained for 400 iterations" in shown(w.value)
                for w in at.warning)
     at.button(key="cancel_load").click().run()
     assert session.snapshot() is trained and not [b for b in at.button if b.key == "confirm_load"]
     at.button(key="load_model").click().run()
     at.button(key="confirm_load").click().run()
     _no_exception(at)
-    assert not at.error and at.success[0].value.startswith("Loaded model.json")
+    assert not at.error and shown(at.success[0].value).startswith("Loaded model.json")
     loaded = session.snapshot()
     assert loaded.iteration == before.iteration == 200
     assert loaded.rules["rule"].tolist() == before.rules["rule"].tolist()
@@ -679,7 +679,7 @@ def test_rules_json_declaring_a_huge_population_is_refused(app, n_rules, message
     saved = json.loads(_saved(_session(app)))
     saved["params"]["n_rules"] = n_rules
     at = _refused_upload(app, saved)
-    assert message in at.error[0].value
+    assert message in shown(at.error[0].value)
     at = _page(at, "train")
     step(at)
     _no_exception(at)
@@ -693,7 +693,7 @@ def test_rules_json_with_a_tampered_history_is_refused_before_loaded(app):
     for row in saved["training"]["history"]["rows"]:
         row.update(dict.fromkeys(row, "x"))
     at = _refused_upload(app, saved)
-    assert "history row 0: iteration must be a whole number" in at.error[0].value
+    assert "history row 0: iteration must be a whole number" in shown(at.error[0].value)
     for page in PAGES:
         at = _page(at, page.name)
         _no_exception(at)
@@ -826,7 +826,7 @@ def test_loading_asks_before_discarding_a_trained_model(app):
     at.button(key="confirm_load").click().run()
     _no_exception(at)
     assert session.split.dataset.name == "hypercube_4d" and session.iteration == 0
-    assert any("Loaded hypercube_4d" in s.value for s in at.success)
+    assert any("Loaded hypercube_4d" in shown(s.value) for s in at.success)
 
 
 def test_loading_new_data_frees_the_old_data_and_every_view_of_it(app):

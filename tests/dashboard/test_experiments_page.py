@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest import APP, started
+from apptest import APP, shown, started
 from streamlit.testing.v1 import AppTest
 
 from mlr_core import make_hypercube_dataset
@@ -239,7 +239,7 @@ def test_em_vs_hl_results_of_other_datasets_are_named(tmp_path, results_root, da
                                                       index=False)
     at = _open(tmp_path, "emhl", results_root)
     (error,) = at.error
-    assert error.value == ("emhl_synthetic.csv: EM vs HL results need datasets named "
+    assert shown(error.value) == ("emhl_synthetic.csv: EM vs HL results need datasets named "
                            "m<labels>-<k>")
 
 

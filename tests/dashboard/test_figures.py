@@ -362,3 +362,40 @@ def test_the_side_legend_sits_in_a_margin_as_wide_as_its_longest_entry():
         margins[name_list is names] = fig["layout"]["margin"]["r"]
     shown = figures.short(long_name)
     assert margins[True] >= 40 + figures.text_px([shown]) > margins[False] > 0
+
+
+#: CAL500's feature names: one family that differs only in the middle.
+MIDDLE_FAMILY = [f"{a}_Acc1000_{b}_Mem40_{c}_Power_powerFFT_WinHamming_HopSize512_WinSize512_"
+                 "AudioCh0" for a in ("Mean", "Std") for b in ("Mean", "Std")
+                 for c in ("Centroid", "Rolloff", *(f"MFCC{k}" for k in range(13)))]
+
+
+@pytest.mark.parametrize("names", [MIDDLE_FAMILY, MIDDLE_FAMILY[:40],
+                                   [f"Mean_Acc1298_Mean_Mem40_MFCC_{k}" for k in range(13)],
+                                   [f"NOT-Emotion-{w}-Lighthearted" for w in ("Carefree", "Sad")]
+                                   + ["Emotion-Carefree-Lighthearted"]])
+def test_names_cut_for_an_axis_stay_apart(names):
+    """`short` made CAL500's 40 heatmap columns two names ("Mean_…512_AudioCh0"); cut
+    together, every name stays its own and no longer than asked."""
+    cut = figures.shorts(names, 18)
+    assert len(set(cut)) == len(names) and all(len(c) <= 18 for c in cut)
+    heat = figures.rule_feature_heatmap(np.ones((2, len(names)), dtype=bool), np.array([1, 2]),
+                                        names, [3, 4]).to_dict()
+    assert len(set(heat["layout"]["xaxis"]["ticktext"])) == len(names)
+
+
+def test_names_already_apart_are_cut_as_before():
+    names = ["petal length", "a_very_long_name_number_one_of_many", "sepal"]
+    assert figures.shorts(names) == [figures.short(n) for n in names]
+
+
+def test_long_feature_names_fit_the_projections_axis_titles():
+    """CAL500's 86-character names ran past both ends of the Population page's plot."""
+    x, y = MIDDLE_FAMILY[-6], MIDDLE_FAMILY[-1]  # Std_..._MFCC7_... and Std_..._MFCC12_...
+    layout = figures.population_figure(
+        _rects(5), _points(5), feature_names=(x, y), axes=UNIT_AXES, color_by="fitness",
+        palette={0: "#1F77B4"}, labelset_names=NAMES, title="Population").to_dict()["layout"]
+    titles = layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]
+    assert titles == ("Std_Acc1000_Std_Mem40_MFCC7_Power_power…",
+                      "Std_Acc1000_Std_Mem40_MFCC12_Power_powe…")  # where they differ
+    assert all(len(t) <= figures.AXIS_TITLE_CHARS < len(x) for t in titles)

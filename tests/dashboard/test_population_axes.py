@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from apptest import shown
 
 from dashboard import figures, frames, plot_axes
 from dashboard.bounds import NO_SET, RuleBounds
@@ -106,7 +107,7 @@ def test_rows_without_a_value_are_drawn_where_the_model_reads_them(fitted):
     assert axes[0].words("colour") == (
         f"**colour**: one slot per category; a rule's set is drawn as bands. {no_colour.sum()} "
         f"rows without a value of **colour** are drawn at the value the model reads: {colour}.")
-    assert axes[1].words("size") == (
+    assert shown(axes[1].words("size")) == (
         f"{no_size.sum()} rows without a value of **size** are drawn at the value the model "
         f"reads: {size:g}.")
     _, failing, X = fitted_with("fail")

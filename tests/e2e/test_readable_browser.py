@@ -225,7 +225,7 @@ INSIDE_THE_AXES = """chart => {
     const r = point.getBoundingClientRect();
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (r.width > 0 && x > area.left + 4 && x < area.right - 4 && y > area.top + 4
-        && y < area.bottom - 4) return [x, y];
+        && y < area.bottom - 4 && y > 0 && y < window.innerHeight) return [x, y];
   }
   return null;
 }"""
@@ -234,9 +234,12 @@ INSIDE_THE_AXES = """chart => {
 def hovered_point(page) -> tuple[float, float]:
     """Where an instance's point is drawn inside the axes, with the pointer on it until Plotly
     shows its hover label: Plotly selects the point its hover found, so a click that lands
-    before the hover, or on a point drawn outside the axes, selects nothing and runs nothing."""
+    before the hover, or on a point drawn outside the axes, selects nothing and runs nothing.
+    The chart is scrolled into view first: the pointer cannot reach a point below the window
+    (genbase's points all sit low, at 0 on two 0/1 features)."""
     chart = page.get_by_test_id("stPlotlyChart").first
     chart.locator(".scatterlayer path.point").first.wait_for(timeout=SLOW_MS)
+    chart.scroll_into_view_if_needed()
     where = chart.evaluate(INSIDE_THE_AXES)
     assert where is not None, "no instance's point is drawn inside the Population chart's axes"
     page.mouse.move(*where)
