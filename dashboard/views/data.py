@@ -50,14 +50,14 @@ def folder_tab(session: state.Session) -> None:
         return
     found = data_folder.datasets_in(folder)
     if not found:
-        st.info(f"No .arff or .csv file in {folder}.", icon=":material/folder_open:")
+        st.info(f"No .arff or .csv file in {literal(folder)}.", icon=":material/folder_open:")
         return
     # the dataset loaded, if it is one of these: coming back to this page does not offer another
     current = next((k for k, path in enumerate(found)
                     if path.stem == session.split.dataset.name), 0)
     with st.form("folder_form"):
-        path = st.selectbox(f"Datasets in {folder}", found, index=current, key="folder_dataset",
-                            format_func=data_folder.describe)
+        path = st.selectbox(f"Datasets in {literal(folder)}", found, index=current,
+                            key="folder_dataset", format_func=data_folder.describe)
         if st.form_submit_button("Load dataset", key="load_folder", type="primary"):
             request_load(session, lambda: data_folder.load(path))
 
@@ -196,7 +196,7 @@ def statistics(session: state.Session) -> None:
     if sparse_features.stays_sparse(data.X):
         st.caption(sparse_features.stored_text(data.X))
     for note in data.notes:
-        st.info(note, icon=":material/info:")
+        st.info(literal(note), icon=":material/info:")
     st.plotly_chart(figures.label_frequencies(data.label_names, data.Y.sum(axis=0), stats["n"]),
                     key="label_frequencies")
 

@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 import pandas as pd
-from apptest import started
+from apptest import shown, started
 from downloads import deferred_downloads, kept_downloads
 from plotly_spec import values
 from stepping import step
@@ -48,7 +48,7 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     session = at.session_state["session"]
     data = session.split.dataset
     assert data.categories[1] == tuple(sorted(COLOURS))
-    assert any("'colour' (6)" in i.value for i in at.info)  # the note says what was read
+    assert any("'colour' (6)" in shown(i.value) for i in at.info)  # the note says what was read
     step(at)
 
     at = at.switch_page("views/rules.py").run()
