@@ -19,10 +19,11 @@ from mlr_core.rules import rule_lines
 MEASURE_COLORS = {"accuracy": "#1F77B4", "f1": "#FF7F0E"}
 #: Heatmap rows this tall while they fit (their labels and weights printed in the cells).
 ROW_PX, SMALL_ROW_PX, TEXT_ROWS = 26, 13, 60
-#: Beyond this many labels a cell is narrower than its weight's text at a 1,300 px window: the
-#: cells print none (the hover gives it), which also spares the browser drawing 2,000 texts
-#: (mediamill's 101 labels).
-TEXT_LABELS = 30
+#: The least width of a cell on the narrowest page (px) that prints its weight (+0.12) legibly:
+#: plotly shrinks a text to its cell, and genbase's 27 labels got 18 px cells whose weights
+#: were 6 px smudges (yeast's 14 get 27 px). Narrower cells print none (the hover gives it),
+#: which also spares the browser drawing 2,000 texts (mediamill's 101 labels).
+TEXT_CELL_PX = 24
 #: The waterfall names this many rules (the largest contributions); the rest share one bar.
 WATERFALL_RULES = 12
 #: The heatmap's margin right of its cells (its colour bar), and the room a label name needs
@@ -96,16 +97,18 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
     # the colours span the rules' weights; a larger baseline (a frequent label) saturates
     limit = float(np.abs(z[1:]).max(initial=0.0)) or 1.0
     small = len(rows) > TEXT_ROWS
+    left = 20 + text_px(rows)
+    cells_px = PAGE_PX - left - COLORBAR_PX
+    printed = not small and cells_px >= TEXT_CELL_PX * len(labels)
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=rows, customdata=np.repeat(np.array(hover, dtype=object)[:, None],
                                                     len(labels), axis=1),
         colorscale="RdBu", zmid=0.0, zmin=-limit, zmax=limit, xgap=1, ygap=1,
-        texttemplate=None if small or len(labels) > TEXT_LABELS else "%{z:+.2f}",
+        texttemplate="%{z:+.2f}" if printed else None,
         colorbar={"title": {"text": "weight"}, "thickness": 14},
         hovertemplate="%{x}: %{z:+.3f}<br>%{customdata}<extra></extra>",
     ))
-    left = 20 + text_px(rows)
-    named, angle, reach = _label_ticks(labels, PAGE_PX - left - COLORBAR_PX)
+    named, angle, reach = _label_ticks(labels, cells_px)
     fig.update_xaxes(side="top", type="category", tickmode="array", tickvals=named,
                      ticktext=named, tickangle=angle)
     fig.update_yaxes(autorange="reversed", tickfont={"size": 10 if small else 12},

@@ -164,7 +164,7 @@ def test_heatmap_rows_are_the_table_and_every_label_is_named(session, budget):
     assert f"matches {first.support:,} training rows" in hover
     assert hover.count("<br>") == max(len(first.conditions), 1)
     assert trace["texttemplate"]  # few labels: each cell prints its weight
-    many = [f"label {j}" for j in range(scorecard_figures.TEXT_LABELS + 1)]
+    many = [f"label {j}" for j in range(27)]  # genbase's: 18 px cells beside its rules' names
     wide = pd.DataFrame(0.1, index=table.index, columns=many).assign(
         support=table["support"], coverage=table["coverage"], conditions=table["conditions"])
     (trace,) = scorecard_figures.scorecard_heatmap(
