@@ -18,6 +18,8 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 from plotly.subplots import make_subplots
 
+from dashboard.tables import PAGE_PX
+
 if TYPE_CHECKING:
     from dashboard.plot_axes import PlotAxis
 
@@ -79,6 +81,11 @@ LEFT_PX = 90
 RIGHT_PX = 30
 #: One character of the charts' font, taken wide (px): margins sized from the texts in them.
 CHAR_PX = 7
+#: A legend entry's symbol and the gaps around it (px), beside its name.
+LEGEND_ITEM_PX = 30
+#: A rule projection's width on the narrowest page (px): the Population page's wider column
+#: (3 of 4) at a 1,300 px window.
+PROJECTION_PX = 3 * PAGE_PX // 4
 
 
 def text_px(texts: Iterable[str]) -> int:
@@ -317,14 +324,19 @@ def population_figure(
                      **axes[1].settings())
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
     side_title = legends["legend2" if color_by == "fitness" else "legend"]
-    fig.update_layout(margin={"r": 30 + max(text_px([side_title]), 40 + text_px(entries))})
+    right = 30 + max(text_px([side_title]), 40 + text_px(entries))
+    fig.update_layout(margin={"r": right})
+    taller = 0  # the fitness legend's rows beyond its first: the plot keeps its height
     if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
-        fig.update_layout(  # top of the figure; labelsets at the side
+        bins = [names[g] for g in sorted(set(groups.tolist()))]  # top of the figure
+        rows = legend_rows(legends["legend"], bins, PROJECTION_PX - LEFT_PX - right)
+        taller = LEGEND_ROW_PX * (rows - 1)
+        fig.update_layout(  # labelsets at the side
             title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}},
             legend={"title": {"text": legends["legend"], "side": "left"}, "orientation": "h",
                     "x": 0.0, "y": 1.02, "yanchor": "bottom"},
             legend2={"title": {"text": legends["legend2"]}, **side},
-            margin={"t": 110},
+            margin={"t": 110 + taller},
         )
     else:
         fig.update_layout(legend={"title": {"text": legends["legend"]}, **side})
@@ -336,7 +348,21 @@ def population_figure(
                        xref="paper", yref="paper", x=0.0, y=0.0, yshift=-OPACITY_KEY_SHIFT_PX,
                        xanchor="left", yanchor="top", align="left", font={"size": 12})
     fig.update_layout(margin={"b": OPACITY_KEY_SHIFT_PX + 45})
-    return _layout(fig, title, 600)
+    return _layout(fig, title, 600 + taller)
+
+
+def legend_rows(title: str, names: Sequence[str], width: int) -> int:
+    """The rows a horizontal legend of ``names`` after its ``title`` takes where plotly wraps it
+    at the plot's ``width`` (px), each row starting beside the title: a rule projection's
+    five fitness bins took three rows beside a wide side legend, and ran over the chart's
+    title while its margin had room for one."""
+    room = max(width - text_px([title]), 1)
+    rows, used = 1, 0
+    for entry in (LEGEND_ITEM_PX + text_px([name]) for name in names):
+        if used and used + entry > room:
+            rows, used = rows + 1, 0
+        used += entry
+    return rows
 
 
 def _area_share(rects: pd.DataFrame, ranges) -> np.ndarray:

@@ -399,3 +399,21 @@ def test_long_feature_names_fit_the_projections_axis_titles():
     assert titles == ("Std_Acc1000_Std_Mem40_MFCC7_Power_power…",
                       "Std_Acc1000_Std_Mem40_MFCC12_Power_powe…")  # where they differ
     assert all(len(t) <= figures.AXIS_TITLE_CHARS < len(x) for t in titles)
+
+
+def test_the_fitness_legend_wraps_into_room_above_the_plot():
+    """Five fitness bins beside a side legend of long labelsets took three rows in the browser
+    and ran over the chart's title, while the top margin had room for one row."""
+    rects = _rects(200).assign(fitness=np.tile(np.linspace(0.05, 0.95, 5), 40))
+    long_names = tuple(f"{{{'label number ' * 3}{k}}}" for k in range(4))
+    wide = figures.population_figure(
+        rects, _points(20), feature_names=("x", "y"), axes=UNIT_AXES, color_by="fitness",
+        palette={0: "#1F77B4", 1: "#FF7F0E"}, labelset_names=long_names,
+        title="Population").to_dict()["layout"]
+    right = wide["margin"]["r"]
+    bins = figures.legend_rows("Rule fitness:", ["0.0–0.2"] * 5,
+                               figures.PROJECTION_PX - figures.LEFT_PX - right)
+    taller = figures.LEGEND_ROW_PX * (bins - 1)
+    assert bins >= 3 and (wide["margin"]["t"], wide["height"]) == (110 + taller, 600 + taller)
+    one = _population(_rects(10).assign(fitness=0.1), _points(5))["layout"]
+    assert (one["margin"]["t"], one["height"]) == (110, 600)  # one bin: one row, as before
