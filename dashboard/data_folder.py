@@ -29,7 +29,14 @@ def describe(path: Path) -> str:
         kind = f"MULAN (labels in {path.with_suffix('.xml').name})"
     else:
         kind = "MEKA (labels in @relation -C) or ARFF without its XML"
-    return f"{path.name} · {kind} · {path.stat().st_size / 1e6:.1f} MB"
+    return f"{path.name} · {kind} · {size_text(path.stat().st_size)}"
+
+
+def size_text(n_bytes: int) -> str:
+    """``2.3 MB``; below a tenth of a megabyte in kilobytes (flags' 11 kB read "0.0 MB")."""
+    if n_bytes >= 100_000:
+        return f"{n_bytes / 1e6:.1f} MB"
+    return f"{max(round(n_bytes / 1e3), 1):,} kB"
 
 
 def load(path: Path):

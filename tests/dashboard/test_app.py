@@ -873,6 +873,8 @@ def test_data_folder_set_at_launch_lists_and_loads_its_datasets(monkeypatch, tmp
         for name in ("flags.arff", "flags.xml"):
             (tmp_path / name).write_bytes((shared_datasets_dir / name).read_bytes())
         at = _page(at, "data")
+        assert "flags.arff · MULAN (labels in flags.xml) · 11 kB" in [
+            str(o) for o in at.selectbox(key="folder_dataset").options]  # was "0.0 MB"
         at.selectbox(key="folder_dataset").set_value(tmp_path / "flags.arff")
         _load(at, "load_folder")
         assert _session(at).split.dataset.name == "flags"
