@@ -6,6 +6,7 @@ rebuilt on each live tick without keeping figures in session state.
 
 from __future__ import annotations
 
+import html
 import itertools
 import math
 import re
@@ -93,11 +94,21 @@ def text_px(texts: Iterable[str]) -> int:
     return math.ceil(CHAR_PX * max(map(len, texts), default=0))
 
 
+def chart_text(text) -> str:
+    """``text`` as plotly shows it as written: plotly reads <b>, <i>, <br>, <sub> and the like
+    in any text it draws as markup, so a feature named ``price <b>(€)</b>`` printed as
+    ``price (€)`` in bold; with <, > and & as entities it prints as written."""
+    return html.escape(str(text), quote=False)
+
+
 def short(name: str, chars: int = NAME_CHARS) -> str:
     """``name`` cut to ``chars`` characters, the ellipsis in the middle: names of one family
     share their start (``Mean_Acc1298_Mean_Mem40_MFCC_1``, ``..._MFCC_11``) and differ at their
-    end. The hover shows the name whole."""
-    name = str(name)
+    end. As `chart_text`: the hover shows the name whole."""
+    return chart_text(_middle(str(name), chars))
+
+
+def _middle(name: str, chars: int) -> str:
     if len(name) <= chars:
         return name
     head = (chars - 1) // 3
@@ -118,9 +129,9 @@ def shorts(names: Sequence[str], chars: int = NAME_CHARS) -> list[str]:
     dropped first. The first of these ways that keeps the most names apart is taken. The hover
     shows the names whole."""
     names = [str(n) for n in names]
-    cut = [short(n, chars) for n in names]
+    cut = [_middle(n, chars) for n in names]
     if len(set(cut)) == len(set(names)):
-        return cut
+        return list(map(chart_text, cut))
     parts = [WORD_ENDS.split(n) for n in names]  # words at even places, what ends them between
     words = [p[::2] for p in parts]
     fewest = min(map(len, words))
@@ -133,9 +144,9 @@ def shorts(names: Sequence[str], chars: int = NAME_CHARS) -> list[str]:
                        for i in range(len(w)) if i not in dropped)
         kept.append(text.strip("_- .") or name)
     ways = [cut, [_head(n, chars) for n in names], [_tail(n, chars) for n in names],
-            [short(n, chars) for n in kept], [_head(n, chars) for n in kept],
+            [_middle(n, chars) for n in kept], [_head(n, chars) for n in kept],
             [_tail(n, chars) for n in kept]]
-    return max(ways, key=lambda way: len(set(way)))  # the first on ties
+    return list(map(chart_text, max(ways, key=lambda way: len(set(way)))))  # first on ties
 
 
 def _head(name: str, chars: int) -> str:
@@ -313,7 +324,7 @@ def population_figure(
             marker={"symbol": "circle-open", "size": 22, "color": "black",
                     "line": {"width": 3}},
             hovertemplate=f"selected instance #{int(row['index'])}<br>"
-                          f"{labelset_names[int(row['labelset_id'])]}<extra></extra>",
+                          f"{chart_text(labelset_names[int(row['labelset_id'])])}<extra></extra>",
         ))
     titles = shorts(feature_names, AXIS_TITLE_CHARS)
     fig.update_xaxes(title_text=titles[0],
@@ -403,8 +414,9 @@ def _add_points(
                 marker={"color": color, "size": 5 if dense else 7,
                         "line": {"color": "white", "width": 0.5 if dense else 0.8}},
                 customdata=chosen["index"].to_numpy(),
-                text=[f"{feature_names[0]} = {x}<br>{feature_names[1]} = {y}<br>labelset "
-                      f"{labelset_names[i]}" for x, y, i in
+                text=[f"{chart_text(feature_names[0])} = {chart_text(x)}<br>"
+                      f"{chart_text(feature_names[1])} = {chart_text(y)}<br>labelset "
+                      f"{chart_text(labelset_names[i])}" for x, y, i in
                       zip(_values(chosen, "x"), _values(chosen, "y"), chosen["labelset_id"],
                           strict=True)],
                 hovertemplate=hover,
@@ -572,8 +584,9 @@ def label_scores(
     for kind, color in OUTCOME_COLORS.items():
         mask = outcome == kind
         fig.add_trace(_bar(names[mask], scores[mask], many, name=kind, marker_color=color,
-                           hovertemplate=("%{y}" if many else "%{x}")
-                           + ": score %{" + ("x" if many else "y") + ":.3f}<extra></extra>"))
+                           hovertext=[chart_text(n) for n in names[mask]],
+                           hovertemplate="%{hovertext}: score %{" + ("x" if many else "y")
+                           + ":.3f}<extra></extra>"))
     if threshold is not None:
         line = {"line_dash": "dash", "line_color": "black",
                 "annotation_text": f"threshold {threshold:.2f}"}
@@ -609,8 +622,9 @@ def rule_feature_heatmap(
     rows = [f"rule {i}" for i in rule_ids]
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=names, y=rows, customdata=np.broadcast_to(np.array(names, dtype=object),
-                                                             z.shape),
+            z=z, x=names, y=rows,
+            customdata=np.broadcast_to(np.array([chart_text(n) for n in names], dtype=object),
+                                       z.shape),
             colorscale="Blues", colorbar={"title": {"text": "numerosity<br>(0 = wildcard)"},
                                           **integer_ticks(max(z.max(initial=0), 1), target=4)},
             hovertemplate="%{y}, %{customdata}: %{z:.0f}<extra></extra>", xgap=1, ygap=1,
@@ -638,9 +652,9 @@ def label_frequencies(label_names: Sequence[str], counts: np.ndarray, n: int,
     names = list(label_names)
     many = len(names) > MANY_BARS
     fig = go.Figure(_bar(names, counts / max(n, 1), many, marker_color="#1F77B4",
-                         customdata=counts,
-                         hovertemplate=("%{y}" if many else "%{x}") + ": %{customdata:,.0f} "
-                         "instances (%{" + ("x" if many else "y") + ":.1%})<extra></extra>"))
+                         customdata=counts, hovertext=[chart_text(n) for n in names],
+                         hovertemplate="%{hovertext}: %{customdata:,.0f} instances (%{"
+                         + ("x" if many else "y") + ":.1%})<extra></extra>"))
     natural = _category_axis(fig, names, "label", {"title_text": "fraction of instances",
                                                    "tickformat": ".0%", "rangemode": "tozero"})
     return _layout(fig, title, max(natural, height or 0) if many else (height or 340))

@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard import rule_budget
-from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, text_px
+from dashboard.figures import FONT, LEFT_PX, RIGHT_PX, chart_text, text_px
 from dashboard.tables import PAGE_PX
 from mlr_core.rules import rule_lines
 
@@ -86,9 +86,10 @@ def scorecard_heatmap(table: pd.DataFrame, base: pd.Series) -> go.Figure:
     labels, each cell the weight the rule adds to the label's score when it matches; the labels
     named above as their cells leave room (`_label_ticks`), every cell on hover; a row named by
     its rule id and first condition, all of them on hover."""
-    labels = list(base.index)
-    z = np.vstack([base.to_numpy()[None, :], table[labels].to_numpy()])
-    rows = ["baseline", *(f"rule {i} · {rule_budget.short_condition(c)}"
+    columns = list(base.index)
+    z = np.vstack([base.to_numpy()[None, :], table[columns].to_numpy()])
+    labels = [chart_text(label) for label in columns]  # as written: plotly reads markup
+    rows = ["baseline", *(chart_text(f"rule {i} · {rule_budget.short_condition(c)}")
                           for i, c in zip(table.index, table["conditions"], strict=True))]
     hover = ["the score when no rule matches", *(
         f"rule {i}, matches {s:,} training rows ({c:.0%})<br>{_hover_lines(cond)}"
@@ -181,7 +182,8 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
         hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
     ))
     value = exp.bipartition.line
-    axis = f"log-odds of {label}" if logistic else f"score of {label}"
+    name = chart_text(label)
+    axis = f"log-odds of {name}" if logistic else f"score of {name}"
     if value is not None:  # named on the axis: a label on the line would cross the bars
         at = float(np.log(value / (1.0 - value))) if logistic and 0 < value < 1 else value
         fig.add_hline(y=at, line_dash="dash", line_color="black")
@@ -189,7 +191,7 @@ def waterfall(exp, label: str, top: int = WATERFALL_RULES) -> go.Figure:
     fig.update_xaxes(type="category", tickangle=-30)
     fig.update_yaxes(title_text=axis)
     fig.update_layout(showlegend=False)
-    title = f"{label}: the baseline plus each matching rule's contribution"
+    title = f"{name}: the baseline plus each matching rule's contribution"
     if logistic:
         title += f" (log-odds; score {score:.3f})"
     return _titled(fig, title, 420)

@@ -417,3 +417,49 @@ def test_the_fitness_legend_wraps_into_room_above_the_plot():
     assert bins >= 3 and (wide["margin"]["t"], wide["height"]) == (110 + taller, 600 + taller)
     one = _population(_rects(10).assign(fitness=0.1), _points(5))["layout"]
     assert (one["margin"]["t"], one["height"]) == (110, 600)  # one bin: one row, as before
+
+
+MARKUP = "price <b>(EUR)</b> & <i>tax</i>"
+"""A name plotly would draw as markup: "price (EUR)" in bold, then "tax" in italics."""
+
+
+def _strings(spec) -> list[str]:
+    """Every text in a figure's spec."""
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, dict):
+        spec = list(spec.values())
+    if isinstance(spec, (list, tuple, np.ndarray)):
+        return [text for item in spec for text in _strings(item)]
+    return []
+
+
+def test_names_holding_markup_are_drawn_as_written():
+    """Every text a chart draws from a name (ticks, titles, legends, hovers) holds it with <, >
+    and & as entities; plotly printed ``price <b>(EUR)</b>`` as a bold ``price (EUR)``."""
+    escaped = "price &lt;b&gt;(EUR)&lt;/b&gt; &amp; &lt;i&gt;tax&lt;/i&gt;"
+    category = PlotAxis("category", (-0.5, 1.5), categories=(MARKUP, "plain"))
+    figs = {
+        "population": figures.population_figure(
+            _rects(5), _points(5).assign(x_text=MARKUP), feature_names=(MARKUP, "y"),
+            axes=(category, UNIT_AXES[1]), color_by="labelset", palette={0: "#1F77B4"},
+            labelset_names=(MARKUP, "{b}", "{a, b}", "{}"), title="Population",
+            selected=_points(1)),
+        "scores": figures.label_scores([MARKUP, "b"], np.array([0.7, 0.1]), 0.5,
+                                       np.array([1, 0]), np.array([1, 1])),
+        "frequencies": figures.label_frequencies([MARKUP, "b"], np.array([3, 4]), 10),
+        "heatmap": figures.rule_feature_heatmap(np.ones((1, 2), dtype=bool), np.array([1]),
+                                                [MARKUP, "b"], [0]),
+    }
+    for name, fig in figs.items():
+        spec = fig.to_dict()
+        layout = spec["layout"]  # what is drawn, not the category values behind the ticks
+        drawn = _strings([{key: value for key, value in layout[axis].items()
+                           if key in ("title", "ticktext")}
+                          for axis in layout if axis.startswith(("xaxis", "yaxis"))]
+                         + [layout.get("title"), layout.get("legend"), layout.get("legend2")]
+                         + [{key: value for key, value in trace.items()
+                             if key in ("name", "text", "hovertext", "customdata",
+                                        "hovertemplate")} for trace in spec["data"]])
+        assert not [text for text in drawn if "<b>" in text or "<i>" in text], name
+        assert any(escaped in text for text in drawn), name
