@@ -84,8 +84,8 @@ RIGHT_PX = 30
 CHAR_PX = 7
 #: A legend entry's symbol and the gaps around it (px), beside its name.
 LEGEND_ITEM_PX = 30
-#: A rule projection's width on the narrowest page (px): the Population page's wider column
-#: (3 of 4) at a 1,300 px window.
+#: A rule projection's width on the narrowest page (px): the Population and Time travel pages'
+#: wider column (3 of 4) at a 1,300 px window.
 PROJECTION_PX = 3 * PAGE_PX // 4
 
 
@@ -257,6 +257,7 @@ def population_figure(
     labelset_names: Sequence[str],
     title: str,
     selected: pd.DataFrame | None = None,
+    width: int = PROJECTION_PX,
 ) -> go.Figure:
     """Rule rectangles on a feature pair, with the data points drawn on top.
 
@@ -271,6 +272,7 @@ def population_figure(
     rules and points, so a click on a labelset hides both); opacity follows numerosity bins.
     Labelsets missing from ``palette`` are drawn grey as "other labelsets". ``selected`` (one
     row like ``points``) is ringed and named in the legend: the instance the Explain page shows.
+    ``width``: the figure's width on the narrowest page (px), which the fitness legend wraps in.
     """
     fig = go.Figure()
     shown = (f"labelset: the {len(palette)} commonest of {len(labelset_names)}"
@@ -340,7 +342,7 @@ def population_figure(
     taller = 0  # the fitness legend's rows beyond its first: the plot keeps its height
     if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the
         bins = [names[g] for g in sorted(set(groups.tolist()))]  # top of the figure
-        rows = legend_rows(legends["legend"], bins, PROJECTION_PX - LEFT_PX - right)
+        rows = legend_rows(legends["legend"], bins, width - LEFT_PX - right)
         taller = LEGEND_ROW_PX * (rows - 1)
         fig.update_layout(  # labelsets at the side
             title={"yref": "container", "y": 1.0, "yanchor": "top", "pad": {"t": 12}},

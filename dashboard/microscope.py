@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from dashboard import figures, frames, plot_axes
 from dashboard.bounds import RuleBounds
+from dashboard.tables import PAGE_PX
 from mlr_core.iteration_trace import IterationTrace
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ def step_figure(traced: Traced, step: Step, X: np.ndarray, instance_labelsets: n
               f"({_plural(len(t.rules_before), 'rule')}"
               + (f", the fittest {BACKGROUND_RULES} drawn)"
                  if len(t.rules_before) > BACKGROUND_RULES else ")"),
-        selected=selected)
+        selected=selected, width=PAGE_PX)  # the page's full width
     for mark in step.marks:
         if not len(mark.lower):
             continue
