@@ -286,13 +286,13 @@ def population_figure(
             for low, high in zip(FITNESS_EDGES[:-1], FITNESS_EDGES[1:], strict=True)
         ]
         colors = list(FITNESS_COLORS)
-        legends = {"legend": "Rule fitness:", "legend2": f"Instances ({shown})"}
+        legends = {"legend": "Rule fitness:", "legend2": f"Instances<br>({shown})"}
     else:
         names = [*(short(labelset_names[i]) for i in palette), OTHER_LABELSETS]
         colors = [*palette.values(), OTHER_COLOR]
         lookup = {i: k for k, i in enumerate(palette)}
         groups = rects["labelset_id"].map(lambda i: lookup.get(i, len(palette))).to_numpy(int)
-        legends = {"legend": f"Rules and instances ({shown})"}
+        legends = {"legend": f"Rules and instances<br>({shown})"}
     for group, (name, color) in enumerate(zip(names, colors, strict=True)):
         in_group = groups == group
         if not in_group.any():
@@ -337,7 +337,9 @@ def population_figure(
                      **axes[1].settings())
     side = {"x": 1.02, "y": 1.0, "yanchor": "top"}
     side_title = legends["legend2" if color_by == "fitness" else "legend"]
-    right = 30 + max(text_px([side_title]), 40 + text_px(entries))
+    # the side title on two lines: on one, "Instances (labelset: the 8 commonest of 502)"
+    # took 60 px more of the page than the entries, and left CAL500's plot 200 px wide
+    right = 30 + max(text_px(side_title.split("<br>")), 40 + text_px(entries))
     fig.update_layout(margin={"r": right})
     taller = 0  # the fitness legend's rows beyond its first: the plot keeps its height
     if color_by == "fitness":  # fitness bins in a row above the plot, under the title at the

@@ -225,7 +225,7 @@ def test_population_colour_by_labelset_and_filters(app):
     at.slider(key="pop_fit").set_value(0.5).run()
     _no_exception(at)
     projection = _specs(at)[0]
-    assert projection["layout"]["legend"]["title"]["text"] == "Rules and instances (labelset)"
+    assert projection["layout"]["legend"]["title"]["text"] == "Rules and instances<br>(labelset)"
     assert "pass the filters (fitness ≥ 0.5)" in _passing(at)
     at.session_state["pop_filters"] = False  # closed, the filter stays in use and is named
     at.run()

@@ -269,7 +269,7 @@ def test_other_points_lie_under_the_coloured_ones_and_are_listed_last():
     ranks = {t["name"]: t["legendrank"] for t in points}
     assert ranks[figures.OTHER_LABELSETS] > max(ranks["{a}"], ranks["{b}"])
     assert fig["layout"]["legend2"]["title"]["text"] == (
-        "Instances (labelset: the 2 commonest of 4)")
+        "Instances<br>(labelset: the 2 commonest of 4)")
     assert {t["marker"]["size"] for t in points} == {7}
 
 
@@ -463,3 +463,19 @@ def test_names_holding_markup_are_drawn_as_written():
                                         "hovertemplate")} for trace in spec["data"]])
         assert not [text for text in drawn if "<b>" in text or "<i>" in text], name
         assert any(escaped in text for text in drawn), name
+
+
+def test_the_side_legend_takes_no_more_room_than_its_entries_need():
+    """Its title goes on two lines: on one, "Instances (labelset: the 8 commonest of 502)"
+    was wider than every entry and left CAL500's projection 200 px wide."""
+    names = tuple(f"{{label {k}}}" for k in range(502))
+    layout = figures.population_figure(
+        _rects(5), _points(5), feature_names=("x", "y"), axes=UNIT_AXES, color_by="fitness",
+        palette={k: "#1F77B4" for k in range(8)}, labelset_names=names,
+        title="Population").to_dict()["layout"]
+    title = layout["legend2"]["title"]["text"]
+    assert title == "Instances<br>(labelset: the 8 commonest of 502)"
+    entries = [*names[:8], figures.OTHER_LABELSETS]
+    assert layout["margin"]["r"] == 30 + max(figures.text_px(title.split("<br>")),
+                                             40 + figures.text_px(entries))
+    assert layout["margin"]["r"] < 30 + figures.text_px([title.replace("<br>", " ")])
