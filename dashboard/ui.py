@@ -53,8 +53,8 @@ def shielded(action: str) -> Iterator[None]:
         log.exception("unexpected error while %s", action)
         detail = f"{type(err).__name__}: {err}"
         st.error(f"Something went wrong while {literal(action)} ({literal(detail[:160])}). Your "
-                 "session is kept: "
-                 "try again, or reset the model. The details are in the server log.",
+                 "session is kept: try again, or reset the model. The details are in the server "
+                 "log.",
                  icon=":material/error:")
 
 
@@ -174,8 +174,8 @@ def confirm_replacement(current: state.Session) -> None:
     with st.container(border=True):
         st.warning(f"Loading {literal(pending.name)} discards the model trained for "
                    f"{current.iteration:,} iterations on {literal(current.split.dataset.name)}. "
-                   "To keep "
-                   "it, download it first from the Rules page (JSON).", icon=":material/warning:")
+                   "To keep it, download it first from the Rules page (JSON).",
+                   icon=":material/warning:")
         left, right, _ = st.columns([2, 2, 3])
         left.button(f"Discard the model and load {literal(pending.name)}", key="confirm_load",
                     on_click=_confirmed, type="primary", icon=":material/delete:",
