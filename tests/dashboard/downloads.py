@@ -1,22 +1,6 @@
 """What an AppTest's pages offer for download, as the browser would receive it."""
 
 from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-
-def kept_downloads(monkeypatch) -> dict:
-    """A dict filled, from now on, with each file a page offers for download (made when drawn,
-    not on a click), by file name."""
-    files = {}
-    keep_id = MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, mimetype, kind, filename=None):
-        file_id = keep_id(self, path_or_data, mimetype, kind, filename)
-        files[filename] = self._files_by_id[file_id].content
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
-    return files
 
 
 def deferred_downloads(monkeypatch) -> dict:
@@ -32,3 +16,11 @@ def deferred_downloads(monkeypatch) -> dict:
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
     return made
+
+
+def made_file(made: dict, ending: str) -> str:
+    """The text of the one deferred download whose file name ends with ``ending``, made as a
+    click would make it."""
+    name, = (name for name in made if name.endswith(ending))
+    content = made[name]()
+    return content.decode() if isinstance(content, bytes) else content

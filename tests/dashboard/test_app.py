@@ -548,6 +548,38 @@ def test_rules_budget_behind_a_button_kept_until_the_model_changes(app):
     assert not at.metric and at.button(key="run_audit").label == "Compact and audit"
 
 
+def test_a_compacted_rules_page_makes_its_files_only_when_asked(app, monkeypatch):
+    """The compact model's files (JSON, scorecard, Python, SQL) are made on the download's
+    click, not on every run of the page: made on each run, they were a quarter of the click
+    that compacts and most of each later run (choosing a budget, selecting a row)."""
+    made = deferred_downloads(monkeypatch)  # the page's deferred downloads, by file name
+    calls = []
+
+    def counted(owner, name):
+        original = getattr(owner, name)
+
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return original(*args, **kwargs)
+        monkeypatch.setattr(owner, name, wrapper)
+
+    from mlr_core import MLRClassifier, export, scorecard
+    for owner, name in ((export, "to_python"), (export, "to_sql"), (scorecard, "csv_of"),
+                        (MLRClassifier, "to_json")):
+        counted(owner, name)
+    at = _page(app, "rules")
+    at.button(key="run_audit").click().run()
+    _no_exception(at)
+    budget = at.session_state["rules_audit"]
+    at.select_slider(key="rule_budget").set_value(budget.sizes[0]).run()
+    _no_exception(at)
+    assert calls == []
+    size = budget.n_rules(budget.sizes[0])
+    files = {name: make() for name, make in made.items() if f"-{size}-rules" in name}
+    assert sorted(calls) == sorted(["to_json", "csv_of", "to_python", "to_sql", "to_sql"])
+    assert len(files) == 6 and all(files.values())
+
+
 def test_rules_json_upload_bad_keeps_model_good_replaces_it_once_agreed(app):
     """A good file replaces a model that has trained only once the person agrees, as new data
     does (it replaced it without asking)."""

@@ -11,14 +11,14 @@ import duckdb
 import numpy as np
 import pandas as pd
 from apptest import started
-from downloads import kept_downloads
+from downloads import deferred_downloads, made_file
 from stepping import step
 
 from mlr_core import make_hypercube_dataset
 
 
 def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
-    files = kept_downloads(monkeypatch)  # what the page offers for download, by file name
+    made = deferred_downloads(monkeypatch)  # what the page makes on a click, by file name
     marker = tmp_path / "ran"
     features = [f"a\nopen({str(marker)!r}, 'w').close()\n#",
                 f"b\r__import__('os').mkdir({str(marker)!r})\r#", "c */ -- \u2028 '\"\\",
@@ -49,35 +49,34 @@ def test_downloads_of_names_that_are_code_run_no_name(tmp_path, monkeypatch):
     expected = model.predict(X).astype(np.uint8)
     assert model.rule_set_.rule_count > 0 and expected.any()
 
-    python = next(content for name, content in files.items() if name.endswith("-rules.py"))
+    python = made_file(made, "-rules.py")
     namespace: dict = {}
-    exec(compile(python.decode(), "download.py", "exec"), namespace)
+    exec(compile(python, "download.py", "exec"), namespace)
     names = np.array(labels, dtype=object)
     assert [namespace["predict"](dict(zip(features, row, strict=True))) for row in X] == [
         list(names[bits.astype(bool)]) for bits in expected]
     frame = pd.DataFrame(X, columns=features)
     frame.insert(0, "row_id", np.arange(len(X)))
     for engine in ("sqlite", "duckdb"):  # each script as its reader runs it: a whole file
-        sql = files[next(name for name in files if name.endswith(f"-rules-{engine}.sql"))]
+        sql = made_file(made, f"-rules-{engine}.sql")
         if engine == "sqlite":
             db = sqlite3.connect(":memory:")
             frame.to_sql("data", db, index=False)
-            *setup, query = _statements(sql.decode())
+            *setup, query = _statements(sql)
             db.executescript("".join(setup))
             cursor = db.execute(query)
         else:
             db = duckdb.connect()
             db.register("frame", frame)
             db.execute("CREATE TABLE data AS SELECT * FROM frame")
-            cursor = db.execute(sql.decode())
+            cursor = db.execute(sql)
         got = np.array([row[1:] for row in cursor.fetchall()], dtype=np.uint8)
         assert [d[0] for d in cursor.description] == ["row_id", *labels]
         assert db.execute("SELECT COUNT(*) FROM data").fetchone()[0] == len(X)
         db.close()
         assert np.array_equal(got, expected), engine
     assert not marker.exists()
-    card = next(content for name, content in files.items()
-                if name.endswith("-scorecard.csv")).decode()
+    card = made_file(made, "-scorecard.csv")
     count = int(card.split(maxsplit=3)[2])  # "# notes: <count> lines follow this one, ..."
     method, value = model.bipartition_
     assert card.split("\n", 1 + count)[count] == f"# cut: {method} {value!r}" != (

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 from apptest import shown, started
-from downloads import deferred_downloads, kept_downloads
+from downloads import deferred_downloads, made_file
 from plotly_spec import values
 from stepping import step
 
@@ -39,8 +39,7 @@ def shop(n: int, seed: int) -> bytes:
 
 
 def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
-    files = kept_downloads(monkeypatch)  # what the page offers for download, by file name
-    made = deferred_downloads(monkeypatch)  # and what it makes on a click, by file name
+    made = deferred_downloads(monkeypatch)  # what the pages make on a click, by file name
     at = started().switch_page("views/data.py").run()
     at.file_uploader(key="data_files").set_value(("shop.csv", shop(300, 0), "text/csv"))
     at.button(key="load_upload").click().run()
@@ -59,14 +58,14 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     at.button(key="run_audit").click().run()
     assert not at.exception and not at.error
     assert any(m.label == "Deciding rules" for m in at.metric)
-    card = files[next(name for name in files if name.endswith("-scorecard.csv"))].decode()
+    card = made_file(made, "-scorecard.csv")
     cells = [cell for row in csv.reader(io.StringIO(card)) for cell in row]
     assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
     budget, k = at.session_state["rules_audit"], int(at.select_slider(key="rule_budget").value)
     report = report_html(budget.audits[k])  # the page makes it on the click
     assert "<script>alert(1)" not in report and "colour" in report
     model = budget.models[k]
-    python = files[next(name for name in files if name.endswith("-rules.py"))].decode()
+    python = made_file(made, "-rules.py")
     namespace: dict = {}
     exec(compile(python, "download.py", "exec"), namespace)
     frame = data.to_frame()
