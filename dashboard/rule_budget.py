@@ -22,8 +22,8 @@ from mlr_core.compaction import SIZES, compaction_path
 KEY = "rules_audit"
 #: What the wait is for, said while the path is computed.
 WHY = ("Fitting a weight per rule and label to the rules being trained, then eliminating rules "
-       "down to {sizes} and refitting at each size (about 2 s on emotions, 3 s on yeast and "
-       "6 s on ohsumed's words on 2 cores; kept until the model changes)…")
+       "down to {sizes} and refitting at each size (about 1 s on emotions and yeast and "
+       "2-3 s on ohsumed's words on 2 cores; kept until the model changes)…")
 MEASURES = {"accuracy": "accuracy", "f1": "F1"}
 #: Names of the three kinds of model the curve compares.
 COMPACT, FULL, VOTE = "compact (fitted weights)", "all rules, fitted weights", "the paper's vote"

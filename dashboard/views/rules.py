@@ -143,7 +143,7 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
     if budget is None:
         slot = st.empty()
         if not slot.button("Compact and audit", key="run_audit", icon=":material/fact_check:",
-                           type="primary", help="About 2 s on emotions, 3 s on yeast, 6 s on "
+                           type="primary", help="About 1 s on emotions and yeast, 2-3 s on "
                                                 "ohsumed (2 cores); kept until the model "
                                                 "changes."):
             return
