@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import streamlit as st
+from scipy.sparse import issparse
 from streamlit.logger import get_logger
 
 from dashboard import pacing, sharing, state, warmup
@@ -35,8 +36,8 @@ DEFAULT_SAMPLE = "hypercube_2d.csv"
 FULL_SPEED = "max"
 #: Iterations per tick a teacher can slow training down to; "max" trains for the whole budget.
 SPEEDS = [10, 100, 200, 1_000, 10_000, FULL_SPEED]
-COMPILING = ("Compiling the engine's kernels: the first training after a fresh install takes "
-             "about half a minute; later starts load them from the cache.")
+COMPILING = ("Compiling the engine's kernels, once after a fresh install: about a minute on 2 "
+             "cores, and 20 s more for data kept sparse; later starts load them from the cache.")
 
 
 @contextmanager
@@ -122,8 +123,11 @@ DATA_VIEWS = ("race", "rules_audit", "theory_measured", "tt_at", "tt_end", "tt_p
 
 
 def replace_dataset(current: state.Session, dataset) -> None:
-    """Switch the tab to new data (a fresh model) and forget every page's view of the old."""
+    """Switch the tab to new data (a fresh model) and forget every page's view of the old. Data
+    kept sparse starts the sparse rows' warm-up, which compiles while the person reads it."""
     current.set_dataset(dataset)
+    if issparse(dataset.X):
+        warmup.start_sparse()
     for key in DATA_VIEWS:
         st.session_state.pop(key, None)
     give_memory_back()
@@ -245,10 +249,12 @@ def run_every() -> float | None:
 
 
 def wait_for_kernels() -> None:
-    """Say why the page waits while the background warm-up is still compiling."""
-    if not warmup.ready():
+    """Say why the page waits while the background warm-up is still compiling (the sparse
+    rows' kernels too, when the tab's data is kept sparse)."""
+    sparse = issparse(session().split.dataset.X)
+    if not warmup.ready(sparse):
         with st.spinner(COMPILING, show_time=True):
-            warmup.wait()
+            warmup.wait(sparse=sparse)
 
 
 def run_pending_steps(current: state.Session) -> None:
@@ -376,6 +382,6 @@ def sidebar(current: state.Session) -> None:
                   width="stretch",
                   help="A fresh model with the parameters set on the Train page.")
         st.caption("Training advances while the Train or Population page is open.")
-        if not warmup.ready():
+        if not warmup.ready(issparse(current.split.dataset.X)):
             st.caption(":material/hourglass_top: Loading the engine's compiled kernels in the "
-                       "background (about half a minute after a fresh install).")
+                       "background (about a minute after a fresh install).")

@@ -1000,8 +1000,8 @@ def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeyp
     monkeypatch.setattr(warmup, "_done", loading)
     monkeypatch.setattr(warmup, "start", lambda: None)
 
-    def wait(timeout=None):
-        waited.append(timeout)
+    def wait(timeout=None, sparse=False):
+        waited.append((timeout, sparse))
         loading.set()  # the background compile finishes while the page waits
         return True
 
@@ -1010,7 +1010,7 @@ def test_while_the_kernels_load_the_page_says_so_and_step_waits_for_them(monkeyp
     assert any("compiled kernels" in c.value for c in at.sidebar.caption)
     step(at)
     _no_exception(at)
-    assert waited == [None] and _metric(at, "Iteration") == "200"
+    assert waited == [(None, False)] and _metric(at, "Iteration") == "200"  # dense data
     assert not any("compiled kernels" in c.value for c in at.sidebar.caption)
 
 
