@@ -127,7 +127,9 @@ def _measures_table(result: Audit) -> str:
         return '<p class="note">No labels were given, so no measures.</p>'
     frame = result.measures.rename(index=_MEASURE_NAMES)
     frame.columns = [f"{data}: {_MODEL_NAMES[model]}" for data, model in frame.columns]
-    return _table(frame.reset_index(names="measure"), text_columns=("measure",))
+    table = _table(frame.reset_index(names="measure"), text_columns=("measure",))
+    note = result.macro_f1_note()
+    return table + (f'<p class="note">{html.escape(note)}</p>' if note else "")
 
 
 def _curve_checkpoints(result: Audit) -> pd.DataFrame:

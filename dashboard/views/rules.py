@@ -247,7 +247,8 @@ def audit_of(session: state.Session, snap: state.Snapshot, budget, k: int,
                      for c in rules_audit.MODEL_NAMES.values()}))
     st.caption("train: the rows the model was fitted on; held-out: rows it never saw. Pruned: "
                "this model without the rules that decide no training row, except those needed "
-               "to keep every training prediction; deciding only: without all of them.")
+               "to keep every training prediction; deciding only: without all of them. "
+               + result.macro_f1_note(rules_audit.DATA_NAMES))
     st.plotly_chart(coverage_figure(result.curve), key="coverage_curve")
     model = budget.models[k]
     name, size = session.split.dataset.name, budget.n_rules(k)
