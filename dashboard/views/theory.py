@@ -61,6 +61,15 @@ def which_population(session: state.Session) -> None:
                           "vote; train it (Step or Start) to measure its rules here.")
 
 
+def count_text(n: float) -> str:
+    """A count in full up to a billion, else its order of magnitude (mediamill's 101 labels
+    printed 2^m/(m+1) in 32 digits)."""
+    if n < 1e9:
+        return f"{n:,.0f}"
+    exponent = int(np.floor(np.log10(n)))
+    return f"about {n / 10.0 ** exponent:.1f} × 10^{exponent}"
+
+
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Theory")
     session = ui.session()
@@ -139,8 +148,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 "the share of the rows a rule matches times its accuracy.", icon=":material/star:")
     st.caption(CAPTION)
     if dl < valid_from:
-        st.caption(f"Here DL = {dl:,} < 2^m/(m+1) = {valid_from:,.0f}: the upper bound is not "
-                   "meaningful for this dataset.")
+        st.caption(f"Here DL = {dl:,} < 2^m/(m+1) = {count_text(valid_from)}: the upper bound "
+                   "is not meaningful for this dataset.")
 
 
 main()

@@ -253,3 +253,19 @@ def test_microscope_on_a_fresh_model_shows_covering_make_the_first_rule():
     assert told["2. The match set [M]"].startswith("[M] is empty")
     assert told["4. Covering"].startswith("[C] is empty, so covering makes a new rule")
     assert "the population has 1 rule." in told["8. Done"]
+
+
+def test_theory_states_a_huge_bound_by_its_order_of_magnitude():
+    """2^m/(m+1) for mediamill's 101 labels was printed in 32 digits."""
+    import re
+
+    from mlr_core import make_hypercube_dataset
+
+    at = started()
+    data = make_hypercube_dataset(n_samples=200, n_relevant=2, n_labels=40, random_state=0)
+    at.session_state["session"].set_dataset(data)
+    at = at.switch_page("views/theory.py").run()
+    assert not at.exception
+    bound = next(c.value for c in at.caption if "the upper bound is not meaningful" in c.value)
+    assert "2^m/(m+1) = about 2.7 × 10^10" in bound  # 2^40 / 41
+    assert not re.search(r"\d(,\d{3}){3}", bound)  # not 26,817,356,775
