@@ -4,14 +4,15 @@ The default cut is the candidate with the best guarded accuracy on the training 
 leave-one-out scores (``mlr_core/bipartition.py``, ``tune``). On a few hundred tuning rows that
 curve is flat to within a row or two over several thresholds and then falls off a cliff, and the
 argmax may sit on the cliff's edge (genbase, fold 0: the best at 0.80, 1.3 rows' worth better
-than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline: among the
+than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline with
+``mlr_core.bipartition.plateau_middle`` (``MLRClassifier(plateau_rows=k)``): among the
 candidates of the best one's kind (and floor) whose target is within ``k`` tuning rows' worth of
-the best (``k / n`` of the target, n the tuning rows), it takes the contiguous run of thresholds
-around the best and chooses its middle (the better of the two middle ones when they are even).
-Nothing is refitted: both cuts read the same scores. Printed per dataset: wrong label cells,
-Hamming loss, accuracy and F1 of each cut (``raw`` is the defaults' cut and reproduces
-``docs/field.md``), then the five's average Hamming-loss, accuracy and F1 ranks among the peers
-of ``../shared/field/peers.csv`` per seed, computed as ``field.py`` computes them.
+the best (``k / n`` of the target, n the tuning rows), the middle of the contiguous run of
+thresholds around the best. Nothing is refitted: every cut reads the same scores. Printed per
+dataset: wrong label cells, Hamming loss, accuracy and F1 of each cut (``raw`` is the defaults'
+cut and reproduces ``docs/field.md``), then the five's average Hamming-loss, accuracy and F1
+ranks among the peers of ``../shared/field/peers.csv`` per seed, computed as ``field.py`` computes
+them.
 
     PYTHONPATH=$PWD:$PWD/benchmarks python benchmarks/cut_plateau.py --seeds 0 1 2 3 4 --n-jobs 2
     PYTHONPATH=$PWD:$PWD/benchmarks python benchmarks/cut_plateau.py --datasets slashdot ohsumed \
@@ -34,8 +35,6 @@ from mlr_core.data.synthetic import make_sparse_label_dataset
 from mlr_core.evaluation import measures
 from mlr_core.evaluation.folds import read_fold_file, stratified_folds
 from mlr_core.training_session import TrainingSession
-
-GRID = [round(float(t), 4) for t in bipartition.THRESHOLDS]
 
 
 def dataset_and_folds(name):
@@ -62,36 +61,6 @@ def fitted_fold(name, k, seed):
                 test_scores=model.predict_proba(X[test]), test_truth=Y[test])
 
 
-def place(option):
-    """(kind, floor) and threshold of a threshold cut, else None."""
-    if option.method == "threshold":
-        return ("threshold", None), round(option.value, 4)
-    if option.method == "threshold_or_top":
-        return ("or_top", None), round(option.value, 4)
-    if option.method == "threshold_or_top_floor":
-        return ("floor", round(option.value[1], 4)), round(option.value[0], 4)
-    return None
-
-
-def plateau_middle(values, options, n_rows, rows):
-    """The middle of the run of same-kind thresholds within ``rows`` tuning rows' worth of the
-    best (see the module's docstring)."""
-    best = int(np.argmax(values))
-    if rows == 0 or place(options[best]) is None:
-        return options[best]
-    kind, at = place(options[best])
-    near = {place(o)[1]: i for i, o in enumerate(options)
-            if place(o) is not None and place(o)[0] == kind
-            and values[i] >= values[best] - rows / n_rows}
-    lo = hi = GRID.index(at)
-    while lo > 0 and GRID[lo - 1] in near:
-        lo -= 1
-    while hi < len(GRID) - 1 and GRID[hi + 1] in near:
-        hi += 1
-    middle = [GRID[(lo + hi) // 2], GRID[(lo + hi + 1) // 2]]
-    return options[max((near[t] for t in middle), key=lambda i: values[i])]
-
-
 def recut(fold, tolerances) -> list[dict]:
     """Each cut's test measures on one fold: the defaults' (``raw``) and each tolerance's."""
     truth = fold["truth"]
@@ -99,7 +68,7 @@ def recut(fold, tolerances) -> list[dict]:
                        for o in fold["options"]])
     cuts = {"raw": fold["options"][int(np.argmax(values))]}
     assert cuts["raw"] == fold["cut"], "the re-cut does not reproduce the defaults' cut"
-    cuts |= {f"k={k:g}": plateau_middle(values, fold["options"], len(truth), k)
+    cuts |= {f"k={k:g}": bipartition.plateau_middle(fold["options"], values, k / len(truth))
              for k in tolerances}
     rows = []
     for how, cut in cuts.items():

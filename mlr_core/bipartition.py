@@ -444,9 +444,10 @@ def needs_scores(options: list[Bipartition]) -> bool:
 
 
 def tune(scores: np.ndarray, truth: np.ndarray, options: list[Bipartition],
-         target=example_f1) -> Bipartition:
+         target=example_f1, plateau_rows: float = 0.0) -> Bipartition:
     """The option whose labels score best by ``target(truth, labels)`` (the first on ties),
-    a floor left None (`candidates`) set by `empty_share_floor` of these rows."""
+    a floor left None (`candidates`) set by `empty_share_floor` of these rows. With
+    ``plateau_rows``, the middle of the best one's plateau instead (`plateau_middle`)."""
     if any(map(_floor_unset, options)):
         floor = empty_share_floor(scores, truth)
         options = [Bipartition(o.method, (o.value[0], floor)) if _floor_unset(o) else o
@@ -455,9 +456,51 @@ def tune(scores: np.ndarray, truth: np.ndarray, options: list[Bipartition],
         return options[0]
     from_counts = _FROM_COUNTS.get(target)
     if from_counts is None:
-        return max(options, key=lambda option: target(truth, apply(scores, option)))
-    cuts = _CutCounts(scores, truth)
-    return max(options, key=lambda option: from_counts(cuts.of(option), truth.size))
+        values = [target(truth, apply(scores, option)) for option in options]
+    else:
+        cuts = _CutCounts(scores, truth)
+        values = [from_counts(cuts.of(option), truth.size) for option in options]
+    return plateau_middle(options, np.asarray(values, dtype=np.float64),
+                          plateau_rows / max(len(truth), 1))
+
+
+def _place(option: Bipartition) -> tuple | None:
+    """(kind and floor, threshold) of a cut by a threshold, else None."""
+    if isinstance(option, ThresholdOrTop):
+        return (type(option), option.floor), option.threshold
+    if isinstance(option, Threshold):
+        return (type(option), None), option.threshold
+    return None
+
+
+def plateau_middle(options: list[Bipartition], values: np.ndarray,
+                   tolerance: float) -> Bipartition:
+    """The best of ``options`` by ``values`` (the first on ties), or, with a ``tolerance``, the
+    middle of its plateau: the run of neighbouring thresholds on `THRESHOLDS`, of the best
+    one's kind and floor, whose values are within ``tolerance`` of the best (the better of the
+    two middle ones when the run is even). On a few hundred tuning rows the target is flat to
+    within a row or two over several thresholds and then falls off a cliff, and its argmax may
+    sit on the edge; the middle of what the rows cannot tell apart is the safer cut on new
+    rows (``docs/field.md``, "A lead for the cut")."""
+    best = int(np.argmax(values))
+    if tolerance <= 0 or _place(options[best]) is None:
+        return options[best]
+    kind, at = _place(options[best])
+    grid = [float(t) for t in THRESHOLDS]
+    near = {}
+    for i, option in enumerate(options):
+        place = _place(option)
+        if place is not None and place[0] == kind and values[i] >= values[best] - tolerance:
+            near.setdefault(place[1], i)
+    if at not in grid:  # a fixed threshold off the grid: nothing to widen
+        return options[best]
+    low = high = grid.index(at)
+    while low > 0 and grid[low - 1] in near:
+        low -= 1
+    while high < len(grid) - 1 and grid[high + 1] in near:
+        high += 1
+    middle = [near[grid[(low + high) // 2]], near[grid[(low + high + 1) // 2]]]
+    return options[max(middle, key=lambda i: values[i])]
 
 
 class _CutCounts:

@@ -220,7 +220,8 @@ class TrainingSession:
     def bipartition_for(self, target, scores, truth):
         """The cut that :meth:`tune_bipartition` would choose for ``target`` (one of
         ``bipartition.TARGETS``) on these scores of rows labelled ``truth``."""
-        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target])
+        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target],
+                       self.model.plateau_rows)
 
     def _cut_options(self):
         model = self.model

@@ -316,3 +316,52 @@ def test_a_model_cut_by_top_unless_empty_saves_loads_and_labels_every_row():
     loaded = MLRClassifier.from_json(model.to_json())
     assert loaded.bipartition_ == model.bipartition_
     np.testing.assert_array_equal(loaded.predict(data.X), model.predict(data.X))
+
+
+def grid_cuts(kind=bp.Threshold, method="threshold"):
+    return [kind(method, float(t)) for t in bp.THRESHOLDS]
+
+
+def test_the_plateau_middle_leaves_a_cliffs_edge():
+    """genbase, fold 0: the best threshold 0.80 sat at the edge of a plateau that ran from 0.60
+    (values within 2.4 tuning rows of it), 0.85 13 rows below; its test rows had 3 wrong cells
+    at 0.80 and 2 at 0.70, the plateau's middle."""
+    cuts = grid_cuts()
+    rows = 529
+    below = {0.6: 2.4, 0.65: 2.4, 0.7: 2.4, 0.75: 1.3, 0.8: 0.0, 0.85: 12.9, 0.9: 19.7}
+    values = np.array([-below.get(round(c.threshold, 2), 30.0) / rows for c in cuts])
+    assert bp.plateau_middle(cuts, values, 0.0).threshold == 0.8  # no tolerance: the best
+    assert bp.plateau_middle(cuts, values, 2.0 / rows).threshold == 0.8  # 0.75 alone: even run
+    assert bp.plateau_middle(cuts, values, 3.0 / rows).threshold == 0.7  # 0.60-0.80
+    assert bp.plateau_middle(cuts, values, 15.0 / rows).threshold == 0.75  # 0.60-0.85: even,
+    # the better of the two middle ones
+
+
+def test_a_plateau_is_one_kind_of_cut_and_contiguous():
+    plain, tops = grid_cuts(), grid_cuts(bp.ThresholdOrTop, "threshold_or_top")
+    values = np.full(2 * len(plain), -1.0)
+    at = {round(float(t), 2): i for i, t in enumerate(bp.THRESHOLDS)}
+    values[len(plain) + at[0.5]] = 0.0  # the best: a top fallback at 0.5
+    values[[at[0.3], at[0.4], at[0.45]]] = -0.0005  # near, but plain thresholds: another kind
+    values[len(plain) + at[0.55]] = values[len(plain) + at[0.7]] = -0.001  # 0.6 breaks the run
+    best = bp.plateau_middle(plain + tops, values, 0.01)
+    assert isinstance(best, bp.ThresholdOrTop) and best.threshold == 0.5  # 0.50-0.55
+    values[len(plain) + at[0.45]] = -0.001
+    assert bp.plateau_middle(plain + tops, values, 0.01).threshold == 0.5  # 0.45-0.55
+
+
+def test_a_model_with_plateau_rows_cuts_at_its_plateaus_middle(shared_datasets_dir):
+    from mlr_core import MLRClassifier, TrainingSession, load_dataset
+
+    data = load_dataset(shared_datasets_dir / "genbase.arff")
+    model = MLRClassifier(random_state=0)
+    session = TrainingSession(model).fit(data.X[::2], data.Y[::2])
+    scores, truth = session.tuning_scores()
+    options = session._cut_options()
+    values = np.array([bp.guarded_accuracy(truth, bp.apply(scores, o)) for o in options])
+    assert model.bipartition_ == options[int(np.argmax(values))]  # the default: the best
+    expected = bp.plateau_middle(options, values, 8 / len(truth))
+    assert expected != model.bipartition_  # here the plateau moves the cut (0.3 -> 0.45)
+    model.set_params(plateau_rows=8)
+    session.tune_bipartition()
+    assert model.bipartition_ == expected
