@@ -30,6 +30,7 @@ QUICK = {
                      "errors: 0 in the tabs, 0 in the server log"),
     "bench_load.py": (["--repeat", "1"], "all five (best wall)"),
     "compact.py": (["--datasets", "flags", "--folds", "1"], "## MLR-k against BOOMER-k"),
+    "cut_plateau.py": (["--datasets", "flags", "--tolerances", "8"], "5 fits in"),
     "dashboard_sparse.py": (["--rows", "300", "--features", "2000", "--density", "0.01",
                              "--iterations", "200"], "| sparse | csr_matrix |"),
     "field.py": (["--configs", "MLR defaults", "--datasets", "flags", "--sparse", "--heavy"],
