@@ -1,7 +1,7 @@
-"""The cut chosen at the middle of its tuning curve's plateau, against the cut the defaults choose.
+"""The cut chosen at the middle of its tuning curve's plateau, against the best cut on that curve.
 
-The default cut is the candidate with the best guarded accuracy on the training rows'
-leave-one-out scores (``mlr_core/bipartition.py``, ``tune``). On a few hundred tuning rows that
+With ``plateau_rows=0`` the cut is the candidate with the best guarded accuracy on the training
+rows' leave-one-out scores (``mlr_core/bipartition.py``, ``tune``). On a few hundred tuning rows that
 curve is flat to within a row or two over several thresholds and then falls off a cliff, and the
 argmax may sit on the cliff's edge (genbase, fold 0: the best at 0.80, 1.3 rows' worth better
 than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline with
@@ -9,8 +9,8 @@ than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline wit
 candidates of the best one's kind (and floor) whose target is within ``k`` tuning rows' worth of
 the best (``k / n`` of the target, n the tuning rows), the middle of the contiguous run of
 thresholds around the best. Nothing is refitted: every cut reads the same scores. Printed per
-dataset: wrong label cells, Hamming loss, accuracy and F1 of each cut (``raw`` is the defaults'
-cut and reproduces ``docs/field.md``), then the five's average Hamming-loss, accuracy and F1
+dataset: wrong label cells, Hamming loss, accuracy and F1 of each cut (``raw`` is the best cut,
+``plateau_rows=0``, the default before), then the five's average Hamming-loss, accuracy and F1
 ranks among the peers of ``../shared/field/peers.csv`` per seed, computed as ``field.py`` computes
 them.
 
@@ -48,26 +48,26 @@ def dataset_and_folds(name):
 
 
 def fitted_fold(name, k, seed):
-    """The defaults fitted on fold k: the tuning rows' scores and labels, the candidate cuts,
-    and the test rows' scores and labels."""
+    """The defaults with the best cut (``plateau_rows=0``) fitted on fold k: the tuning rows'
+    scores and labels, the candidate cuts, and the test rows' scores and labels."""
     data, folds = dataset_and_folds(name)
     train, test = folds[k]
     X, Y = np.asarray(data.X), np.asarray(data.Y)
-    model = MLRClassifier(random_state=seed)
+    model = MLRClassifier(random_state=seed, plateau_rows=0)
     session = TrainingSession(model).fit(X[train], Y[train])
     scores, truth = session.tuning_scores()
     return dict(name=name, seed=seed, scores=scores, truth=truth,
-                options=session._cut_options(), cut=model.bipartition_,
+                options=session.cut_options(), cut=model.bipartition_,
                 test_scores=model.predict_proba(X[test]), test_truth=Y[test])
 
 
 def recut(fold, tolerances) -> list[dict]:
-    """Each cut's test measures on one fold: the defaults' (``raw``) and each tolerance's."""
+    """Each cut's test measures on one fold: the best one's (``raw``) and each tolerance's."""
     truth = fold["truth"]
     values = np.array([bipartition.guarded_accuracy(truth, bipartition.apply(fold["scores"], o))
                        for o in fold["options"]])
     cuts = {"raw": fold["options"][int(np.argmax(values))]}
-    assert cuts["raw"] == fold["cut"], "the re-cut does not reproduce the defaults' cut"
+    assert cuts["raw"] == fold["cut"], "the re-cut does not reproduce the best cut"
     cuts |= {f"k={k:g}": bipartition.plateau_middle(fold["options"], values, k / len(truth))
              for k in tolerances}
     rows = []

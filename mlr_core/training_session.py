@@ -220,10 +220,12 @@ class TrainingSession:
     def bipartition_for(self, target, scores, truth):
         """The cut that :meth:`tune_bipartition` would choose for ``target`` (one of
         ``bipartition.TARGETS``) on these scores of rows labelled ``truth``."""
-        return bp.tune(scores, truth, self._cut_options(), bp.TARGETS[target],
+        return bp.tune(scores, truth, self.cut_options(), bp.TARGETS[target],
                        self.model.plateau_rows)
 
-    def _cut_options(self):
+    def cut_options(self):
+        """The cuts :meth:`bipartition_for` chooses among, from the ``bipartition`` and
+        ``threshold`` parameters (:func:`mlr_core.bipartition.candidates`)."""
         model = self.model
         return bp.candidates(model.bipartition, model.threshold, int(round(self.run.card)),
                              with_top=SCORERS[model.weighting].top_fallback
@@ -250,7 +252,7 @@ class TrainingSession:
     def _vote_tuning(self, run, truth):
         rule_set = self._fitted().rules_under_last_cut(VoteScorer(self.model.score_norm),
                                                       self.model.get_params())
-        scores = rule_set.scores_scaled(run.X) if bp.needs_scores(self._cut_options()) else None
+        scores = rule_set.scores_scaled(run.X) if bp.needs_scores(self.cut_options()) else None
         return rule_set, scores, truth
 
     # ----------------------------------------------------------------- reading
