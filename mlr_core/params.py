@@ -177,16 +177,15 @@ PARAMETERS = (
         the rows tuned on. ``"balanced"`` (the default before) is accuracy minus 3 x Hamming
         loss, whose price of a wrong bit falls as labels get sparse. Figures:
         ``docs/field.md``."""),
-    Param("plateau_rows", 0.0, Real, (0, None, "left"), retune=True, doc="""
+    Param("plateau_rows", 8.0, Real, (0, None, "left"), retune=True, doc="""
         With a tuned cut, how flat the target's curve must be for the cut to move off its best
         point: among the cuts of the best one's kind within ``plateau_rows`` tuning rows' worth
         of it (``plateau_rows / n`` of the target on n rows), the middle of the run of
         neighbouring thresholds around the best (:func:`mlr_core.bipartition.plateau_middle`).
-        0 (the default) takes the best. Measured offline (``docs/field.md``, "A lead for the
-        cut"; ``benchmarks/cut_plateau.py``): 8 takes the five shared datasets' mean ranks over
-        seeds 0-4 from 2.24 to 1.84 (Hamming loss), 1.08 to 1.04 (accuracy) and 1.16 to 1.0
-        (F1), and leaves yeast, cal500, ohsumed and mediamill as they are; sparse-100's
-        accuracy 0.0336 -> 0.0320."""),
+        On a few hundred tuning rows the target is flat within a row or two over several
+        thresholds and then falls off a cliff; the best point may sit on the edge. 0 takes the
+        best (the default before). Why 8: ``docs/field.md``, "The cut at its plateau's
+        middle"."""),
     Param("axis", "rank", options=("minmax", "rank"), doc="""
         How each feature's values reach the rules' [0, 1] axis, where covering, mutation,
         crossover and subsumption work. ``"rank"`` (the default): by their order, each training
