@@ -1,18 +1,18 @@
 """The cut chosen at the middle of its tuning curve's plateau, against the best cut on that curve.
 
 With ``plateau_rows=0`` the cut is the candidate with the best guarded accuracy on the training
-rows' leave-one-out scores (``mlr_core/bipartition.py``, ``tune``). On a few hundred tuning rows that
-curve is flat to within a row or two over several thresholds and then falls off a cliff, and the
-argmax may sit on the cliff's edge (genbase, fold 0: the best at 0.80, 1.3 rows' worth better
-than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline with
+rows' leave-one-out scores (``mlr_core/bipartition.py``, ``tune``). On a few hundred tuning rows
+that curve is flat to within a row or two over several thresholds and then falls off a cliff,
+and the argmax may sit on the cliff's edge (genbase, fold 0: the best at 0.80, 1.3 rows' worth
+better than 0.75 and 13 better than 0.85). This re-cuts each fold's own fit offline with
 ``mlr_core.bipartition.plateau_middle`` (``MLRClassifier(plateau_rows=k)``): among the
 candidates of the best one's kind (and floor) whose target is within ``k`` tuning rows' worth of
 the best (``k / n`` of the target, n the tuning rows), the middle of the contiguous run of
 thresholds around the best. Nothing is refitted: every cut reads the same scores. Printed per
 dataset: wrong label cells, Hamming loss, accuracy and F1 of each cut (``raw`` is the best cut,
 ``plateau_rows=0``, the default before), then the five's average Hamming-loss, accuracy and F1
-ranks among the peers of ``../shared/field/peers.csv`` per seed, computed as ``field.py`` computes
-them.
+ranks among the peers of ``../shared/field/peers.csv`` per seed, computed as ``field.py``
+computes them.
 
     PYTHONPATH=$PWD:$PWD/benchmarks python benchmarks/cut_plateau.py --seeds 0 1 2 3 4 --n-jobs 2
     PYTHONPATH=$PWD:$PWD/benchmarks python benchmarks/cut_plateau.py --datasets slashdot ohsumed \

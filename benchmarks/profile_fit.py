@@ -26,7 +26,6 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from mlr_core import MLRClassifier, TrainingSession, load_dataset
-from mlr_core import bipartition as bp
 from mlr_core._engine.clock import STEPS, new_clock
 from mlr_core._engine.matching import match_matrix
 from mlr_core.evaluation.folds import read_fold_file
@@ -48,7 +47,8 @@ def profile(X, Y, n_rules, n_iter, seed):
     """CPU seconds per part of one fit of the defaults (``n_rules`` given), and the cost per
     iteration over the run."""
     model = MLRClassifier(n_rules=n_rules, n_iter=n_iter, random_state=seed)
-    _, start_s = timed(lambda: TrainingSession(model).start(X, Y))
+    session = TrainingSession(model)
+    _, start_s = timed(lambda: session.start(X, Y))
     run = model.run_
     clock = new_clock()
     chunk_us = []
@@ -60,9 +60,7 @@ def profile(X, Y, n_rules, n_iter, seed):
     A, matrix_s = timed(lambda: match_matrix(run.population, run.X[rows]))
     truth = run.truth()[rows]
     (_, loo), weights_s = timed(lambda: fit_rule_weights(A, truth))
-    options = bp.candidates(model.bipartition, model.threshold, int(round(run.card)),
-                            with_top=model.threshold is None)
-    _, cut_s = timed(lambda: bp.tune(loo, truth, options, bp.TARGETS[model.target]))
+    _, cut_s = timed(lambda: session.bipartition_for(model.target, loo, truth))
     parts = {f"cycle: {name}": cycle_s * c / clock.sum() for name, c in zip(STEPS, clock,
                                                                            strict=True)}
     parts.update({"start (bind, first tune)": start_s, "weights: match matrix": matrix_s,
