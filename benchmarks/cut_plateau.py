@@ -68,7 +68,8 @@ def recut(fold, tolerances) -> list[dict]:
                        for o in fold["options"]])
     cuts = {"raw": fold["options"][int(np.argmax(values))]}
     assert cuts["raw"] == fold["cut"], "the re-cut does not reproduce the best cut"
-    cuts |= {f"k={k:g}": bipartition.plateau_middle(fold["options"], values, k / len(truth))
+    worth = bipartition.row_worth(bipartition.guarded_accuracy, truth)
+    cuts |= {f"k={k:g}": bipartition.plateau_middle(fold["options"], values, k * worth)
              for k in tolerances}
     rows = []
     for how, cut in cuts.items():

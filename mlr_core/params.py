@@ -180,7 +180,8 @@ PARAMETERS = (
     Param("plateau_rows", 8.0, Real, (0, None, "left"), retune=True, doc="""
         With a tuned cut, how flat the target's curve must be for the cut to move off its best
         point: among the cuts of the best one's kind within ``plateau_rows`` tuning rows' worth
-        of it (``plateau_rows / n`` of the target on n rows), the middle of the run of
+        of it (:func:`mlr_core.bipartition.row_worth`: ``plateau_rows / n`` of accuracy or F1
+        on n rows, times the label density for the Hamming loss), the middle of the run of
         neighbouring thresholds around the best (:func:`mlr_core.bipartition.plateau_middle`).
         On a few hundred tuning rows the target is flat within a row or two over several
         thresholds and then falls off a cliff; the best point may sit on the edge. 0 takes the

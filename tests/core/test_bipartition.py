@@ -365,3 +365,21 @@ def test_a_model_with_plateau_rows_cuts_at_its_plateaus_middle(shared_datasets_d
     model.set_params(plateau_rows=8)
     session.tune_bipartition()
     assert model.bipartition_ == expected
+
+
+def test_the_hamming_loss_plateau_is_measured_in_rows_of_labels():
+    """A row's worth of the Hamming loss is its cardinality's cells (density / n), not a whole
+    row of m cells (1 / n): with 1 / n CAL500's Hamming-loss cut moved off its best to a cut
+    with a higher test Hamming loss (``docs/field.md``, "The cut at its plateau's middle")."""
+    rng = np.random.default_rng(0)
+    truth = (rng.random((400, 20)) < 0.1).astype(np.uint8)
+    scores = np.clip(0.35 * truth + 0.75 * rng.random(truth.shape), 0, 1)
+    options = bp.candidates("threshold", None, 2, with_top=False)
+    values = np.array([bp.label_agreement(truth, bp.apply(scores, o)) for o in options])
+    best = options[int(np.argmax(values))]
+    assert bp.plateau_middle(options, values, 8 / 400) != best  # a whole row's worth moves it
+    row = truth.mean() / 400
+    assert bp.row_worth(bp.label_agreement, truth) == pytest.approx(row)
+    assert bp.tune(scores, truth, options, bp.label_agreement, 8) == bp.plateau_middle(
+        options, values, 8 * row) == best
+    assert bp.row_worth(bp.guarded_accuracy, truth) == 1 / 400
