@@ -81,8 +81,9 @@ def _read(data, checked_params):
     require(isinstance(data["params"], dict), "\"params\" must be an object.")
     try:
         # files written before the axis was a parameter learned on the paper's min-max axis,
-        # those written before missing was one read a test on a missing value as failing
-        params = checked_params({"axis": "minmax", "missing": "fail",
+        # those written before missing was one read a test on a missing value as failing, and
+        # those written before plateau_rows was one cut at the best point of the tuning curve
+        params = checked_params({"axis": "minmax", "missing": "fail", "plateau_rows": 0.0,
                                  **renamed(data["params"], warn=False)})
     except MLRError:
         raise

@@ -383,3 +383,20 @@ def test_the_hamming_loss_plateau_is_measured_in_rows_of_labels():
     assert bp.tune(scores, truth, options, bp.label_agreement, 8) == bp.plateau_middle(
         options, values, 8 * row) == best
     assert bp.row_worth(bp.guarded_accuracy, truth) == 1 / 400
+
+
+def test_a_model_saved_before_plateau_rows_existed_loads_with_the_cut_it_was_tuned_by():
+    """Files written before ``plateau_rows`` was a parameter cut at the best point (0): loaded,
+    they say so (a later retune keeps that cut, not the new default) and predict as saved."""
+    from mlr_core import MLRClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.random((300, 4))
+    Y = ((X[:, :3] + 0.3 * rng.standard_normal((300, 3))) > 0.6).astype(np.uint8)
+    model = MLRClassifier(n_rules=200, n_iter=2000, plateau_rows=0.0, random_state=0).fit(X, Y)
+    old = json.loads(model.to_json())
+    del old["params"]["plateau_rows"]
+    loaded = MLRClassifier.from_json(json.dumps(old))
+    assert loaded.plateau_rows == 0 and loaded.to_json() == model.to_json()
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    assert MLRClassifier().plateau_rows == 8  # what a file without it would otherwise get
