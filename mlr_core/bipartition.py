@@ -494,19 +494,19 @@ def plateau_middle(options: list[Bipartition], values: np.ndarray,
     two middle ones when the run is even). On a few hundred tuning rows the target is flat to
     within a row or two over several thresholds and then falls off a cliff, and its argmax may
     sit on the edge; the middle of what the rows cannot tell apart is the safer cut on new
-    rows (``docs/field.md``, "A lead for the cut")."""
+    rows (``docs/field.md``, "The cut at its plateau's middle")."""
     best = int(np.argmax(values))
-    if tolerance <= 0 or _place(options[best]) is None:
-        return options[best]
-    kind, at = _place(options[best])
+    place = _place(options[best])
     grid = [float(t) for t in THRESHOLDS]
+    # no tolerance, a cut not by a threshold, or a fixed threshold off the grid: nothing to widen
+    if tolerance <= 0 or place is None or place[1] not in grid:
+        return options[best]
+    kind, at = place
     near = {}
     for i, option in enumerate(options):
-        place = _place(option)
-        if place is not None and place[0] == kind and values[i] >= values[best] - tolerance:
-            near.setdefault(place[1], i)
-    if at not in grid:  # a fixed threshold off the grid: nothing to widen
-        return options[best]
+        other = _place(option)
+        if other is not None and other[0] == kind and values[i] >= values[best] - tolerance:
+            near.setdefault(other[1], i)
     low = high = grid.index(at)
     while low > 0 and grid[low - 1] in near:
         low -= 1
