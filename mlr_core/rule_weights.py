@@ -10,11 +10,12 @@ that total clipped to [0, 1] (an estimate of the probability of the label) or, w
 the labels better, put on log-odds by a second stage (``mlr_core/calibration.py``).
 
 Each 0/1 feature (a word) also becomes a rule of its own, ``word = 1``, and each numeric feature
-four, steps at its quintiles (`feature_rules`): fitted first, on every training row, they are an
-additive model of the features, and the evolved rules are fitted on what it leaves
-(`fit_in_two_stages`); the leave-one-out error decides whether that beats the evolved rules
-alone (`fit_weights`). They stay rules of the rule set, after the evolved ones, so scorecards,
-explanations, compaction and exports read them as any other.
+four, steps at its quintiles (`feature_rules`) that share one weight, a ramp in the feature's
+order (`feature_ramps`): fitted first, on every training row, they are an additive model of the
+features, and the evolved rules are fitted on what it leaves (`fit_in_two_stages`); the
+leave-one-out error decides whether that beats the evolved rules alone (`fit_weights`). They
+stay rules of the rule set, after the evolved ones, so scorecards, explanations, compaction and
+exports read them as any other.
 
 The one penalty for all labels is chosen by exact leave-one-out error (generalised
 cross-validation, as in scikit-learn's ``RidgeCV``: no refits; here on one decomposition shared
@@ -68,8 +69,9 @@ many: a test constant on them has nothing to weigh."""
 CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
                       for k in range(1, FEATURE_RULES_PER_FEATURE + 1))
 """Where a numeric feature's one-condition rules step: at its training column's quintiles (0.2,
-0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. Four steps give an
-additive model of each feature a shape (a rise, a fall, a bump) without a weight per value.
+0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. The fit gives a
+feature's steps one weight (`feature_ramps`): four equal steps, a staircase that rises (or falls)
+with the share of training rows below the value.
 
 A step is put in the gap between two distinct training values that leaves the share of rows
 below it nearest to each quantile, halfway across the gap, as a decision tree's split is:
@@ -239,14 +241,38 @@ def fit_rule_weights(A: np.ndarray, Y: np.ndarray) -> tuple[WeightScorer, np.nda
     return weights, np.clip(loo, 0.0, 1.0)
 
 
-def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix,
-                      rows: np.ndarray) -> tuple[WeightScorer, np.ndarray]:
+def feature_ramps(pop: popmod.Population) -> sp.csr_matrix | None:
+    """The one-condition rules x ramps map that ties each feature's steps (`feature_rules`) to
+    one weight: a feature's ramp is the sum of its steps ``x >= cut`` minus the sum of its steps
+    ``x <= cut``, over their number, so that it rises by equal steps from the feature's lowest
+    training values to its highest, over a span of 1 (a word's rule, alone on its feature, is
+    its own ramp). A ramp's weight w gives each of its k steps w / k, with the step's sign.
+    None where no feature has more than one rule: the fit is then that of the rules themselves.
+
+    Why one weight per feature: where each label shifts many numeric features a little (the
+    sparse-label stand-ins of ``benchmarks/field.py``), the four steps fitted each on its own
+    spent the ridge penalty on four noisy weights per feature, and ranked the labels worse than
+    one slope in the feature's order (fold means, sparse-30: ranking loss 0.2108 -> 0.2033,
+    accuracy 0.1098 -> 0.1378; ``docs/field.md``, "Each feature's steps as one ramp")."""
+    k = int(pop.size[0])
+    features, ramp, steps = np.unique(pop.feat[:k, 0], return_inverse=True, return_counts=True)
+    if len(features) == k:
+        return None
+    # x >= cut reaches the axis's end: center + (1 - center) is exactly 1 for a center in
+    # [0.5, 1] (Sterbenz's lemma), and a step x <= cut (from 0) ends at its cut, below 1
+    rising = pop.center[:k, 0] + pop.spread[:k, 0] == 1.0
+    return sp.csr_matrix((np.where(rising, 1.0, -1.0) / steps[ramp], (np.arange(k), ramp)),
+                         shape=(k, len(features)))
+
+
+def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix, rows: np.ndarray,
+                      ramps: sp.csr_matrix | None = None) -> tuple[WeightScorer, np.ndarray]:
     """The one-condition rules first (``base``: all training rows x `feature_rules`, ``Y``
-    all rows' labels), then the evolved rules (``A``: the fitting ``rows`` x rules, or its
-    `Basis`) on what they leave, each stage with its own penalty. The weights: one row per
-    column of ``A``, then of ``base``; the leave-one-out totals of ``rows``, the sum of both
-    stages' (unclipped: `fit_weights` compares them clipped, the second stage reads them as
-    they are).
+    all rows' labels; a weight per ramp where ``ramps``, `feature_ramps`, ties them), then the
+    evolved rules (``A``: the fitting ``rows`` x rules, or its `Basis`) on what they leave, each
+    stage with its own penalty. The weights: one row per column of ``A``, then of ``base``; the
+    leave-one-out totals of ``rows``, the sum of both stages' (unclipped: `fit_weights`
+    compares them clipped, the second stage reads them as they are).
 
     Why two stages: in one ridge fit the thousands of evolved rules set the one penalty for
     all, and the linear part, the better ranker on wide 0/1 data, was drowned (slashdot fold 0
@@ -254,7 +280,11 @@ def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix,
     The first stage is a sparse fit of as many columns as words, cheap on every training row
     (the evolved rules are fitted on `MAX_ROWS` of them)."""
     Yf = Y.astype(np.float64)
-    first, loo_first = _fit(base, Yf)
+    if ramps is None:
+        first, loo_first = _fit(base, Yf)
+    else:
+        by_ramp, loo_first = _fit(base @ ramps, Yf)
+        first = WeightScorer(ramps @ by_ramp.coef, by_ramp.intercept, by_ramp.alpha)
     residual = Yf[rows] - first.intercept - base[rows] @ first.coef
     second, loo_second = _fit(A, residual)
     weights = WeightScorer(np.vstack([second.coef, first.coef]),
@@ -262,11 +292,12 @@ def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix,
     return weights, loo_first[rows] + loo_second
 
 
-def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None,
-                rows: np.ndarray) -> tuple[WeightScorer, np.ndarray, bool]:
+def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None, rows: np.ndarray,
+                ramps: sp.csr_matrix | None = None) -> tuple[WeightScorer, np.ndarray, bool]:
     """The weights of the evolved rules (``A``: the fitting ``rows`` x rules; ``Y``: every
     training row's labels) alone, or with the one-condition rules ``base`` (every training row
-    x `feature_rules`, None when there are none) fitted first (`fit_in_two_stages`): whichever
+    x `feature_rules`, None when there are none; ``ramps``, `feature_ramps`, tying their
+    weights) fitted first (`fit_in_two_stages`): whichever
     has the smaller leave-one-out squared error on the fitting rows. Returns (weights,
     leave-one-out totals of ``rows``, unclipped, whether ``base`` is used). Both fits of ``A``
     share its one decomposition.
@@ -280,7 +311,7 @@ def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None,
     alone, loo = _fit(basis, truth)
     if base is None:
         return alone, loo, False
-    both, loo_both = fit_in_two_stages(basis, Y, base, rows)
+    both, loo_both = fit_in_two_stages(basis, Y, base, rows, ramps)
 
     def error(totals):
         return np.mean((np.clip(totals, 0.0, 1.0) - truth) ** 2)

@@ -24,7 +24,7 @@ from mlr_core.calibration import calibrate
 from mlr_core.errors import InputError
 from mlr_core.fitted_state import FittedState, by_vote
 from mlr_core.iteration_trace import describe
-from mlr_core.rule_weights import feature_rules, fit_weights, fitting_rows
+from mlr_core.rule_weights import feature_ramps, feature_rules, fit_weights, fitting_rows
 from mlr_core.scaling import Scaling
 from mlr_core.scorers import SCORERS, VoteScorer, WeightScorer
 from mlr_core.stopping import auto_budget, learn_until_stable
@@ -243,7 +243,7 @@ class TrainingSession:
         base, matched = feature_rules(run.X, run.scaling.binary, run.scaling.numeric,
                                       run.scaling.zero, run.y_ids, run.labelsets,
                                       run.population.feat.shape[1], run.iteration)
-        scorer, totals, used = fit_weights(A, truth, matched, rows)
+        scorer, totals, used = fit_weights(A, truth, matched, rows, feature_ramps(base))
         scorer, scores = calibrate(scorer, totals, truth[rows], seed=run.iteration)
         rule_set = self._fitted().rules_under_last_cut(scorer, self.model.get_params(),
                                                       base if used else None)

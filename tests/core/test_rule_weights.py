@@ -342,6 +342,43 @@ def test_two_stages_fit_the_linear_part_first():
     assert loo.shape == (len(rows), 2) and np.isfinite(loo).all()  # totals, unclipped
 
 
+def test_a_feature_s_steps_share_one_weight_a_ramp_in_its_order():
+    """A numeric feature whose 0 lies inside its range gets steps ``x <= cut`` below the 0 and
+    ``x >= cut`` above it; tied into its ramp (their signed sum over their number), the first
+    stage weighs each step as the ramp's weight over four, with the step's sign: a ridge fit of
+    the ramp itself. A word's rule is its own ramp."""
+    import scipy.sparse as sp
+
+    import mlr_core.rule_weights as rw
+
+    r = np.random.default_rng(3)
+    n = 200
+    X = np.column_stack([r.random(n), r.random(n) < 0.3])
+    pop, matched = rw.feature_rules(X, np.array([False, True]), np.array([True, False]),
+                                    np.array([0.5, 0.0]), np.zeros(n, dtype=np.int64),
+                                    np.array([[1, 0]], np.uint8), width=1, iteration=0)
+    ramps = rw.feature_ramps(pop)
+    quarter = 0.25
+    assert np.array_equal(ramps.toarray(), [[-quarter, 0], [-quarter, 0], [quarter, 0],
+                                            [quarter, 0], [0, 1]])
+    ramp = (matched @ ramps).toarray()
+    assert np.unique(ramp[:, 0]).tolist() == [-0.5, -0.25, 0.0, 0.25, 0.5]  # a span of 1
+    Y = np.column_stack([X[:, 0] + 0.3 * r.random(n) > 0.7, X[:, 1]]).astype(np.uint8)
+    rows = np.arange(n)
+    evolved = (r.random((n, 3)) < 0.5).astype(float)
+    weights, _ = fit_in_two_stages(evolved, Y, matched, rows, ramps)
+    steps = weights.coef[3:]
+    by_ramp, _ = fit_rule_weights(ramp, Y)
+    assert np.allclose(steps, ramps.toarray() @ by_ramp.coef)
+    assert steps[2, 0] > 0 and np.allclose(steps[:2], -steps[2:4])
+    untied, _ = fit_in_two_stages(evolved, Y, sp.csr_matrix(matched), rows)
+    assert not np.allclose(untied.coef[3:5], untied.coef[3:4])  # free steps differ
+    words_only, _ = rw.feature_rules(X[:, 1:], np.array([True]), np.array([False]),
+                                     np.zeros(1), np.zeros(n, dtype=np.int64),
+                                     np.array([[1, 0]], np.uint8), width=1, iteration=0)
+    assert rw.feature_ramps(words_only) is None  # nothing to tie: the fit as before
+
+
 def test_a_fitted_model_round_trips_with_its_one_condition_rules():
     """The rule set holds the evolved rules and then the one-condition rules; saved and loaded
     it predicts the same, and training can go on from it."""
@@ -432,9 +469,13 @@ def test_numeric_cuts_answer_where_labels_add_up_many_small_shifts(monkeypatch):
     with monkeypatch.context() as patch:
         patch.setattr(rw, "CUT_QUANTILES", ())
         alone = fitted()
+    with monkeypatch.context() as patch:  # each step its own weight
+        patch.setattr("mlr_core.training_session.feature_ramps", lambda pop: None)
+        untied = fitted()
     assert alone.rule_set_.n_feature_rules == 0
-    loss = [label_ranking_loss(d.Y[test], m.predict_proba(d.X[test])) for m in (model, alone)]
-    assert loss[0] < loss[1] - 0.02
+    loss = [label_ranking_loss(d.Y[test], m.predict_proba(d.X[test]))
+            for m in (model, alone, untied)]
+    assert loss[0] < loss[1] - 0.02 and loss[0] < loss[2] - 0.004
     text = model.to_json()
     loaded = MLRClassifier.from_json(text)
     assert loaded.to_json() == text
