@@ -137,7 +137,8 @@ PARAMETERS = (
         first, the evolved rules then on what they leave: the scores are at least an additive
         model of the features (``fit_in_two_stages``; slashdot fold 0 ranking loss 0.080 ->
         0.070, ohsumed 0.113 -> 0.091; 5-fold means 0.085 and 0.091), kept where its
-        leave-one-out error is the smaller (``fit_weights``). ``"vote"``: the
+        leave-one-out error is the smaller, and alone where the evolved rules add nothing it
+        can see (``fit_weights``). ``"vote"``: the
         paper's share of the F * num vote, tuned on the training rows. Evidence (shared
         folds, ``docs/field.md``): Hamming loss yeast 0.233 -> 0.213 (0.197 tuned for it),
         text-like synthetic accuracy 0.20 -> 0.79.

@@ -12,10 +12,11 @@ the labels better, put on log-odds by a second stage (``mlr_core/calibration.py`
 Each 0/1 feature (a word) also becomes a rule of its own, ``word = 1``, and each numeric feature
 four, steps at its quintiles (`feature_rules`) that share one weight, a ramp in the feature's
 order (`feature_ramps`): fitted first, on every training row, they are an additive model of the
-features, and the evolved rules are fitted on what it leaves (`fit_in_two_stages`); the
-leave-one-out error decides whether that beats the evolved rules alone (`fit_weights`). They
-stay rules of the rule set, after the evolved ones, so scorecards, explanations, compaction and
-exports read them as any other.
+features (`additive_fit`), and the evolved rules are fitted on what it leaves
+(`fit_in_two_stages`); the leave-one-out error chooses among the evolved rules alone, the
+additive model they refine, and the additive model alone (`fit_weights`). They stay rules of the
+rule set, after the evolved ones, so scorecards, explanations, compaction and exports read them
+as any other.
 
 The one penalty for all labels is chosen by exact leave-one-out error (generalised
 cross-validation, as in scikit-learn's ``RidgeCV``: no refits; here on one decomposition shared
@@ -265,27 +266,34 @@ def feature_ramps(pop: popmod.Population) -> sp.csr_matrix | None:
                          shape=(k, len(features)))
 
 
+def additive_fit(base: sp.csr_matrix, Y: np.ndarray,
+                 ramps: sp.csr_matrix | None = None) -> tuple[WeightScorer, np.ndarray]:
+    """The first stage: the one-condition rules alone (``base``: all training rows x
+    `feature_rules`; ``Y``: their labels), a weight per ramp where ``ramps`` (`feature_ramps`)
+    ties them, and every row's leave-one-out totals (`_fit`)."""
+    Yf = Y.astype(np.float64)
+    if ramps is None:
+        return _fit(base, Yf)
+    by_ramp, loo = _fit(base @ ramps, Yf)
+    return WeightScorer(ramps @ by_ramp.coef, by_ramp.intercept, by_ramp.alpha), loo
+
+
 def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix, rows: np.ndarray,
-                      ramps: sp.csr_matrix | None = None) -> tuple[WeightScorer, np.ndarray]:
-    """The one-condition rules first (``base``: all training rows x `feature_rules`, ``Y``
-    all rows' labels; a weight per ramp where ``ramps``, `feature_ramps`, ties them), then the
-    evolved rules (``A``: the fitting ``rows`` x rules, or its `Basis`) on what they leave, each
-    stage with its own penalty. The weights: one row per column of ``A``, then of ``base``; the
-    leave-one-out totals of ``rows``, the sum of both stages' (unclipped: `fit_weights`
-    compares them clipped, the second stage reads them as they are).
+                      first: tuple[WeightScorer, np.ndarray]) -> tuple[WeightScorer, np.ndarray]:
+    """The one-condition rules first (``first``: `additive_fit` of ``base``, all training rows
+    x `feature_rules`, to ``Y``, all rows' labels), then the evolved rules (``A``: the fitting
+    ``rows`` x rules, or its `Basis`) on what they leave, each stage with its own penalty. The
+    weights: one row per column of ``A``, then of ``base``; the leave-one-out totals of
+    ``rows``, the sum of both stages' (unclipped: `fit_weights` compares them clipped, the
+    second stage reads them as they are).
 
     Why two stages: in one ridge fit the thousands of evolved rules set the one penalty for
     all, and the linear part, the better ranker on wide 0/1 data, was drowned (slashdot fold 0
     ranking loss: words alone 0.070, the evolved rules alone 0.080, both in one fit 0.080).
     The first stage is a sparse fit of as many columns as words, cheap on every training row
     (the evolved rules are fitted on `MAX_ROWS` of them)."""
-    Yf = Y.astype(np.float64)
-    if ramps is None:
-        first, loo_first = _fit(base, Yf)
-    else:
-        by_ramp, loo_first = _fit(base @ ramps, Yf)
-        first = WeightScorer(ramps @ by_ramp.coef, by_ramp.intercept, by_ramp.alpha)
-    residual = Yf[rows] - first.intercept - base[rows] @ first.coef
+    first, loo_first = first
+    residual = Y[rows] - first.intercept - base[rows] @ first.coef
     second, loo_second = _fit(A, residual)
     weights = WeightScorer(np.vstack([second.coef, first.coef]),
                            first.intercept + second.intercept, first.alpha)
@@ -295,29 +303,34 @@ def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix, rows: np.ndarray,
 def fit_weights(A: np.ndarray, Y: np.ndarray, base: sp.csr_matrix | None, rows: np.ndarray,
                 ramps: sp.csr_matrix | None = None) -> tuple[WeightScorer, np.ndarray, bool]:
     """The weights of the evolved rules (``A``: the fitting ``rows`` x rules; ``Y``: every
-    training row's labels) alone, or with the one-condition rules ``base`` (every training row
+    training row's labels) alone; or with the one-condition rules ``base`` (every training row
     x `feature_rules`, None when there are none; ``ramps``, `feature_ramps`, tying their
-    weights) fitted first (`fit_in_two_stages`): whichever
-    has the smaller leave-one-out squared error on the fitting rows. Returns (weights,
-    leave-one-out totals of ``rows``, unclipped, whether ``base`` is used). Both fits of ``A``
-    share its one decomposition.
+    weights) fitted first (`fit_in_two_stages`); or those alone (`additive_fit`, the evolved
+    rules weighing 0): whichever has the smallest leave-one-out squared error on the fitting
+    rows, ties to the first. Returns (weights, leave-one-out totals of ``rows``, unclipped,
+    whether ``base`` is used). Both fits of ``A`` share its one decomposition.
 
     Why a choice rather than always both: the words' linear part is what ranks best on text
     (slashdot, ohsumed), but on flags (36 one-hot 0/1 columns, 154 rows; fold 0) fitting it
     first cost Hamming loss 0.229 -> 0.268 and accuracy 0.673 -> 0.632, and there the evolved
-    rules alone have the smaller leave-one-out error."""
+    rules alone have the smaller leave-one-out error. Why the additive model alone: where each
+    label shifts many features a little and the evolved rules add no signal to it, fitting them
+    on its residual adds their noise (the sparse-label stand-ins: ``docs/field.md``, "The
+    additive model alone")."""
     basis = Basis(A)
     truth = Y[rows].astype(np.float64)
     alone, loo = _fit(basis, truth)
     if base is None:
         return alone, loo, False
-    both, loo_both = fit_in_two_stages(basis, Y, base, rows, ramps)
+    first = additive_fit(base, Y, ramps)
+    both, loo_both = fit_in_two_stages(basis, Y, base, rows, first)
+    additive = WeightScorer(np.vstack([np.zeros((A.shape[1], Y.shape[1])), first[0].coef]),
+                            first[0].intercept, first[0].alpha)
 
-    def error(totals):
-        return np.mean((np.clip(totals, 0.0, 1.0) - truth) ** 2)
-    if error(loo_both) < error(loo):
-        return both, loo_both, True
-    return alone, loo, False
+    def error(candidate):
+        return np.mean((np.clip(candidate[1], 0.0, 1.0) - truth) ** 2)
+    return min([(alone, loo, False), (both, loo_both, True), (additive, first[1][rows], True)],
+               key=error)
 
 
 class Basis:

@@ -89,13 +89,13 @@ def test_warm_start_with_a_larger_or_smaller_population_reallocates_safely():
     model = MLRClassifier(n_rules=50, n_iter=2000, random_state=0).fit(X, Y)
     rules_before = model.rules_frame()
     TrainingSession(model.set_params(n_rules=400)).start(X, Y, warm_start=True)
-    assert model.population_.nspec.shape[0] == model.run_.config.n_rules + 3 == 403
+    assert model.run_.population.nspec.shape[0] == model.run_.config.n_rules + 3 == 403
     assert model.rules_frame().equals(rules_before)  # the rules moved over unchanged
     TrainingSession(model).learn(20_000)
     assert 50 < model.run_.summary()["micro_size"] <= 400
     TrainingSession(model.set_params(n_rules=20)).start(X, Y, warm_start=True)
     assert model.run_.summary()["micro_size"] <= 20
-    assert model.population_.nspec.shape[0] == 23
+    assert model.run_.population.nspec.shape[0] == 23
     TrainingSession(model).learn(2000)
     assert model.run_.summary()["micro_size"] <= 20
 

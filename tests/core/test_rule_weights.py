@@ -9,7 +9,7 @@ from sklearn.linear_model import Ridge
 
 from mlr_core import InputError, MLRClassifier, ModelFormatError, TrainingSession
 from mlr_core._engine.matching import match_matrix, match_set
-from mlr_core.rule_weights import fit_in_two_stages, fit_rule_weights
+from mlr_core.rule_weights import additive_fit, fit_in_two_stages, fit_rule_weights
 
 
 def data(seed=0, n=200, d=4, m=3):
@@ -333,7 +333,8 @@ def test_two_stages_fit_the_linear_part_first():
     Y = (base[:, :2] + 0.1 * r.random((n, 2)) > 0.5).astype(np.uint8)
     rows = np.arange(0, n, 2)
     noise = (r.random((len(rows), 30)) < 0.5).astype(float)
-    weights, loo = fit_in_two_stages(noise, Y, sp.csr_matrix(base), rows)
+    words = sp.csr_matrix(base)
+    weights, loo = fit_in_two_stages(noise, Y, words, rows, additive_fit(words, Y))
     alone, _ = fit_rule_weights(base, Y)
     assert weights.coef.shape == (36, 2)
     assert np.allclose(weights.coef[30:], alone.coef)
@@ -347,8 +348,6 @@ def test_a_feature_s_steps_share_one_weight_a_ramp_in_its_order():
     ``x >= cut`` above it; tied into its ramp (their signed sum over their number), the first
     stage weighs each step as the ramp's weight over four, with the step's sign: a ridge fit of
     the ramp itself. A word's rule is its own ramp."""
-    import scipy.sparse as sp
-
     import mlr_core.rule_weights as rw
 
     r = np.random.default_rng(3)
@@ -366,12 +365,12 @@ def test_a_feature_s_steps_share_one_weight_a_ramp_in_its_order():
     Y = np.column_stack([X[:, 0] + 0.3 * r.random(n) > 0.7, X[:, 1]]).astype(np.uint8)
     rows = np.arange(n)
     evolved = (r.random((n, 3)) < 0.5).astype(float)
-    weights, _ = fit_in_two_stages(evolved, Y, matched, rows, ramps)
+    weights, _ = fit_in_two_stages(evolved, Y, matched, rows, additive_fit(matched, Y, ramps))
     steps = weights.coef[3:]
     by_ramp, _ = fit_rule_weights(ramp, Y)
     assert np.allclose(steps, ramps.toarray() @ by_ramp.coef)
     assert steps[2, 0] > 0 and np.allclose(steps[:2], -steps[2:4])
-    untied, _ = fit_in_two_stages(evolved, Y, sp.csr_matrix(matched), rows)
+    untied, _ = fit_in_two_stages(evolved, Y, matched, rows, additive_fit(matched, Y))
     assert not np.allclose(untied.coef[3:5], untied.coef[3:4])  # free steps differ
     words_only, _ = rw.feature_rules(X[:, 1:], np.array([True]), np.array([False]),
                                      np.zeros(1), np.zeros(n, dtype=np.int64),
@@ -423,8 +422,9 @@ def test_a_loaded_vote_model_refitted_with_weights_numbers_the_words_rules_after
 
 
 def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
-    """Labels made of words: the words' rules first win; labels the evolved rules already
-    tell exactly: they answer alone."""
+    """Labels made of words: the words' rules win, alone where the evolved rules carry nothing
+    more, first where the labels need a rule the words do not spell; labels the evolved rules
+    already tell exactly: they answer alone."""
     import scipy.sparse as sp
 
     from mlr_core.rule_weights import fit_weights
@@ -438,6 +438,11 @@ def test_the_linear_part_is_kept_when_it_lowers_the_leave_one_out_error():
     _, loo, used = fit_weights(vague, by_words, sp.csr_matrix(words), rows)
     alone, alone_loo = fit_rule_weights(vague, by_words)
     assert used and np.mean((loo - by_words) ** 2) < np.mean((alone_loo - by_words) ** 2)
+    weights, _, _ = fit_weights(vague, by_words, sp.csr_matrix(words), rows)
+    assert not weights.coef[:15].any()  # the vague rules add only noise: the words alone
+    either = by_words[:, 0] | (vague[:, 0] == 1)  # a rule the words do not spell
+    weights, _, used = fit_weights(vague, either[:, None], sp.csr_matrix(words), rows)
+    assert used and weights.coef[0, 0] > 0.3  # the words, refined by the rules
     exact = np.column_stack([by_words[:, 0], 1 - by_words[:, 0]]).astype(float)
     weights, loo, used = fit_weights(exact, by_words, sp.csr_matrix(words), rows)
     assert not used and weights.coef.shape == (2, 1)
