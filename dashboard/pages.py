@@ -23,14 +23,17 @@ from dashboard.state import RACE_LANES, Race, Session
 HEATMAP_RULES = 60
 
 
-def rule_kinds(evolved: int, one_condition: int, *more: str) -> str:
+def rule_kinds(evolved: int, one_condition: int, *more: str, alone: bool = False) -> str:
     """The rules a model predicts with, by kind, in words (then ``more``, e.g. "the baseline"):
     the evolved ones and the one-condition rules (``x = 1`` on a 0/1 feature, a step at each of
     a numeric feature's quintiles) that the rule weights' fit adds where they help
-    (``mlr_core/rule_weights.py``), which the population does not hold."""
+    (``mlr_core/rule_weights.py``), which the population does not hold; ``alone``: the
+    one-condition rules answer alone (``RuleSet.feature_rules_alone``), which the evolved ones'
+    count says, lest a reader think they weigh in."""
     parts = [f"{count:,} {kind}{'' if count == 1 else 's'}{note}"
              for count, kind, note in [
-                 (evolved, "evolved rule", ""),
+                 (evolved, "evolved rule", " (weighing 0: the weights' fit found they add "
+                                           "nothing to the one-condition rules)" if alone else ""),
                  (one_condition, "one-condition rule",
                   " (`x = 1` on a 0/1 feature or a step at a quintile of a numeric one, added "
                   "by the rule weights' fit)")]

@@ -123,6 +123,15 @@ class RuleSet:
         """How many of the rules, the first ones, evolved (the rest are `n_feature_rules`)."""
         return self.rule_count - self.n_feature_rules
 
+    @property
+    def feature_rules_alone(self) -> bool:
+        """Whether the one-condition rules answer alone: fitted weights where every evolved rule
+        weighs 0, as the weight fit's leave-one-out error chose where the evolved rules added
+        nothing to the additive model (``rule_weights.fit_weights``)."""
+        coef = getattr(self.scorer, "coef", None)
+        return bool(self.n_feature_rules and self.n_evolved and coef is not None
+                    and not coef[:self.n_evolved].any())
+
     def evolved(self) -> tuple[popmod.Population, np.ndarray]:
         """(the evolved rules, copied, their ids): the population a training run resumes."""
         at = np.arange(self.n_evolved)

@@ -151,7 +151,9 @@ def scored_by(session: state.Session, snap: state.Snapshot, choice, index: int):
             rules = cache.fitted_model().rule_set_
         which = f"all {rules.rule_count:,} rules with fitted weights"
         if rules.n_feature_rules:
-            which += f": {pages.rule_kinds(rules.n_evolved, rules.n_feature_rules)}"
+            kinds = pages.rule_kinds(rules.n_evolved, rules.n_feature_rules,
+                                     alone=rules.feature_rules_alone)
+            which += f": {kinds}"
         return explanation, which, snap.iteration
     sizes = rule_budget.budgets(n)
     with st.spinner(rule_budget.WHY.format(sizes=rule_budget.sizes_text(sizes))):

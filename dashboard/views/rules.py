@@ -158,7 +158,8 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")
     shown, rules = budget.n_rules(k), budget.models[k].rule_set_
-    kinds = pages.rule_kinds(rules.n_evolved, rules.n_feature_rules, "the baseline")
+    kinds = pages.rule_kinds(rules.n_evolved, rules.n_feature_rules, "the baseline",
+                             alone=rules.feature_rules_alone)
     st.info(f"**Shown: a compact model of {shown} rules** ({kinds}), fitted weights, made from "
             f"the {n:,} rules at iteration {snap.iteration:,}.", icon=":material/model_training:")
     st.plotly_chart(scorecard_figures.budget_curve(budget.curve, k), key="budget_curve")

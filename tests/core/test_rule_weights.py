@@ -486,3 +486,19 @@ def test_numeric_cuts_answer_where_labels_add_up_many_small_shifts(monkeypatch):
     assert loaded.to_json() == text
     assert np.array_equal(loaded.predict_proba(d.X[test]), model.predict_proba(d.X[test]))
     assert_exports_predict(rules, d.X[test][:60])
+
+
+def test_a_rule_set_says_when_its_one_condition_rules_answer_alone():
+    """Labels unrelated to the features: the leave-one-out error keeps the additive model
+    alone, every evolved rule weighs 0, and the rule set says so; labels the evolved rules
+    tell: they weigh in."""
+    r = np.random.default_rng(0)
+    X = r.random((150, 4))
+    noise = MLRClassifier(n_rules=50, n_iter=2000, random_state=0).fit(
+        X, (r.random((150, 3)) < 0.4).astype(int)).rule_set_
+    assert noise.n_feature_rules > 0 and noise.n_evolved > 0
+    assert noise.feature_rules_alone and not noise.scorer.coef[:noise.n_evolved].any()
+    told = MLRClassifier(n_iter=2000, random_state=0).fit(X, (X[:, :3] > 0.5).astype(int))
+    assert not told.rule_set_.feature_rules_alone
+    assert not MLRClassifier(weighting="vote", n_iter=500, random_state=0).fit(
+        X, (X[:, :3] > 0.5).astype(int)).rule_set_.feature_rules_alone

@@ -260,3 +260,15 @@ def test_the_scorecard_table_shows_the_label_weights_that_fit_its_sorting_label_
     assert rule_budget.labels_that_fit(labels, 0, first="c") == ["c"]  # one at least
     assert rule_budget.sorted_by_label("weight for c", labels) == "c"
     assert rule_budget.sorted_by_label("rule id", labels) is None
+
+
+def test_rule_kinds_say_when_the_evolved_rules_weigh_nothing():
+    from dashboard import pages
+
+    assert pages.rule_kinds(35, 16) == (
+        "35 evolved rules and 16 one-condition rules (`x = 1` on a 0/1 feature or a step at a "
+        "quintile of a numeric one, added by the rule weights' fit)")
+    alone = pages.rule_kinds(35, 16, "the baseline", alone=True)
+    assert alone.startswith("35 evolved rules (weighing 0: the weights' fit found they add "
+                            "nothing to the one-condition rules), 16 one-condition rules")
+    assert alone.endswith(" and the baseline")
