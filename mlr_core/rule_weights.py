@@ -279,9 +279,10 @@ def additive_fit(base: sp.csr_matrix, Y: np.ndarray,
 
 
 def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix, rows: np.ndarray,
-                      first: tuple[WeightScorer, np.ndarray]) -> tuple[WeightScorer, np.ndarray]:
-    """The one-condition rules first (``first``: `additive_fit` of ``base``, all training rows
-    x `feature_rules`, to ``Y``, all rows' labels), then the evolved rules (``A``: the fitting
+                      stage_one: tuple[WeightScorer, np.ndarray]
+                      ) -> tuple[WeightScorer, np.ndarray]:
+    """The one-condition rules first (``stage_one``: `additive_fit` of ``base``, all training
+    rows x `feature_rules`, to ``Y``, all rows' labels), then the evolved rules (``A``: the fitting
     ``rows`` x rules, or its `Basis`) on what they leave, each stage with its own penalty. The
     weights: one row per column of ``A``, then of ``base``; the leave-one-out totals of
     ``rows``, the sum of both stages' (unclipped: `fit_weights` compares them clipped, the
@@ -292,7 +293,7 @@ def fit_in_two_stages(A, Y: np.ndarray, base: sp.csr_matrix, rows: np.ndarray,
     ranking loss: words alone 0.070, the evolved rules alone 0.080, both in one fit 0.080).
     The first stage is a sparse fit of as many columns as words, cheap on every training row
     (the evolved rules are fitted on `MAX_ROWS` of them)."""
-    first, loo_first = first
+    first, loo_first = stage_one
     residual = Y[rows] - first.intercept - base[rows] @ first.coef
     second, loo_second = _fit(A, residual)
     weights = WeightScorer(np.vstack([second.coef, first.coef]),
