@@ -88,6 +88,16 @@ def test_benchmark_runs_quick(script, tmp_path, shared_datasets_dir):
     assert expected in proc.stdout, proc.stdout[-3000:]
 
 
+@pytest.mark.timeout(300)
+def test_under_load_times_the_floor_of_a_click(tmp_path):
+    """``--click-floor``: the bare app's button, clicked idle, under the burners and idle
+    again, is the floor that Compact and audit's "within 2x its idle time" is read against."""
+    proc = run("under_load.py", ["--click-floor", "--burners", "1", "--settle", "0",
+                                 "--repeats", "1"], tmp_path)
+    assert proc.stdout.count("  bare click: ") == 3, proc.stdout[-3000:]
+    assert "x idle" in proc.stdout.splitlines()[-1], proc.stdout[-3000:]
+
+
 def shop_csv(n: int = 200, seed: int = 0) -> str:
     """A table a shop keeps: a colour (text, as a CSV holds a category), an amount, and two
     labels (``label:`` columns) planted on them."""
