@@ -26,7 +26,7 @@ HEATMAP_RULES = 60
 def rule_kinds(evolved: int, one_condition: int, *more: str, alone: bool = False) -> str:
     """The rules a model predicts with, by kind, in words (then ``more``, e.g. "the baseline"):
     the evolved ones and the one-condition rules (``x = 1`` on a 0/1 feature, a step at each of
-    a numeric feature's quintiles) that the rule weights' fit adds where they help
+    a numeric feature's deciles) that the rule weights' fit adds where they help
     (``mlr_core/rule_weights.py``), which the population does not hold; ``alone``: the
     one-condition rules answer alone (``RuleSet.feature_rules_alone``), which the evolved ones'
     count says, lest a reader think they weigh in."""
@@ -35,7 +35,7 @@ def rule_kinds(evolved: int, one_condition: int, *more: str, alone: bool = False
                  (evolved, "evolved rule", " (weighing 0: the weights' fit found they add "
                                            "nothing to the one-condition rules)" if alone else ""),
                  (one_condition, "one-condition rule",
-                  " (`x = 1` on a 0/1 feature or a step at a quintile of a numeric one, added "
+                  " (`x = 1` on a 0/1 feature or a step at a decile of a numeric one, added "
                   "by the rule weights' fit)")]
              if count] + list(more)
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]

@@ -13,10 +13,11 @@ RULE_STATS = {field.stat: field.name for field in popmod.RULE_FIELDS if field.st
 """A saved rule's statistics: JSON key -> population array."""
 
 
-FEATURE_RULES_PER_FEATURE = 4
+FEATURE_RULES_PER_FEATURE = 9
 """The most one-condition rules a fitted rule set holds per feature beside its N evolved ones
 (``x = 1`` on a 0/1 feature, ``x >= cut`` at each of this many quantiles on a numeric one:
-``rule_weights.CUT_QUANTILES``): the bound a saved file is checked against."""
+``rule_weights.CUT_QUANTILES``): the bound a saved file is checked against. Files saved when
+it was 4 (quintiles) hold fewer and load as they were."""
 
 
 def rule_ids(values, n) -> np.ndarray:

@@ -10,7 +10,7 @@ that total clipped to [0, 1] (an estimate of the probability of the label) or, w
 the labels better, put on log-odds by a second stage (``mlr_core/calibration.py``).
 
 Each 0/1 feature (a word) also becomes a rule of its own, ``word = 1``, and each numeric feature
-four, steps at its quintiles (`feature_rules`) that share one weight, a ramp in the feature's
+nine, steps at its deciles (`feature_rules`) that share one weight, a ramp in the feature's
 order (`feature_ramps`): fitted first, on every training row, they are an additive model of the
 features (`additive_fit`), and the evolved rules are fitted on what it leaves
 (`fit_in_two_stages`); the leave-one-out error chooses among the evolved rules alone, the
@@ -51,12 +51,21 @@ BLOCK = 2048
 """Rows at a time in the leverage's products: the squares of all n x r eigen-coordinates at once
 cost ohsumed's weight fit 89 MB more (11,121 rows x 1,002 words)."""
 
-MAX_FEATURE_RULES = 2048
-"""At most this many one-condition rules, those that split the training rows most evenly (for
-words in fewer than half the rows: those held by the most rows): their fit decomposes a rules x
-rules matrix and keeps every training row's coordinates (a rows x rules dense matrix, 786 MB for
-48,000 rows), so 20,000 words would take 3.2 GB and hours. The widest data measured (genbase,
-1,185 0/1 features) keeps all of its."""
+MAX_FEATURE_RAMPS = 2048
+"""At most this many features get one-condition rules, those whose rules split the training
+rows most evenly (for words in fewer than half the rows: those held by the most rows): the fit
+sees one column per feature, its ramp (`feature_ramps`), decomposes a ramps x ramps matrix and
+keeps every training row's coordinates (a rows x ramps dense matrix, 786 MB for 48,000 rows),
+so 20,000 words would take 3.2 GB and hours. The widest data measured (genbase, 1,185 0/1
+features) keeps all of its."""
+
+MAX_FEATURE_RULES = 4096
+"""At most this many one-condition rules in all, the most even first: which training rows each
+matches is kept as a sparse rows x rules matrix, about half full for a numeric feature's steps
+(1.2 GB at 48,000 rows). Nine steps for each of 300 numeric features fit (the sparse-label
+stand-ins of ``benchmarks/field.py``): capped at 2,048, their sparse-30 accuracy fell from 0.158
+to 0.119, a quarter of the features lost (``docs/field.md``, "Each feature's ramp in nine
+steps")."""
 
 MATCH_CELLS = 2**22
 """Rows x rules cells at a time when one-condition rules are matched on dense rows: their
@@ -69,14 +78,19 @@ many: a test constant on them has nothing to weigh."""
 
 CUT_QUANTILES = tuple(k / (FEATURE_RULES_PER_FEATURE + 1)
                       for k in range(1, FEATURE_RULES_PER_FEATURE + 1))
-"""Where a numeric feature's one-condition rules step: at its training column's quintiles (0.2,
-0.4, 0.6, 0.8), so that they read the feature's order, whatever its units. The fit gives a
-feature's steps one weight (`feature_ramps`): four equal steps, a staircase that rises (or falls)
-with the share of training rows below the value.
+"""Where a numeric feature's one-condition rules step: at its training column's deciles (0.1,
+0.2, ..., 0.9), so that they read the feature's order, whatever its units. The fit gives a
+feature's steps one weight (`feature_ramps`): nine equal steps, a staircase that rises (or
+falls) with the share of training rows below the value. Nine rather than four (quintiles, until
+session 34): the staircase is then nearer a slope in the feature's rank, which is what ranks
+labels best where each label shifts many features a little (sparse-30, fold means: ranking loss
+0.2012 -> 0.1956, accuracy 0.1406 -> 0.1580; ``docs/field.md``, "Each feature's ramp in nine
+steps"), and the datasets of the shared folds, whose fits keep the evolved rules alone, do not
+move.
 
 A step is put in the gap between two distinct training values that leaves the share of rows
 below it nearest to each quantile, halfway across the gap, as a decision tree's split is:
-- where one value holds more than a fifth of the rows (a word count's 0, a rating's mode), the
+- where one value holds more than a tenth of the rows (a word count's 0, a rating's mode), the
   quantiles all fall on it, and the nearest gaps are its edges: a word count gets the step
   ``count >= 1``, as a 0/1 word gets ``word = 1``, where steps placed at the quantiles
   themselves would leave it none;
@@ -108,10 +122,7 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     feat, lower, upper, support = _tests(Xs, binary, numeric, zero)
     n = len(Xs)
     keep = (support >= MIN_SUPPORT) & (support <= n - MIN_SUPPORT)
-    if np.count_nonzero(keep) > MAX_FEATURE_RULES:  # before any rows x rules matrix is made
-        balance = np.where(keep, np.minimum(support, n - support), -1)
-        keep = np.zeros_like(keep)
-        keep[np.argsort(-balance, kind="stable")[:MAX_FEATURE_RULES]] = True
+    keep = _within_caps(feat, np.where(keep, np.minimum(support, n - support), -1))
     pop = _one_condition(feat[keep], lower[keep], upper[keep], width)
     if not keep.any():
         return pop, None
@@ -129,11 +140,25 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     return pop, matched
 
 
+def _within_caps(feat: np.ndarray, balance: np.ndarray) -> np.ndarray:
+    """Which candidate tests (on features ``feat``; ``balance``: how evenly each splits the
+    training rows, -1 for one not kept) are kept: by balance, the most even first, the tests
+    of the first `MAX_FEATURE_RAMPS` features to come up, at most `MAX_FEATURE_RULES` of them.
+    Decided before any rows x rules matrix is made."""
+    order = np.argsort(-balance, kind="stable")
+    order = order[balance[order] >= 0]
+    _, first = np.unique(feat[order], return_index=True)  # each feature's first place
+    features = feat[order[np.sort(first)[:MAX_FEATURE_RAMPS]]]
+    keep = np.zeros(len(feat), dtype=bool)
+    keep[order[np.isin(feat[order], features)][:MAX_FEATURE_RULES]] = True
+    return keep
+
+
 def _tests(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray):
     """The candidate tests ``lower <= x_feat <= upper`` and how many training rows hold a
     value they accept (aligned arrays, by feature, then bounds), counted from the columns'
-    values, so that `MAX_FEATURE_RULES` applies before any rows x tests matrix is made (4 tests
-    per feature of wide numeric data would not fit in memory): ``x = 1`` on the 0/1 features;
+    values, so that the caps (`_within_caps`) apply before any rows x tests matrix is made (9
+    tests per feature of wide numeric data would not fit in memory): ``x = 1`` on the 0/1 features;
     on each numeric one a step at each of its `CUT_QUANTILES`, ``x >= cut``, or, where the
     feature's 0 (``zero``, its position) passes that, the other side of the same step,
     ``x <= cut`` (to the fit, with its intercept, the same step; to sparse rows, a test most

@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.linear_model import Ridge
 
 from mlr_core import InputError, MLRClassifier, ModelFormatError, TrainingSession
@@ -172,7 +173,7 @@ def test_large_data_fits_the_weights_on_a_seeded_sample(monkeypatch):
 
 
 def test_one_condition_rules_are_the_features_additive_terms():
-    """A 0/1 feature gets the rule ``x = 1``; a numeric one ``x >= cut`` at its quintiles; a
+    """A 0/1 feature gets the rule ``x = 1``; a numeric one ``x >= cut`` at its deciles; a
     constant one and one with a single 1 none. Each predicts its rows' most common labelset,
     and each matches the rows the kernels' own test says it does."""
     import mlr_core.rule_weights as rw
@@ -188,12 +189,12 @@ def test_one_condition_rules_are_the_features_additive_terms():
     labelsets = np.array([[0, 1], [1, 1], [1, 0]], dtype=np.uint8)
     pop, matched = rw.feature_rules(X, binary, numeric, np.zeros(5), y_ids, labelsets, width=3,
                                     iteration=7)
-    assert int(pop.size[0]) == 6 and pop.feat[:, 0].tolist() == [0, 1, 2, 2, 2, 2]
+    assert int(pop.size[0]) == 11 and pop.feat[:, 0].tolist() == [0, 1] + [2] * 9
     A = match_matrix(pop, X)
     assert np.array_equal(matched.toarray(), A)
     assert np.array_equal(rw.feature_matches(pop, X).toarray(), A)
     assert np.array_equal(A[:, :2], words)
-    cuts = np.sort(numbers)[[10, 20, 30, 40]]  # distinct values: 10, 20, 30, 40 rows below
+    cuts = np.sort(numbers)[5:50:5]  # distinct values: 5, 10, ..., 45 rows below
     assert np.array_equal(A[:, 2:], (numbers[:, None] >= cuts).astype(float))
     assert pop.ls[0] == 2 and list(pop.exp) == list(A.sum(axis=0).astype(int))
     assert (pop.nspec == 1).all() and (pop.fit == 0).all() and (pop.birth == 7).all()
@@ -224,9 +225,10 @@ def test_a_step_sits_between_training_values_and_keeps_the_rows_at_its_quantile(
 
 
 def test_a_count_mostly_zero_gets_the_step_at_its_zeros_edge():
-    """A word count with 0 in 90% of rows: every quintile falls on the 0, and the gap nearest
+    """A word count with 0 in 90% of rows: every decile falls on the 0, and the gap nearest
     them is the 0's edge, so the count gets ``count >= 1`` (as a 0/1 word gets ``word = 1``);
-    with a third of the rows at 0, steps at the gaps nearest each quintile."""
+    with a third of the rows at 0, steps at the gaps nearest each decile (two deciles sharing
+    a gap make one step)."""
     counts = np.repeat([0.0, 0.1, 0.3, 0.6], [90, 6, 3, 1])
     pop, matched = one_column_rules(counts)
     assert int(pop.size[0]) == 1
@@ -237,7 +239,7 @@ def test_a_count_mostly_zero_gets_the_step_at_its_zeros_edge():
 
 
 def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monkeypatch):
-    """Wide numeric data makes four tests per feature: the cap keeps those that split the rows
+    """Wide numeric data makes nine tests per feature: the cap keeps those that split the rows
     most evenly, and only they are matched (a rows x tests matrix of all of them would not fit
     in memory)."""
     import mlr_core.rule_weights as rw
@@ -260,14 +262,42 @@ def test_the_cap_on_one_condition_rules_applies_before_any_rows_are_matched(monk
     assert matched_sizes == [5] and int(pop.size[0]) == 5 and matched.shape == (60, 5)
     support = np.asarray(matched.sum(axis=0)).ravel()
     assert np.array_equal(pop.exp, support)
-    feat, lower, upper, every = rw._tests(X, *kinds)  # all 13 candidates, counted
-    assert len(every) == 13
+    feat, lower, upper, every = rw._tests(X, *kinds)  # all 28 candidates, counted
+    assert len(every) == 28
     candidates = list(zip(feat, rw._one_condition(feat, lower, upper, 1).center[:, 0],
                           strict=True))
     kept = [candidates.index(test) for test in zip(pop.feat[:, 0], pop.center[:, 0],
                                                    strict=True)]
     balance = np.minimum(every, 60 - every)
     assert balance[kept].min() >= np.delete(balance, kept).max()
+
+
+def test_the_cap_on_ramps_keeps_a_feature_s_steps_together(monkeypatch):
+    """The fit sees a column per feature (its ramp): the cap on them keeps the features whose
+    steps split the rows most evenly, with all their steps, and the words that do; the cap on
+    rules then keeps the most even of those. Words alone are kept as one cap on rules kept
+    them, the most even first."""
+    import mlr_core.rule_weights as rw
+
+    r = np.random.default_rng(8)
+    n = 100
+    skewed = np.where(r.random(n) < 0.8, 0.0, r.random(n))  # its most even step splits 20 rows
+    words = (r.random((n, 3)) < np.array([0.45, 0.05, 0.3])).astype(float)
+    X = np.column_stack([skewed, r.random(n), words])
+    kinds = (np.array([False, False, True, True, True]), np.array([True, True, False, False,
+                                                                   False]), np.zeros(5))
+    labels = np.zeros(n, dtype=np.int64), np.array([[1]], np.uint8)
+    monkeypatch.setattr(rw, "MAX_FEATURE_RAMPS", 2)
+    pop, _ = rw.feature_rules(X, *kinds, *labels, width=1, iteration=0)
+    assert sorted(set(pop.feat[:int(pop.size[0]), 0].tolist())) == [1, 2]  # uniform, word 0.45
+    assert np.count_nonzero(pop.feat[:int(pop.size[0]), 0] == 1) == 9  # every decile's step
+    monkeypatch.setattr(rw, "MAX_FEATURE_RULES", 4)
+    pop, _ = rw.feature_rules(X, *kinds, *labels, width=1, iteration=0)
+    assert int(pop.size[0]) == 4 and 2 in pop.feat[:4, 0]
+    monkeypatch.setattr(rw, "MAX_FEATURE_RULES", 4096)
+    pop, _ = rw.feature_rules(X[:, 2:], *(kind[2:] for kind in kinds), *labels, width=1,
+                              iteration=0)
+    assert pop.feat[:int(pop.size[0]), 0].tolist() == [0, 2]  # the two most even words, in order
 
 
 def test_sparse_rows_cut_and_match_as_their_dense_columns():
@@ -346,7 +376,7 @@ def test_two_stages_fit_the_linear_part_first():
 def test_a_feature_s_steps_share_one_weight_a_ramp_in_its_order():
     """A numeric feature whose 0 lies inside its range gets steps ``x <= cut`` below the 0 and
     ``x >= cut`` above it; tied into its ramp (their signed sum over their number), the first
-    stage weighs each step as the ramp's weight over four, with the step's sign: a ridge fit of
+    stage weighs each step as the ramp's weight over nine, with the step's sign: a ridge fit of
     the ramp itself. A word's rule is its own ramp."""
     import mlr_core.rule_weights as rw
 
@@ -356,22 +386,24 @@ def test_a_feature_s_steps_share_one_weight_a_ramp_in_its_order():
     pop, matched = rw.feature_rules(X, np.array([False, True]), np.array([True, False]),
                                     np.array([0.5, 0.0]), np.zeros(n, dtype=np.int64),
                                     np.array([[1, 0]], np.uint8), width=1, iteration=0)
-    ramps = rw.feature_ramps(pop)
-    quarter = 0.25
-    assert np.array_equal(ramps.toarray(), [[-quarter, 0], [-quarter, 0], [quarter, 0],
-                                            [quarter, 0], [0, 1]])
-    ramp = (matched @ ramps).toarray()
-    assert np.unique(ramp[:, 0]).tolist() == [-0.5, -0.25, 0.0, 0.25, 0.5]  # a span of 1
+    ramps = rw.feature_ramps(pop).toarray()
+    falling = pop.center[:9, 0] + pop.spread[:9, 0] < 1.0  # x <= cut: below the feature's 0
+    assert int(pop.size[0]) == 10 and 0 < falling.sum() < 9
+    sign = np.where(falling, -1.0, 1.0)
+    assert np.array_equal(ramps, np.column_stack([np.r_[sign / 9, 0], np.r_[np.zeros(9), 1]]))
+    ramp = matched.toarray() @ ramps
+    assert np.allclose(np.unique(ramp[:, 0]), (np.arange(10) - falling.sum()) / 9)  # a span of 1
     Y = np.column_stack([X[:, 0] + 0.3 * r.random(n) > 0.7, X[:, 1]]).astype(np.uint8)
     rows = np.arange(n)
     evolved = (r.random((n, 3)) < 0.5).astype(float)
-    weights, _ = fit_in_two_stages(evolved, Y, matched, rows, additive_fit(matched, Y, ramps))
+    weights, _ = fit_in_two_stages(evolved, Y, matched, rows,
+                                   additive_fit(matched, Y, sp.csr_matrix(ramps)))
     steps = weights.coef[3:]
     by_ramp, _ = fit_rule_weights(ramp, Y)
-    assert np.allclose(steps, ramps.toarray() @ by_ramp.coef)
-    assert steps[2, 0] > 0 and np.allclose(steps[:2], -steps[2:4])
+    assert np.allclose(steps, ramps @ by_ramp.coef)
+    assert steps[8, 0] > 0 and np.allclose(steps[:9, 0], sign * steps[8, 0])
     untied, _ = fit_in_two_stages(evolved, Y, matched, rows, additive_fit(matched, Y))
-    assert not np.allclose(untied.coef[3:5], untied.coef[3:4])  # free steps differ
+    assert not np.allclose(np.abs(untied.coef[3:12]), np.abs(untied.coef[3:4]))  # free steps
     words_only, _ = rw.feature_rules(X[:, 1:], np.array([True]), np.array([False]),
                                      np.zeros(1), np.zeros(n, dtype=np.int64),
                                      np.array([[1, 0]], np.uint8), width=1, iteration=0)

@@ -286,7 +286,7 @@ def test_population_says_when_no_rule_specifies_the_pair(app):
 
 def test_population_counts_and_draws_the_population_alone(app):
     """Early in training the rule weights' fit keeps its one-condition rules (a step at each
-    quintile of each feature): the Population page counts and draws the evolved rules, and
+    decile of each feature): the Population page counts and draws the evolved rules, and
     says what the others are."""
     from mlr_core import make_hypercube_dataset
 

@@ -267,7 +267,7 @@ def test_rule_kinds_say_when_the_evolved_rules_weigh_nothing():
 
     assert pages.rule_kinds(35, 16) == (
         "35 evolved rules and 16 one-condition rules (`x = 1` on a 0/1 feature or a step at a "
-        "quintile of a numeric one, added by the rule weights' fit)")
+        "decile of a numeric one, added by the rule weights' fit)")
     alone = pages.rule_kinds(35, 16, "the baseline", alone=True)
     assert alone.startswith("35 evolved rules (weighing 0: the weights' fit found they add "
                             "nothing to the one-condition rules), 16 one-condition rules")
