@@ -52,10 +52,17 @@ def upload(session: state.Session) -> None:
                 adopt = session.read_model_file(file.getvalue().decode("utf-8", errors="replace"))
 
                 def switch() -> str:
-                    adopt()
-                    return (f"Loaded {literal(file.name)}. Start continues training it on the "
-                            "current "
-                            "dataset.")
+                    held, made = adopt()
+                    loaded = (f"Loaded {literal(file.name)}. Start continues training it on the "
+                              "current dataset.")
+                    if held == made:
+                        return loaded
+                    more = abs(made - held)
+                    return (f"{loaded} The file held {held:,} one-condition rules (`x = 1`, or "
+                            "a step of a numeric feature); the weights' fit on this dataset "
+                            f"made {made:,}, every step of each feature it keeps, so the model "
+                            f"holds {more:,} rule{'' if more == 1 else 's'} "
+                            f"{'more' if made > held else 'fewer'} than the file.")
                 ui.replace_model(session, file.name, switch)
     ui.confirm_replacement(session)
 

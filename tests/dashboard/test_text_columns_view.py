@@ -114,6 +114,10 @@ def test_a_csv_with_a_text_column_trains_and_reads_in_its_words(monkeypatch):
     evolved, count = session.read_model(loaded, lambda m: (m.rule_set_.n_evolved,
                                                            m.rule_set_.rule_count))
     assert evolved == model.rule_set_.n_evolved and len(loaded.rules) == count
+    held, made = model.rule_set_.n_feature_rules, count - evolved
+    said = " ".join(shown(s.value) for s in at.success)
+    assert (f"The file held {held:,} one-condition rules" in said
+            and f"made {made:,}" in said) == (held != made), said  # and says why, if they differ
     step(at)
     assert not at.exception and not at.error
     for page in PAGES:  # and every page draws on these data
