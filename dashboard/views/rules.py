@@ -58,10 +58,10 @@ def upload(session: state.Session) -> None:
                     if held == made:
                         return loaded
                     more = abs(made - held)
-                    return (f"{loaded} The file held {held:,} one-condition rules (`x = 1`, or "
-                            "a step of a numeric feature); the weights' fit on this dataset "
-                            f"made {made:,}, every step of each feature it keeps, so the model "
-                            f"holds {more:,} rule{'' if more == 1 else 's'} "
+                    return (f"{loaded} The file held {held:,} one-condition rules (`x = 1` on "
+                            "a 0/1 feature, or a step of a numeric one); the weights' fit on "
+                            f"this dataset made all it keeps, {made:,}, so the model holds "
+                            f"{more:,} rule{'' if more == 1 else 's'} "
                             f"{'more' if made > held else 'fewer'} than the file.")
                 ui.replace_model(session, file.name, switch)
     ui.confirm_replacement(session)
