@@ -27,6 +27,8 @@ _MEASURE_NAMES = {
     "macro_f1": "Macro-F1",
     "subset_accuracy": "Subset accuracy",
 }
+#: The standalone report's plotly template: white, as the page around it.
+REPORT_TEMPLATE = "plotly_white"
 _MODEL_NAMES = {"full": "all rules", "compact": "compacted", "deciding": "deciding rules only"}
 _DEFINITIONS = {
     "vote": (
@@ -64,7 +66,10 @@ p.note { color: #555; font-size: 0.9em; }
 def coverage_figure(curve: pd.DataFrame) -> go.Figure:
     """Fraction of rows covered (matched) and decided by the first k rules, most decisive
     first (:func:`mlr_core.audit.coverage_curve`), drawn up to where both curves stop
-    rising."""
+    rising. No template of its own: the dashboard draws it in its theme, and `report_html`
+    gives it `REPORT_TEMPLATE` (naming a template copies the whole of it, with a class for
+    every kind of trace: 90 ms for the first figure of a process and 15 ms for each after, a
+    tenth of Compact and audit's click on yeast)."""
     fig = go.Figure()
     for column, name in (("covered", "rows matched by one of them"),
                          ("decided", "rows decided by one of them")):
@@ -78,7 +83,7 @@ def coverage_figure(curve: pd.DataFrame) -> go.Figure:
         xaxis_title="the k most decisive rules", yaxis_title="fraction of rows",
         xaxis_range=[0.5, last + 0.5], yaxis_range=[0, 1.02],
         legend={"orientation": "h", "y": -0.2},
-        margin={"l": 70, "r": 30, "t": 60, "b": 100}, template="plotly_white",
+        margin={"l": 70, "r": 30, "t": 60, "b": 100},
     )
     return fig
 
@@ -190,8 +195,8 @@ def report_html(result: Audit, title: str = "MLR rule audit", description: str =
         "<h2>Coverage</h2>", _table(_curve_checkpoints(result)),
     ]
     if include_plotlyjs and len(result.curve):
-        parts.append(pio.to_html(coverage_figure(result.curve), full_html=False,
-                                 include_plotlyjs=True))
+        figure = coverage_figure(result.curve).update_layout(template=REPORT_TEMPLATE)
+        parts.append(pio.to_html(figure, full_html=False, include_plotlyjs=True))
     parts += [
         f"<h2>The {top} most decisive rules</h2>",
         _table(_top_rules(result, top), text_columns=("rule", "labelset")),

@@ -56,6 +56,7 @@ def test_report_is_self_contained_and_holds_the_audit(result):
     assert tags.sources == []  # nothing to fetch: it works offline
     assert "Audit &lt;sample&gt;" in text and "<sample>" not in text
     assert "window.Plotly" in text or "Plotly=" in text.replace(" ", "")  # plotly.js inlined
+    assert '"paper_bgcolor":"white"' in text  # the report's own template (REPORT_TEMPLATE)
     s = result.summary
     assert f"{s['n_compact']} rules ({s['n_restored']} of them" in text
     assert f"{s['rules_for_50']} / {s['rules_for_80']} / {s['rules_for_90']}" in text
