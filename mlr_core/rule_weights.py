@@ -67,6 +67,16 @@ stand-ins of ``benchmarks/field.py``): under one cap of 2,048 rules a quarter of
 were lost, and sparse-30's accuracy was 0.119 against four steps' 0.138 (session 33); with every
 step kept it is 0.158 (``docs/field.md``, "Each feature's ramp in nine steps")."""
 
+MAX_FEATURE_MATCHES = 2**24
+"""At most this many matches (a training row and a one-condition rule that holds for it) in
+all, counted from the rules' supports before the sparse matrix of them is made, the most even
+rules first: 12 bytes each in the matrix and 44 at the peak of making it (9 million matches of
+20,000 rows x 900 steps: 108 MB, 396 MB at the peak), so 2**24 (16.8 million) keeps that peak
+under 0.75 GB. Without it, data within the loaders' budget could ask for far more: 100,000 rows
+of 320 numeric features (256 MB) make 2,880 steps that match half the rows each, 144 million
+matches, 6.3 GB at the peak. The shared datasets make at most 1.35 million (mediamill_small:
+2,500 rows, 1,080 steps) and keep every rule."""
+
 MATCH_CELLS = 2**22
 """Rows x rules cells at a time when one-condition rules are matched on dense rows: their
 values are compared as a float64 copy (32 MB at this size; all 2,048 rules of 48,000 rows at
@@ -122,7 +132,7 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     feat, lower, upper, support = _tests(Xs, binary, numeric, zero)
     n = len(Xs)
     keep = (support >= MIN_SUPPORT) & (support <= n - MIN_SUPPORT)
-    keep = _within_caps(feat, np.where(keep, np.minimum(support, n - support), -1))
+    keep = _within_caps(feat, np.where(keep, np.minimum(support, n - support), -1), support)
     pop = _one_condition(feat[keep], lower[keep], upper[keep], width)
     if not keep.any():
         return pop, None
@@ -140,17 +150,20 @@ def feature_rules(Xs, binary: np.ndarray, numeric: np.ndarray, zero: np.ndarray,
     return pop, matched
 
 
-def _within_caps(feat: np.ndarray, balance: np.ndarray) -> np.ndarray:
+def _within_caps(feat: np.ndarray, balance: np.ndarray, support: np.ndarray) -> np.ndarray:
     """Which candidate tests (on features ``feat``; ``balance``: how evenly each splits the
-    training rows, -1 for one not kept) are kept: by balance, the most even first, the tests
-    of the first `MAX_FEATURE_RAMPS` features to come up, at most `MAX_FEATURE_RULES` of them.
-    Decided before any rows x rules matrix is made."""
+    training rows, -1 for one not kept; ``support``: how many rows it matches) are kept: by
+    balance, the most even first, the tests of the first `MAX_FEATURE_RAMPS` features to come
+    up, at most `MAX_FEATURE_RULES` of them, while their matches add up to at most
+    `MAX_FEATURE_MATCHES`. Decided before any rows x rules matrix is made."""
     order = np.argsort(-balance, kind="stable")
     order = order[balance[order] >= 0]
     _, first = np.unique(feat[order], return_index=True)  # each feature's first place
     features = feat[order[np.sort(first)[:MAX_FEATURE_RAMPS]]]
+    kept = order[np.isin(feat[order], features)][:MAX_FEATURE_RULES]
+    kept = kept[np.cumsum(support[kept]) <= MAX_FEATURE_MATCHES]
     keep = np.zeros(len(feat), dtype=bool)
-    keep[order[np.isin(feat[order], features)][:MAX_FEATURE_RULES]] = True
+    keep[kept] = True
     return keep
 
 

@@ -300,6 +300,40 @@ def test_the_cap_on_ramps_keeps_a_feature_s_steps_together(monkeypatch):
     assert pop.feat[:int(pop.size[0]), 0].tolist() == [0, 2]  # the two most even words, in order
 
 
+def test_the_cap_on_matches_is_kept_before_the_matrix_is_made(monkeypatch):
+    """The one-condition rules' matches (a sparse rows x rules matrix) are bounded before it is
+    made: the most even rules are kept while their supports add up to `MAX_FEATURE_MATCHES`,
+    and the matrix is made for those alone."""
+    import mlr_core.rule_weights as rw
+
+    r = np.random.default_rng(3)
+    n, p = 200, 6
+    X = r.random((n, p))
+    kinds = np.zeros(p, bool), np.ones(p, bool), np.zeros(p)
+    labels = np.zeros(n, dtype=np.int64), np.array([[1]], np.uint8)
+    pop, full = rw.feature_rules(X, *kinds, *labels, width=1, iteration=0)
+    assert int(pop.size[0]) == 9 * p and full.nnz == pop.exp[:9 * p].sum()
+
+    def rules(pop):
+        k = int(pop.size[0])
+        return {(int(f), float(c), float(s)): int(e) for f, c, s, e in zip(
+            pop.feat[:k, 0], pop.center[:k, 0], pop.spread[:k, 0], pop.exp[:k], strict=True)}
+
+    made = []
+    matches = rw.feature_matches
+    monkeypatch.setattr(rw, "feature_matches",
+                        lambda pop, Xs: made.append(int(pop.size[0])) or matches(pop, Xs))
+    monkeypatch.setattr(rw, "MAX_FEATURE_MATCHES", full.nnz // 3)
+    capped, matrix = rw.feature_rules(X, *kinds, *labels, width=1, iteration=0)
+    kept, every = rules(capped), rules(pop)
+    assert made == [len(kept)] and 0 < len(kept) < len(every)
+    assert matrix.shape == (n, len(kept)) and matrix.nnz == sum(kept.values()) <= full.nnz // 3
+    even = {rule: min(support, n - support) for rule, support in every.items()}
+    assert min(even[rule] for rule in kept) >= max(even[rule] for rule in every if rule not in kept)
+    dropped = max((rule for rule in every if rule not in kept), key=even.get)
+    assert matrix.nnz + every[dropped] > full.nnz // 3  # the next most even would not fit
+
+
 def test_sparse_rows_cut_and_match_as_their_dense_columns():
     """Sparse rows get the one-condition rules their dense twin gets, the values not stored
     counted at the feature's 0 and missing ones skipped; a step the 0 would pass is tested from
