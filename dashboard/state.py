@@ -52,19 +52,20 @@ def _start_model(split: DataSplit, params: dict):
     )
 
 
-def _start_from_file(text: str, split: DataSplit, seed: int) -> tuple[object, dict, int]:
-    """A `TrainingSession` of the model a JSON rule set holds, warm-started on the training split,
-    the Train page's parameters of it, and how many one-condition rules the file held (the warm
-    start's weight fit makes them again on these rows: all of a feature's steps, where a compact
-    model kept some).
+def _start_from_file(text: str, split: DataSplit, seed: int) -> tuple[object, dict]:
+    """A `TrainingSession` of the model a JSON rule set holds, warm-started on the training split
+    and left as saved (its rules, weights and cut: ``start_untuned``), and the Train page's
+    parameters of it. Its weights are refitted once training goes on (`Session._ready`), as for
+    any rules that changed; until then the pages show, audit and save the file's model: a
+    compact model stays the rules it kept (a refit at once made every one-condition rule of
+    these data again: 19 rules became 927 on yeast).
 
     ``from_json`` validates (never unpickles); the parameters the Train page shows must lie in
     its ranges (``choices.params_of_file``, checked before the warm start sizes the population by
-    ``n_rules``); ``start(warm_start=True)`` checks the feature and label counts against the
-    data and keeps the rules.
+    ``n_rules``); the warm start checks the feature and label counts against the data and keeps
+    the rules.
     """
     model = engine.estimator().from_json(text)  # scored as saved: fitted weights or the vote
-    held = model.rule_set_.n_feature_rules
     params = params_of_file(model, seed)
     model.set_params(**params)
     if resolved_max_specified(model.get_params(), len(split.train_idx),
@@ -72,7 +73,7 @@ def _start_from_file(text: str, split: DataSplit, seed: int) -> tuple[object, di
         # the rules keep their specificity limit ("auto" resolves per weighting and data); left
         # as saved otherwise, so that the model saves to the bytes it was read from
         model.set_params(max_specified=model.max_specified_)
-    return engine.training(model).start(*split.training(), warm_start=True), params, held
+    return engine.training(model).start_untuned(*split.training(), warm_start=True), params
 
 
 @dataclass
@@ -166,22 +167,20 @@ class Session:
         split = DataSplit.of(dataset, self.split.holdout, int(self.params["random_state"]))
         self._adopt(split, _start_model(split, self.params), self.params)
 
-    def read_model_file(self, text: str) -> Callable[[], tuple[int, int]]:
+    def read_model_file(self, text: str) -> Callable[[], object]:
         """Read a JSON rule set to inspect or continue training on the current dataset, and
         return the switch to it: the page calls it once the person agrees that the model
         trained so far goes (``ui.replace_model``). Nothing changes before. The switch returns
-        how many one-condition rules the file held and how many the model holds now, which
-        differ where the file was a compact model (`_start_from_file`)."""
+        the rule set read (`_start_from_file`: the model as saved until training goes on)."""
         split = self.split
-        training, params, held = _start_from_file(text, split, self.params["random_state"])
-        made = training.model.rule_set_.n_feature_rules
+        training, params = _start_from_file(text, split, self.params["random_state"])
 
-        def adopt() -> tuple[int, int]:
+        def adopt():
             if self.split is not split:
                 raise InputError("The data changed since the rule set was read: load it "
                                  "again to continue training it on these data.")
             self._adopt(split, training, params)
-            return held, made
+            return training.model.rule_set_
         return adopt
 
     # ------------------------------------------------------------------ training

@@ -52,17 +52,17 @@ def upload(session: state.Session) -> None:
                 adopt = session.read_model_file(file.getvalue().decode("utf-8", errors="replace"))
 
                 def switch() -> str:
-                    held, made = adopt()
-                    loaded = (f"Loaded {literal(file.name)}. Start continues training it on the "
+                    rules = adopt()
+                    kinds = (pages.rule_kinds(rules.n_evolved, rules.n_feature_rules)
+                             if rules.rule_count else "no rules")
+                    loaded = (f"Loaded {literal(file.name)}: the model as saved, scored and "
+                              f"cut as saved: {kinds}. Start continues training it on the "
                               "current dataset.")
-                    if held == made:
+                    if not rules.n_feature_rules:
                         return loaded
-                    more = abs(made - held)
-                    return (f"{loaded} The file held {held:,} one-condition rules (`x = 1` on "
-                            "a 0/1 feature, or a step of a numeric one); the weights' fit on "
-                            f"this dataset made all it keeps, {made:,}, so the model holds "
-                            f"{more:,} rule{'' if more == 1 else 's'} "
-                            f"{'more' if made > held else 'fewer'} than the file.")
+                    return (f"{loaded} Training refits the weights to the rules as they "
+                            "evolve and makes every one-condition rule of these data again "
+                            "(all of a feature's steps, where a compact model kept some).")
                 ui.replace_model(session, file.name, switch)
     ui.confirm_replacement(session)
 
