@@ -31,7 +31,9 @@ iterations, timed; then, not a click, the time until its curve point is drawn), 
 Start and opens every page while it trains, then pauses and opens every page again; last, the
 two requests that compute on demand: Explain's "Fit the rule weights" and Rules' "Compact and
 audit" (``--audits N``: N times, after a Step, its curve point and Explain before each one but
-the first; the median is printed).
+the first; the median is printed), each ``--read`` seconds after Rules answered, as every click
+here follows the answer before it: a paused Rules page begins the compaction while it is read
+(``rule_budget.prefetch``), so ``--read 0`` times a click that finds it under way.
 
 **Answered** means, from the click: the new page's title is drawn, no element of the page body
 is stale (left from the previous run), and Streamlit no longer runs the script, or, on a page
@@ -367,6 +369,7 @@ def one_tab(browser, url: str, pid: int, args) -> list[Tab]:
             page.wait_for_function(POINT_DRAWN, polling=50, timeout=TIMEOUT_MS)
             tab.open("Explain an instance")
         tab.open("Rules")
+        time.sleep(args.read)  # read before the click, as after every answer
         button = page.get_by_role("button", name="Compact and audit", exact=True)
         click = tab.timed("Rules: compact and audit", button.click, SHOWS, "Deciding rules")
         audits.append(click.seconds)

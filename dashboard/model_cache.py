@@ -33,7 +33,8 @@ class ModelCache:
     started: Callable[[], object] = field(repr=False)
     _kept: dict = field(default_factory=dict, repr=False)
 
-    def _once(self, key, make: Callable[[], T]) -> T:
+    def once(self, key, make: Callable[[], T]) -> T:
+        """``make()``'s value, made once for this state of the model (under the lock)."""
         with self.lock:
             if key not in self._kept:
                 self._kept[key] = make()
@@ -41,7 +42,7 @@ class ModelCache:
 
     def explain(self, index: int):
         """The vote's explanation of one instance (the Explain page's lesson on the vote)."""
-        return self._once(("explain", index),
+        return self.once(("explain", index),
                           lambda: self.vote_model()._rule_set_for("agg").explain(
                               self.split.dataset.features([index])))
 
@@ -63,7 +64,7 @@ class ModelCache:
         seconds on yeast, so pages ask for them on request)."""
         if self.started().weighting == weighting:
             return self.ready()
-        return self._once(weighting, lambda: self._scored(weighting))
+        return self.once(weighting, lambda: self._scored(weighting))
 
     def vote_model(self):
         """The rules scored by the paper's vote (the Explain page's lesson on the vote)."""
@@ -76,6 +77,6 @@ class ModelCache:
     def explain_fitted(self, index: int):
         """The explanation of one instance under fitted rule weights (the Explain page's
         scorecard of all rules)."""
-        return self._once(("explain fitted", index),
+        return self.once(("explain fitted", index),
                           lambda: self.fitted_model().rule_set_.explain(
                               self.split.dataset.features([index])))

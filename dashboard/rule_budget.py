@@ -11,12 +11,17 @@ Pure (no Streamlit): the pages and the tests call the same functions.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable, MutableMapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import pandas as pd
 
+from dashboard import engine
 from mlr_core.compaction import SIZES, compaction_path
+from mlr_core.errors import MLRError
 
 #: Where a tab keeps its rule budget (``st.session_state``; ui.DATA_VIEWS drops it with the data).
 KEY = "rules_audit"
@@ -36,6 +41,11 @@ ORDERS: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
 BY_LABEL = "weight for {label}"
 #: A heatmap row names its rule by this many characters of its first condition.
 SHORT = 44
+
+
+def first_shown(sizes: list[int]) -> int:
+    """The budget a page shows first: 20 rules, else the largest offered."""
+    return 20 if 20 in sizes else sizes[-1]
 
 
 def budgets(n_rules: int) -> list[int]:
@@ -125,15 +135,56 @@ def build(snap, fitted, vote, X_test, Y_test) -> RuleBudget:
 
 
 def kept_or_built(store: MutableMapping, session, snap) -> RuleBudget:
-    """The tab's rule budget for ``snap``, built (and kept in ``store``) if it has none yet."""
+    """The tab's rule budget for ``snap``: kept in ``store``, else the one `prefetch` began (its
+    wait), else made now; then kept in ``store``."""
     budget = kept(store, snap)
     if budget is None:
-        fitted = session.model_cache().fitted_model()
-        data, test = session.split.dataset, session.split.test_idx
-        budget = session.read_model(snap, lambda _: build(
-            snap, fitted, session.model_cache().vote_model(), data.features(test), data.Y[test]))
+        budget = _making(session, snap).result()
         store[KEY] = budget
     return budget
+
+
+def prefetch(session, snap) -> None:
+    """Begin making the budget of ``snap`` (the model as a paused page shows it) in a thread of
+    its own, while the person reads the page: "Compact and audit" then only draws it. Only
+    where the fitted weights are at hand (``Session.weights_at_hand``): a refit would hold the
+    model's lock. On yeast the click's server part was about 0.55 s of one core, which a
+    loaded machine stretches 2.5-fold (docs/classroom.md)."""
+    if session.weights_at_hand():
+        with contextlib.suppress(MLRError):  # the model moved on since the page was drawn
+            _making(session, snap)
+
+
+def _making(session, snap) -> Future:
+    """The budget of ``snap`` being made, or made: once per state of the model (the session's
+    ``ModelCache``, dropped when the model changes; MLRError if it changed since ``snap``).
+    The model and its vote are copied under the session's lock (milliseconds) and compacted
+    outside it, so that Start, Step and the tab's other pages do not wait for the compaction,
+    and neither does another thread's read of the same model."""
+    cache = session.model_cache()
+
+    def begin() -> Future:
+        fitted, vote = (engine.copy_model(m) for m in (cache.fitted_model(), cache.vote_model()))
+        future: Future = Future()
+        threading.Thread(target=_make, args=(future, snap, fitted, vote, session.split),
+                         name="mlr-rule-budget", daemon=True).start()
+        return future
+    return session.read_model(snap, lambda _: cache.once(KEY, begin), weights=False)
+
+
+def _make(future: Future, snap, fitted, vote, split) -> None:
+    """Make the budget (`build`), with the scorecard and the audit of the budget shown first,
+    into ``future``; an error goes to whoever waits for it."""
+    try:
+        data, test = split.dataset, split.test_idx
+        budget = build(snap, fitted, vote, data.features(test), data.Y[test])
+        k = first_shown(budget.sizes)
+        budget.card(k)
+        audit(budget, k, data, test)
+    except BaseException as error:  # handed to the page that waits for it, whatever it is
+        future.set_exception(error)
+    else:
+        future.set_result(budget)
 
 
 def kept(store: MutableMapping, snap) -> RuleBudget | None:

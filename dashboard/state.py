@@ -58,7 +58,7 @@ def _start_from_file(text: str, split: DataSplit, seed: int) -> tuple[object, di
     parameters of it. Its weights are refitted once training goes on (`Session._ready`), as for
     any rules that changed; until then the pages show, audit and save the file's model: a
     compact model stays the rules it kept (a refit at once made every one-condition rule of
-    these data again: 19 rules became 927 on yeast).
+    these data again: a compact model of 19 rules became 927 on yeast's first 1,000 rows).
 
     ``from_json`` validates (never unpickles); the parameters the Train page shows must lie in
     its ranges (``choices.params_of_file``, checked before the warm start sizes the population by
@@ -272,6 +272,18 @@ class Session:
                 training.tune_bipartition()
                 self._weights_fitted(training)
             return model
+
+    def weights_at_hand(self) -> bool:
+        """Whether the model scores by fitted weights that are current (no refit to read them):
+        what lets a page begin work on them in the background (``rule_budget.prefetch``)
+        without holding the lock for a refit."""
+        with self._lock:
+            training = self._training
+            if training is None:
+                return False
+            model = training.model
+            return (model.weighting == "fitted" and engine.tuned(model)
+                    and model.fitted_.is_current())
 
     def model_cache(self) -> ModelCache:
         """What pages compute from the model as it is now (started and ready to predict). Ask

@@ -55,8 +55,8 @@ def upload(session: state.Session) -> None:
                     rules = adopt()
                     kinds = (pages.rule_kinds(rules.n_evolved, rules.n_feature_rules)
                              if rules.rule_count else "no rules")
-                    loaded = (f"Loaded {literal(file.name)}: the model as saved, scored and "
-                              f"cut as saved: {kinds}. Start continues training it on the "
+                    loaded = (f"Loaded {literal(file.name)}: the model as saved, with its "
+                              f"scoring and cut: {kinds}. Start continues training it on the "
                               "current dataset.")
                     if not rules.n_feature_rules:
                         return loaded
@@ -148,6 +148,8 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
                "`mlr_core.compaction.compact(model, k)` makes it.")
     budget = rule_budget.kept(st.session_state, snap)
     if budget is None:
+        if not session.pacing.running:  # the model stays as shown: make it while they read
+            rule_budget.prefetch(session, snap)
         slot = st.empty()
         if not slot.button("Compact and audit", key="run_audit", icon=":material/fact_check:",
                            type="primary", help="About 1 s on emotions and yeast, 2-3 s on "
@@ -160,7 +162,7 @@ def budget_section(session: state.Session, snap: state.Snapshot) -> None:
             budget = rule_budget.kept_or_built(st.session_state, session, snap)
     sizes = budget.sizes
     if st.session_state.get("rule_budget") not in sizes:  # first time, or fewer rules now
-        st.session_state["rule_budget"] = 20 if 20 in sizes else sizes[-1]
+        st.session_state["rule_budget"] = rule_budget.first_shown(sizes)
     k = st.select_slider("Rule budget (rules, the baseline counted)", sizes, key="rule_budget",
                          help="The curve below shows how well each size predicts rows the "
                               "model never saw.")

@@ -4,6 +4,7 @@ models at each size with their held-out measures, kept per snapshot; the scoreca
 and as a file; and the charts (curve, heatmap, waterfall) read through ``fig.to_dict()``."""
 
 import io
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -52,7 +53,10 @@ def test_one_path_serves_every_size_and_is_kept_for_its_snapshot(session, budget
     assert budget.sizes == rule_budget.budgets(n)
     for k, model in budget.models.items():
         assert model.weighting == "fitted" and budget.n_rules(k) <= k
-    assert budget.full is session.model_cache().fitted_model()
+    fitted = session.model_cache().fitted_model()  # compacted as a copy, outside the lock
+    X = session.split.dataset.X
+    assert budget.full is not fitted and np.array_equal(budget.full.predict_proba(X),
+                                                        fitted.predict_proba(X))
     live = session.read_model(session.snapshot(), lambda m: m)
     assert budget.full.max_specified_ == live.max_specified_ == 6
     assert len(budget.full.rules_frame()) == n
@@ -272,3 +276,70 @@ def test_rule_kinds_say_when_the_evolved_rules_weigh_nothing():
     assert alone.startswith("35 evolved rules (weighing 0: the weights' fit found they add "
                             "nothing to the one-condition rules), 16 one-condition rules")
     assert alone.endswith(" and the baseline")
+
+
+def _default_session(seed: int = 2):
+    """The library's default (fitted weights), paused with its weights current."""
+    data = make_hypercube_dataset(n_samples=300, n_relevant=2, n_irrelevant=2, n_labels=3,
+                                  random_state=seed)
+    session = state.Session(DataSplit.of(data), params={**choices.DEFAULT_PARAMS, "n_rules": 300})
+    session.step(1000)
+    session.model_cache().fitted_model()  # the weights fitted, as a curve point leaves them
+    return session
+
+
+def test_a_prefetched_budget_is_made_once_outside_the_lock_and_served_to_the_click(monkeypatch):
+    """A paused Rules page begins the budget in a thread of its own: the session's lock stays
+    free meanwhile (Start, Step and the other pages do not wait for it), and "Compact and
+    audit" waits for that very budget instead of making another."""
+    session = _default_session()
+    snap = session.snapshot()
+    assert session.weights_at_hand()
+    made, entered, release = [], threading.Event(), threading.Event()
+    build = rule_budget.build
+
+    def held_build(*args):
+        made.append(threading.current_thread().name)
+        entered.set()
+        assert release.wait(60), "the test never let the build go on"
+        return build(*args)
+    monkeypatch.setattr(rule_budget, "build", held_build)
+    rule_budget.prefetch(session, snap)
+    assert entered.wait(60), "the prefetch never began"
+    acquired = session._lock.acquire(timeout=60)  # free while the budget is being made
+    assert acquired
+    session._lock.release()
+    rule_budget.prefetch(session, snap)  # a second visit begins nothing more
+    release.set()
+    store = {}
+    budget = rule_budget.kept_or_built(store, session, snap)
+    assert made == ["mlr-rule-budget"] and store[rule_budget.KEY] is budget
+    k = rule_budget.first_shown(budget.sizes)
+    assert k in budget.audits and k in budget.cards  # what the click shows first, made too
+    session.step(200)  # the model moved on: a new budget, and the kept one is not served
+    assert rule_budget.kept(store, session.snapshot()) is None
+    assert rule_budget.kept_or_built(store, session, session.snapshot()) is not budget
+    assert len(made) == 2
+
+
+def test_no_prefetch_without_current_fitted_weights(monkeypatch):
+    """Weights older than the rules (training went on without a curve point) would be refitted
+    under the model's lock: the page then leaves the work to the click."""
+    session = _default_session(3)
+    session.learn(50)  # the rules changed, the weights did not
+    assert not session.weights_at_hand()
+    began = []
+    monkeypatch.setattr(rule_budget, "_making", lambda *args: began.append(args))
+    rule_budget.prefetch(session, session.snapshot())
+    assert began == []
+
+
+def test_an_error_while_prefetching_reaches_the_click(monkeypatch):
+    session = _default_session(4)
+
+    def broken(*args):
+        raise MemoryError("no room for the budget")
+    monkeypatch.setattr(rule_budget, "build", broken)
+    rule_budget.prefetch(session, session.snapshot())
+    with pytest.raises(MemoryError, match="no room"):
+        rule_budget.kept_or_built({}, session, session.snapshot())
