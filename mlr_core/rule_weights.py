@@ -27,7 +27,9 @@ logistic regression on the rules themselves no better at ten times the time, the
 as extra features nothing.
 """
 
+import contextlib
 import functools
+import threading
 
 import numpy as np
 import scipy.sparse as sp
@@ -250,11 +252,37 @@ def _blas_controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def one_blas_thread():
-    """A context in which BLAS uses one thread: the weights' bits then do not depend on the
-    machine's cores (threads split the sums differently), and on a busy machine a second thread
-    cost 3x the time (docs/fit_time.md)."""
-    return _blas_controller().limit(limits=1, user_api="blas")
+class _OneBlasThread:
+    """BLAS limited to one thread while any thread of the process is inside `one_blas_thread`:
+    the limit is the process's, so each entrant limiting it and restoring it on leaving (as
+    ``ThreadpoolController.limit`` alone does) let the first to leave give the others back every
+    core in the middle of their fits (a dashboard's tabs fit weights, and compact, in threads of
+    their own). The first to enter limits it, the last to leave restores it."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._limiter = None
+
+    @contextlib.contextmanager
+    def __call__(self):
+        with self._lock:
+            if not self._inside:
+                self._limiter = _blas_controller().limit(limits=1, user_api="blas")
+            self._inside += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._inside -= 1
+                if not self._inside:
+                    self._limiter.restore_original_limits()
+
+
+one_blas_thread = _OneBlasThread()
+"""A context in which BLAS uses one thread: the weights' bits then do not depend on the
+machine's cores (threads split the sums differently), and on a busy machine a second thread
+cost 3x the time (docs/fit_time.md)."""
 
 
 def ranking_weights(A: np.ndarray, Y: np.ndarray, alpha: float) -> np.ndarray:

@@ -568,3 +568,47 @@ def test_a_rule_set_says_when_its_one_condition_rules_answer_alone():
     assert not told.rule_set_.feature_rules_alone
     assert not MLRClassifier(weighting="vote", n_iter=500, random_state=0).fit(
         X, (X[:, :3] > 0.5).astype(int)).rule_set_.feature_rules_alone
+
+
+def test_one_blas_thread_holds_while_any_thread_is_inside(monkeypatch):
+    """BLAS's thread count is the process's: a thread leaving `one_blas_thread` must not give
+    back the cores while another is still inside (a dashboard fits, and compacts, in threads of
+    their own); the first in limits it, the last out restores it."""
+    import threading
+
+    import mlr_core.rule_weights as rw
+
+    calls = []
+
+    class Limiter:
+        def restore_original_limits(self):
+            calls.append("restore")
+
+    class Controller:
+        def limit(self, limits, user_api):
+            calls.append(("limit", limits, user_api))
+            return Limiter()
+
+    monkeypatch.setattr(rw, "_blas_controller", Controller)
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen = []
+
+    def first():
+        with rw.one_blas_thread():
+            first_in.set()
+            assert second_in.wait(60)
+        first_out.set()
+
+    def second():
+        assert first_in.wait(60)
+        with rw.one_blas_thread():
+            second_in.set()
+            assert first_out.wait(60)
+            seen.append(list(calls))  # the first has left: still limited
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [[("limit", 1, "blas")]]
+    assert calls == [("limit", 1, "blas"), "restore"]
