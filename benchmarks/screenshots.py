@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]  # conftest, and its sparse_mulan
 
+from classroom import STEPPED  # noqa: E402
 from conftest import DATASETS, SLOW_MS, App, offline_context  # noqa: E402
 from test_readable_browser import (  # noqa: E402
     CUT_OFF,
@@ -76,10 +77,7 @@ def shoot(browser, url: str, dataset: str, iterations: int, pages, out: Path) ->
     # the pictures must show the iteration asked for: one run on ohsumed, beside the test
     # suite, shot every page at 1,000 of 2,000 (a second Step not yet done, or lost: alone, the
     # same two presses reached 2,000); waiting for it fails loudly rather than mislabel them
-    page.wait_for_function(
-        "(n) => [...document.querySelectorAll('[data-testid=stMetric]')].some(m => m.innerText"
-        ".includes('Iteration') && Number(m.querySelector('[data-testid=stMetricValue]')"
-        ".innerText.replace(/\\D/g, '')) >= n)", arg=iterations, timeout=SLOW_MS)
+    page.wait_for_function(STEPPED, arg=iterations, timeout=SLOW_MS)
     # the last Step's curve point is made in a thread; once made, the whole page (the sidebar
     # too) is drawn again: on ohsumed the pictures showed the point missing and the sidebar at
     # the first Step's iteration

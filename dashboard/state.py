@@ -52,6 +52,14 @@ def _start_model(split: DataSplit, params: dict):
     )
 
 
+def _needs_tuning(training) -> bool:
+    """Whether ``training``'s model must be tuned before it predicts: never tuned, or scored by
+    fitted weights older than its rules."""
+    model = training.model
+    return not engine.tuned(model) or (not training.answers_by_vote("agg")
+                                       and not model.fitted_.is_current())
+
+
 def _start_from_file(text: str, split: DataSplit, seed: int) -> tuple[object, dict]:
     """A `TrainingSession` of the model a JSON rule set holds, warm-started on the training split
     and left as saved (its rules, weights and cut: ``start_untuned``), and the Train page's
@@ -266,24 +274,19 @@ class Session:
         with self._lock:
             self.points.await_refit(of_rules_now=True)  # a refit of these very rules serves
             training = self._started()
-            model = training.model
-            if not engine.tuned(model) or not training.answers_by_vote("agg") and (
-                    not model.fitted_.is_current()):
+            if _needs_tuning(training):
                 training.tune_bipartition()
                 self._weights_fitted(training)
-            return model
+            return training.model
 
     def weights_at_hand(self) -> bool:
-        """Whether the model scores by fitted weights that are current (no refit to read them):
-        what lets a page begin work on them in the background (``rule_budget.prefetch``)
-        without holding the lock for a refit."""
+        """Whether the model scores by fitted weights that are current (`_ready` refits
+        nothing): what lets a page begin work on them in the background
+        (``rule_budget.prefetch``) without holding the lock for a refit."""
         with self._lock:
             training = self._training
-            if training is None:
-                return False
-            model = training.model
-            return (model.weighting == "fitted" and engine.tuned(model)
-                    and model.fitted_.is_current())
+            return (training is not None and not training.answers_by_vote("agg")
+                    and not _needs_tuning(training))
 
     def model_cache(self) -> ModelCache:
         """What pages compute from the model as it is now (started and ready to predict). Ask
