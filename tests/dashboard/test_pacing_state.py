@@ -49,6 +49,16 @@ def test_snapshots_are_bounded_thinned_and_frozen(session):
     assert past[-1] is session.snapshot()
 
 
+def test_the_snapshots_kept_share_the_models_scaling(session):
+    """Each curve point's refitted copy becomes the model: a copied scaling (the rank axis's
+    knots, 8 MB on yeast) was kept with every snapshot, outside the snapshots' budget."""
+    for _ in range(5):
+        session.step(20)
+    past = session.points.past_snapshots()
+    assert len(past) >= 5
+    assert all(snap.scaling is past[-1].scaling for snap in past)
+
+
 def test_a_reset_keeps_the_earlier_runs_curves_a_new_dataset_drops_them(session):
     session.step(50)
     session.reset({**session.params, "fitness": "em"})
