@@ -162,8 +162,9 @@ def _making(session, snap) -> Future:
     outside it, so that Start, Step and the tab's other pages do not wait for the compaction,
     and neither does another thread's read of the same model."""
     cache = session.model_cache()
-    cache.fitted_model()  # a refit first, where the click needs one: should it change what the
-    # rules are (the fit's one-condition rules), the read below says the page is out of date
+    # A refit first, where the click needs one: should it change what the rules are (the fit's
+    # one-condition rules), the read below says the page is out of date.
+    cache.fitted_model()
 
     def begin() -> Future:
         fitted, vote = (engine.copy_model(m) for m in (cache.fitted_model(), cache.vote_model()))
