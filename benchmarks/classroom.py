@@ -277,34 +277,57 @@ def one_at_a_time(tabs: list[Tab], pid: int, args) -> None:
             time.sleep(args.read)
 
 
+@contextmanager
+def cpu_shares(server_pid: int) -> Iterator[dict[str, float]]:
+    """The block's length and the share of a core each kind of process (`cpu_seconds`) used
+    during it, in the dict yielded once the block ends ("seconds", then each kind)."""
+    shares: dict[str, float] = {}
+    cpu, began = cpu_seconds(server_pid), time.perf_counter()
+    yield shares
+    shares["seconds"] = seconds = time.perf_counter() - began
+    shares.update({kind: (spent - cpu[kind]) / seconds
+                   for kind, spent in cpu_seconds(server_pid).items()})
+
+
+def shares_text(shares: dict[str, float]) -> str:
+    return ", ".join(f"{kind} {share:.0%}" for kind, share in shares.items() if kind != "seconds")
+
+
 def follow_teacher(tabs: list[Tab], pid: int, args) -> None:
-    """All tabs open each page of `TEACHER` in turn, ``args.stagger`` seconds apart."""
+    """All tabs open each page of `TEACHER` in turn, ``args.stagger`` seconds apart; each page's
+    line ends with the CPU used from its first click to its last answer, in shares of a core (on
+    2 cores, browsers near 200% minus the server's share: the clicks wait for CPU)."""
     for round_ in range(args.rounds):
         for title in TEACHER:
-            for tab in tabs:
-                tab.page.evaluate(CLICK_AND_TIME, [title, title in LIVE])
-                time.sleep(args.stagger)
-            for tab in tabs:
-                tab.page.wait_for_function("() => window.__mlrAnswer !== undefined",
-                                           polling=50, timeout=TIMEOUT_MS)
-                tab.clicks.append(Click(tab.number, title,
-                                        tab.page.evaluate("window.__mlrAnswer"), load()))
+            with cpu_shares(pid) as shares:
+                click_together(tabs, title, args.stagger)
             times = ", ".join(f"{tab.clicks[-1].seconds:.2f}" for tab in tabs)
             print(f"round {round_ + 1}: {title} {times} s (load {load():.2f}); server "
-                  f"{rss_mb(pid):.0f} MB", flush=True)
+                  f"{rss_mb(pid):.0f} MB; CPU over {shares['seconds']:.1f} s: "
+                  f"{shares_text(shares)} of a core", flush=True)
             time.sleep(args.read)
+
+
+def click_together(tabs: list[Tab], title: str, stagger: float) -> None:
+    """Every tab clicks ``title``, ``stagger`` seconds after the one before it (without waiting
+    for the answers); returns once all have answered."""
+    for tab in tabs:
+        tab.page.evaluate(CLICK_AND_TIME, [title, title in LIVE])
+        time.sleep(stagger)
+    for tab in tabs:
+        tab.page.wait_for_function("() => window.__mlrAnswer !== undefined",
+                                   polling=50, timeout=TIMEOUT_MS)
+        tab.clicks.append(Click(tab.number, title, tab.page.evaluate("window.__mlrAnswer"),
+                                load()))
 
 
 def classroom(browser, url: str, pid: int, args) -> list[Tab]:
     tabs = start_class(browser, url, pid, args)
-    began = time.perf_counter()
-    cpu = cpu_seconds(pid)
     first = [tab.iteration() for tab in tabs]
-    (follow_teacher if args.teacher else one_at_a_time)(tabs, pid, args)  # ends on Train
-    seconds = time.perf_counter() - began
-    used = {kind: spent - cpu[kind] for kind, spent in cpu_seconds(pid).items()}
-    print(f"CPU while clicking ({seconds:.0f} s): " + ", ".join(
-        f"{kind} {spent:.0f} s ({spent / seconds:.0%} of a core)" for kind, spent in used.items()))
+    with cpu_shares(pid) as shares:
+        (follow_teacher if args.teacher else one_at_a_time)(tabs, pid, args)  # ends on Train
+    seconds = shares["seconds"]
+    print(f"CPU while clicking ({seconds:.0f} s): {shares_text(shares)} of a core")
     last = [tab.iteration() for tab in tabs]
     rates = [(b - a) / seconds for a, b in zip(first, last, strict=True)]
     print(f"training went on: {', '.join(f'{r:.0f}' for r in rates)} iterations/s per tab over "

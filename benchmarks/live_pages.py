@@ -19,7 +19,7 @@ import argparse
 import os
 import time
 
-from classroom import TEACHER, cpu_seconds, load, peak_rss_mb, served, start_class
+from classroom import TEACHER, cpu_shares, load, peak_rss_mb, served, shares_text, start_class
 
 #: Counts in the page every plotly chart drawn from scratch (its ``svg-container`` created).
 COUNT_DRAWS = """
@@ -57,11 +57,9 @@ def watch(tabs: list, title: str, pid: int, seconds: float) -> None:
     print(f"{title}: opened in " + ", ".join(f"{t.clicks[-1].seconds:.2f}" for t in tabs)
           + f" s (load {load():.2f})")
     before = [draws(tab) for tab in tabs]
-    cpu = cpu_seconds(pid)
-    began = time.perf_counter()
-    time.sleep(seconds)
-    spent = time.perf_counter() - began
-    used = {kind: value - cpu[kind] for kind, value in cpu_seconds(pid).items()}
+    with cpu_shares(pid) as shares:
+        time.sleep(seconds)
+    spent = shares["seconds"]
     drawn = [(draws(tab) - old) / spent for tab, old in zip(tabs, before, strict=True)]
     print("  charts drawn from scratch per second, per tab: "
           + ", ".join(f"{d:.2f}" for d in drawn))
@@ -69,9 +67,8 @@ def watch(tabs: list, title: str, pid: int, seconds: float) -> None:
     print("  one redraw holds: " + "; ".join(
         f"chart {i + 1}: {c['traces']} traces, {c['values']:,} values, {c['svg']:,} SVG nodes"
         for i, c in enumerate(content["charts"])) + f"; {content['elements']:,} DOM elements")
-    print(f"  CPU over {spent:.0f} s: " + ", ".join(
-        f"{kind} {value / spent:.0%} of a core" for kind, value in used.items())
-        + f" (load {load():.2f})", flush=True)
+    print(f"  CPU over {spent:.0f} s: {shares_text(shares)} of a core (load {load():.2f})",
+          flush=True)
 
 
 def main() -> None:
