@@ -350,30 +350,41 @@ def renderer_busy_ms(trace: bytes) -> float:
 
 
 def bench_clicks(repeats: int) -> None:
-    """What a click on a page costs the browser (its main thread, DevTools trace), in one tab
-    paused on the sample, from Train: the first visit (the page's scripts load and compile)
-    and the median of ``repeats`` more. Six tabs following the teacher pay the first visits
-    all at once (``classroom.py --teacher``)."""
-    from classroom import open_tab, served
+    """What a click on a page costs the browser, in a tab paused on the sample, from Train: the
+    first visit (the page's scripts load and compile, its widgets mount for the first time) and
+    the median of ``repeats`` more. Twice: the page's main thread (DevTools trace), then, in a
+    tab of its own and untraced, all the browser's threads (CPU time: compositing and raster
+    too). Six tabs following the teacher pay the first visits all at once on the same cores
+    (``classroom.py --teacher``)."""
+    from classroom import cpu_seconds, open_tab, served
 
-    with served() as (_, url, browser, _log):
-        tab = open_tab(browser, url, 1)
-        print(f"A click on a page from Train, paused on the sample: the browser's main thread "
-              f"over the 2 s after it (first visit; median of {repeats} more):")
+    with served() as (process, url, browser, _log):
+        traced, untraced = open_tab(browser, url, 1), open_tab(browser, url, 2)
+        print(f"A click on a page from Train, paused on the sample, over the 2 s after it: the "
+              f"page's main thread, then all the browser's threads (first visit; median of "
+              f"{repeats} more):")
         for title in CLICKED:
-            busy = []
+            busy, cpu = [], []
             for _ in range(repeats + 1):
-                tab.open("Train (live)")
+                traced.open("Train (live)")
                 time.sleep(1.5)
-                browser.start_tracing(page=tab.page, categories=[
+                browser.start_tracing(page=traced.page, categories=[
                     "devtools.timeline", "disabled-by-default-devtools.timeline"])
-                tab.open(title)
+                traced.open(title)
                 time.sleep(2)
                 busy.append(renderer_busy_ms(browser.stop_tracing()))
+            for _ in range(repeats + 1):
+                untraced.open("Train (live)")
+                time.sleep(1.5)
+                before = cpu_seconds(process.pid)["browser"]
+                untraced.open(title)
+                time.sleep(2)
+                cpu.append(1000 * (cpu_seconds(process.pid)["browser"] - before))
             if not all(busy):  # a click is never free: the trace's events were not found
                 raise RuntimeError(f"no main-thread tasks in the traces of {title}: {busy}")
-            print(f"  {title:22} first {busy[0]:5.0f} ms, then {statistics.median(busy[1:]):5.0f}"
-                  " ms", flush=True)
+            print(f"  {title:22} main thread: first {busy[0]:5.0f} ms, then "
+                  f"{statistics.median(busy[1:]):5.0f} ms; all threads: first {cpu[0]:5.0f} ms, "
+                  f"then {statistics.median(cpu[1:]):5.0f} ms", flush=True)
 
 
 PARTS = {"rectangles": bench_rectangles, "tick": bench_tick, "kernels": bench_kernels,
