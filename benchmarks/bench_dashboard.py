@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -349,6 +350,40 @@ def renderer_busy_ms(trace: bytes) -> float:
                and e.get("name") == "RunTask" and e.get("ph") == "X") / 1e3
 
 
+def visits(tab, title: str, count: int, measure: Callable[[Callable[[], None]], float]
+           ) -> list[float]:
+    """``count`` clicks from Train to ``title`` in ``tab``, each measured by ``measure(click)``
+    (which calls ``click``: the page opened, and 2 s for it to draw)."""
+
+    def click() -> None:
+        tab.open(title)
+        time.sleep(2)
+
+    values = []
+    for _ in range(count):
+        tab.open("Train (live)")
+        time.sleep(1.5)
+        values.append(measure(click))
+    return values
+
+
+def traced_ms(browser, page, click: Callable[[], None]) -> float:
+    """``page``'s main-thread milliseconds during ``click()`` (`renderer_busy_ms`)."""
+    browser.start_tracing(page=page, categories=["devtools.timeline",
+                                                 "disabled-by-default-devtools.timeline"])
+    click()
+    return renderer_busy_ms(browser.stop_tracing())
+
+
+def browser_cpu_ms(server_pid: int, click: Callable[[], None]) -> float:
+    """CPU milliseconds of all the browser's threads during ``click()``."""
+    from classroom import cpu_seconds
+
+    before = cpu_seconds(server_pid)["browser"]
+    click()
+    return 1000 * (cpu_seconds(server_pid)["browser"] - before)
+
+
 def bench_clicks(repeats: int) -> None:
     """What a click on a page costs the browser, in a tab paused on the sample, from Train: the
     first visit (the page's scripts load and compile, its widgets mount for the first time) and
@@ -356,7 +391,7 @@ def bench_clicks(repeats: int) -> None:
     tab of its own and untraced, all the browser's threads (CPU time: compositing and raster
     too). Six tabs following the teacher pay the first visits all at once on the same cores
     (``classroom.py --teacher``)."""
-    from classroom import cpu_seconds, open_tab, served
+    from classroom import open_tab, served
 
     with served() as (process, url, browser, _log):
         traced, untraced = open_tab(browser, url, 1), open_tab(browser, url, 2)
@@ -364,22 +399,10 @@ def bench_clicks(repeats: int) -> None:
               f"page's main thread, then all the browser's threads (first visit; median of "
               f"{repeats} more):")
         for title in CLICKED:
-            busy, cpu = [], []
-            for _ in range(repeats + 1):
-                traced.open("Train (live)")
-                time.sleep(1.5)
-                browser.start_tracing(page=traced.page, categories=[
-                    "devtools.timeline", "disabled-by-default-devtools.timeline"])
-                traced.open(title)
-                time.sleep(2)
-                busy.append(renderer_busy_ms(browser.stop_tracing()))
-            for _ in range(repeats + 1):
-                untraced.open("Train (live)")
-                time.sleep(1.5)
-                before = cpu_seconds(process.pid)["browser"]
-                untraced.open(title)
-                time.sleep(2)
-                cpu.append(1000 * (cpu_seconds(process.pid)["browser"] - before))
+            busy = visits(traced, title, repeats + 1,
+                          lambda click: traced_ms(browser, traced.page, click))
+            cpu = visits(untraced, title, repeats + 1,
+                         lambda click: browser_cpu_ms(process.pid, click))
             if not all(busy):  # a click is never free: the trace's events were not found
                 raise RuntimeError(f"no main-thread tasks in the traces of {title}: {busy}")
             print(f"  {title:22} main thread: first {busy[0]:5.0f} ms, then "
