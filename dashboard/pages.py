@@ -8,6 +8,7 @@ the pages do.
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,12 +57,23 @@ def train_charts(snap: Snapshot, point_owed: bool = False) -> list[go.Figure]:
     return _train_charts(snap.curves, snap.history, point_owed)
 
 
-@functools.cache
+#: Held while the blank charts are made: a new server's first run, which often asks for them
+#: while the startup thread is still making them, waits for that thread's instead of making
+#: its own beside it (under load 4 on 2 cores the two builds shared the interpreter for 0.5 s).
+_BLANK_CHARTS_LOCK = threading.Lock()
+
+
 def blank_train_charts(point_owed: bool) -> tuple[go.Figure, go.Figure]:
     """The Train page's charts before training, the same for every tab: made once per server
     (as it starts, ``streamlit_app.py``) and only read after (``st.plotly_chart`` copies a
     figure). Every new tab's first run made them again: 0.1-0.2 s of plotly on an idle machine,
     most of that run."""
+    with _BLANK_CHARTS_LOCK:
+        return _blank_train_charts(point_owed)
+
+
+@functools.cache
+def _blank_train_charts(point_owed: bool) -> tuple[go.Figure, go.Figure]:
     return tuple(_train_charts(CurveLog().frame(), pd.DataFrame(), point_owed))
 
 

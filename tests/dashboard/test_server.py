@@ -30,7 +30,7 @@ streamlit_app.import_pages()
 streamlit_app.inspect.stack = stack
 from dashboard import pages
 print(json.dumps({
-    "blank_charts": pages.blank_train_charts.cache_info().currsize,
+    "blank_charts": pages._blank_train_charts.cache_info().currsize,
     "switch": {"default": default, "importing": importing, "after": sys.getswitchinterval(),
                "set": streamlit_app.IMPORTING_SWITCH_S},
     "is_app": isinstance(streamlit_app.app, st.App),

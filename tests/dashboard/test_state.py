@@ -1,6 +1,7 @@
 """The training session without Streamlit: budgets, bounded curves, failures that change nothing,
 and one model read and trained from two threads at once."""
 
+import functools
 import json
 import math
 import threading
@@ -402,3 +403,31 @@ def test_a_new_models_train_charts_are_made_once_per_server_and_are_the_charts_o
         assert [c.to_json() for c in kept] == [c.to_json() for c in made]
     session.step(50)  # trained: the charts follow the model
     assert pages.train_charts(session.snapshot())[0] is not pages.blank_train_charts(False)[0]
+
+
+def test_a_first_run_asking_for_the_blank_charts_while_the_startup_makes_them_waits_for_those(
+        monkeypatch):
+    """A new server's first run asks for the blank charts while its startup thread is making
+    them (streamlit_app.py): it gets that thread's charts, and nothing is made twice."""
+    monkeypatch.setattr(pages, "_blank_train_charts",
+                        functools.cache(pages._blank_train_charts.__wrapped__))
+    made, second_made = [], threading.Event()
+    make = pages._train_charts
+
+    def slow_make(*args):
+        made.append(threading.current_thread().name)
+        if len(made) == 1:  # the startup thread, still making them: the tab's run asks
+            tab_run.start()
+            second_made.wait(timeout=1)  # a run that makes its own makes it meanwhile
+        else:
+            second_made.set()
+        return make(*args)
+
+    monkeypatch.setattr(pages, "_train_charts", slow_make)
+    got = {}
+    tab_run = threading.Thread(target=lambda: got.update(tab=pages.blank_train_charts(False)),
+                               name="tab")
+    startup = pages.blank_train_charts(False)
+    tab_run.join()
+    assert made == [threading.current_thread().name]
+    assert got["tab"] is startup
