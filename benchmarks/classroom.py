@@ -296,7 +296,9 @@ def shares_text(shares: dict[str, float]) -> str:
 def follow_teacher(tabs: list[Tab], pid: int, args) -> None:
     """All tabs open each page of `TEACHER` in turn, ``args.stagger`` seconds apart; each page's
     line ends with the CPU used from its first click to its last answer, in shares of a core (on
-    2 cores, browsers near 200% minus the server's share: the clicks wait for CPU)."""
+    2 cores, browsers near 200% minus the server's share: the clicks wait for CPU), and the
+    browsers' CPU seconds per tab (their work for the click and for the live ticks meanwhile:
+    six tabs' seconds, shared fairly by 2 cores, are a floor on the answers' time)."""
     for round_ in range(args.rounds):
         for title in TEACHER:
             with cpu_shares(pid) as shares:
@@ -304,7 +306,8 @@ def follow_teacher(tabs: list[Tab], pid: int, args) -> None:
             times = ", ".join(f"{tab.clicks[-1].seconds:.2f}" for tab in tabs)
             print(f"round {round_ + 1}: {title} {times} s (load {load():.2f}); server "
                   f"{rss_mb(pid):.0f} MB; CPU over {shares['seconds']:.1f} s: "
-                  f"{shares_text(shares)} of a core", flush=True)
+                  f"{shares_text(shares)} of a core; browsers "
+                  f"{shares['browser'] * shares['seconds'] / len(tabs):.2f} s a tab", flush=True)
             time.sleep(args.read)
 
 
