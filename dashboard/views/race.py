@@ -73,6 +73,30 @@ def printed(table: pd.DataFrame) -> pd.DataFrame:
         axis=1).rename_axis("")
 
 
+def draw_lanes(current: state.Race) -> None:
+    """The race's iteration, held-out curves, table of quantities and theory position."""
+    with ui.shielded("drawing the race"):
+        split = current.split
+        st.markdown(f"**Iteration {current.iteration:,}** of each model on "
+                    f"{literal(split.dataset.name)} ({len(split.train_idx):,} training "
+                    f"rows, {len(split.test_idx):,} held out)")
+        st.plotly_chart(pages.race_chart(current), key="race_curves")
+        table = pages.race_table(current)
+        shown = printed(table)
+        st.dataframe(shown, key="race_table", column_config=tables.fit_columns(shown))
+        left, right = st.columns([1, 1], vertical_alignment="center")
+        if table["measured F (ν = 1)"].notna().all():
+            left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
+        right.caption(
+            "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
+            "population's mean over rules of (share of training rows matched × accuracy), "
+            "numerosity-weighted, as on the Theory page. The **random rule** rows are what "
+            "the paper's analysis expects of a rule placed at random with the population's "
+            "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
+            "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "
+            "learned population should sit well above them; see the Theory page.")
+
+
 def main() -> None:  # a function: what the page draws from does not outlive the run
     st.title("Race: EM vs HL")
     st.caption("Two models learn the current dataset side by side: the same parameters (Train "
@@ -100,10 +124,15 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                               "of up to ⌈log2 n⌉ conditions; the library's default fits a weight "
                               "per rule and label to rules of at most 3 conditions.")
 
-
     @st.fragment(run_every=pacing.TICK_EVERY_S if current.running else None)
     def lanes() -> None:
+        """Races one tick, then draws; a click's run draws the race as it stands first (the page
+        answers at once), then races its tick (the next tick draws what it raced), as the live
+        pages do (``ui.live``)."""
         current = race()
+        first = sharing.answering_click()
+        if first:
+            draw_lanes(current)
         if current.running:
             # another tab's click is answered first; a click in this tab ends the tick
             keep_going = sharing.take_turn(st.session_state, lambda: current.running)
@@ -115,27 +144,8 @@ def main() -> None:  # a function: what the page draws from does not outlive the
                 current.advance(keep_going=keep_going)
             if current.running and not keep_going():
                 return  # a click started a newer run of this tab: it draws, not this one
-        with ui.shielded("drawing the race"):
-            split = current.split
-            st.markdown(f"**Iteration {current.iteration:,}** of each model on "
-                        f"{literal(split.dataset.name)} ({len(split.train_idx):,} training "
-                        f"rows, {len(split.test_idx):,} held out)")
-            st.plotly_chart(pages.race_chart(current), key="race_curves")
-            table = pages.race_table(current)
-            shown = printed(table)
-            st.dataframe(shown, key="race_table", column_config=tables.fit_columns(shown))
-            left, right = st.columns([1, 1], vertical_alignment="center")
-            if table["measured F (ν = 1)"].notna().all():
-                left.plotly_chart(compare_figures.theory_position_figure(table), key="race_theory")
-            right.caption(
-                "Held-out measures are the latest curve point. **measured F (ν = 1)**: the "
-                "population's mean over rules of (share of training rows matched × accuracy), "
-                "numerosity-weighted, as on the Theory page. The **random rule** rows are what "
-                "the paper's analysis expects of a rule placed at random with the population's "
-                "specificity τ, under that model's fitness (EM: E[F_em] exactly; HL: between the "
-                "bounds, the upper one empty where it is not meaningful, DL < 2^m/(m+1)). A "
-                "learned population should sit well above them; see the Theory page.")
-
+        if not first:
+            draw_lanes(current)
 
     lanes()
 

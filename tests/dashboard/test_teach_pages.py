@@ -208,12 +208,16 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     assert not at.exception
     at.select_slider(key="race_speed").set_value(1000).run()
     at.button(key="race_start").click().run()
-    at.run()
-    assert not at.exception
     race = at.session_state["race"]
+    # a click's run draws the race as it stands, then races its tick (as the live pages do)
+    assert at.markdown[0].value.startswith("**Iteration 0**") and race.iteration == 1000
+    at.run()
+    assert at.markdown[0].value.startswith("**Iteration 1,000**") and race.iteration == 2000
+    at.button(key="race_pause").click().run()  # paused: drawn as it stands, nothing raced
+    assert not at.exception
     em, hl = race.lanes["em"], race.lanes["hl"]
     assert em.params["fitness"] == "em" and hl.params["fitness"] == "hl"
-    assert em.iteration == hl.iteration == 2000
+    assert em.iteration == hl.iteration == 2000 and not race.running
     # no time travel in the race
     assert not em.points.snapshots.points and not hl.points.snapshots.points
     session = at.session_state["session"]
@@ -235,7 +239,6 @@ def test_race_trains_em_and_hl_in_step_with_theory_columns():
     assert measured["y"] == list(table["measured F (ν = 1)"])
     assert random_rule["y"][:2] == [table["random rule E[F] ≥"].iloc[0]] * 2  # EM: a point
     assert theory["layout"]["yaxis"]["type"] == "log"
-    at.button(key="race_pause").click().run()
     at.run()
     assert em.iteration == 2000 and not race.running
 
