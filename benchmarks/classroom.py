@@ -298,7 +298,8 @@ def follow_teacher(tabs: list[Tab], pid: int, args) -> None:
     line ends with the CPU used from its first click to its last answer, in shares of a core (on
     2 cores, browsers near 200% minus the server's share: the clicks wait for CPU), and the
     browsers' CPU seconds per tab (their work for the click and for the live ticks meanwhile:
-    six tabs' seconds, shared fairly by 2 cores, are a floor on the answers' time)."""
+    all tabs' seconds over the 2 cores bound how soon after the first click the last answer
+    can come)."""
     for round_ in range(args.rounds):
         for title in TEACHER:
             with cpu_shares(pid) as shares:
